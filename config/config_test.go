@@ -1,0 +1,89 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestLoadDefaults(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != ":8080" || c.DataDir != "./var" || c.DatabaseURL != "" || c.LogLevel != zerolog.InfoLevel ||
+		!c.RateLimits || c.ProductName != "Campus" || c.ShutdownTimeout != 10*time.Second {
+		t.Fatalf("unexpected defaults: %+v", c)
+	}
+	if c.MediaDir() != "var/media" || c.PostgresDir() != "var/postgres" || c.SecretPath() != "var/secret" {
+		t.Fatalf("dirs: %s %s %s", c.MediaDir(), c.PostgresDir(), c.SecretPath())
+	}
+}
+
+func TestLoadValues(t *testing.T) {
+	c, err := Load(env(map[string]string{
+		"CAMPUS_ADDR":            "127.0.0.1:9090",
+		"DATABASE_URL":           "postgres://u:p@localhost:5432/campus",
+		"CAMPUS_PUBLIC_ORIGIN":   "https://campus.example.edu/",
+		"CAMPUS_SMTP_URL":        "smtp://user:pass@mail.example.edu:587",
+		"CAMPUS_SUPPORT_EMAIL":   "help@example.edu",
+		"CAMPUS_LOG_LEVEL":       "DEBUG",
+		"CAMPUS_RATE_LIMITS":     "off",
+		"CAMPUS_TRUSTED_PROXIES": "10.0.0.0/8, 192.168.1.1",
+		"CAMPUS_CLUSTER_HOSTS":   "127.0.0.1:7001,127.0.0.1:7002",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:9090" || c.PublicOrigin != "https://campus.example.edu" || c.LogLevel != zerolog.DebugLevel ||
+		c.RateLimits || len(c.TrustedProxies) != 2 || len(c.ClusterHosts) != 2 || c.SupportEmail != "help@example.edu" {
+		t.Fatalf("unexpected: %+v", c)
+	}
+}
+
+func TestLoadRejects(t *testing.T) {
+	tests := []struct {
+		name, key, value string
+	}{
+		{"addr nonsense", "CAMPUS_ADDR", "nonsense"},
+		{"addr bad port", "CAMPUS_ADDR", ":99999"},
+		{"addr bad host", "CAMPUS_ADDR", "not a host:80"},
+		{"database url scheme", "DATABASE_URL", "mysql://x@y/z"},
+		{"origin with path", "CAMPUS_PUBLIC_ORIGIN", "https://x.edu/app"},
+		{"origin scheme", "CAMPUS_PUBLIC_ORIGIN", "ftp://x.edu"},
+		{"smtp scheme", "CAMPUS_SMTP_URL", "http://mail"},
+		{"support email", "CAMPUS_SUPPORT_EMAIL", "not-an-email"},
+		{"log level", "CAMPUS_LOG_LEVEL", "loud"},
+		{"rate limits", "CAMPUS_RATE_LIMITS", "maybe"},
+		{"proxies", "CAMPUS_TRUSTED_PROXIES", "10.0.0.0/8,banana"},
+		{"conns", "CAMPUS_MAX_CONNS_PER_IP", "-1"},
+		{"timeout", "CAMPUS_SHUTDOWN_TIMEOUT", "soon"},
+		{"hosts", "CAMPUS_CLUSTER_HOSTS", "nohostport"},
+		{"log format", "CAMPUS_LOG_FORMAT", "xml"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(env(map[string]string{tt.key: tt.value}))
+			if err == nil || !IsError(err) {
+				t.Fatalf("want config error, got %v", err)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, tt.key) || strings.Contains(msg, "\n") {
+				t.Fatalf("message must be one line naming %s: %q", tt.key, msg)
+			}
+		})
+	}
+}
+
+func TestSecretsNotPrinted(t *testing.T) {
+	_, err := Load(env(map[string]string{"DATABASE_URL": "mysql://user:hunter2@db/x"}))
+	if err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Fatalf("password leaked or no error: %v", err)
+	}
+}

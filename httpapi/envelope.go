@@ -1,0 +1,156 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strconv"
+
+	"github.com/valyala/fasthttp"
+
+	"campus/domain"
+)
+
+// Limits on JSON request bodies (DESIGN §10): size per route and nesting depth.
+const (
+	maxJSONBody  = 64 << 10
+	maxJSONDepth = 32
+)
+
+type successBody struct {
+	Status string `json:"status"`
+	Data   any    `json:"data"`
+}
+
+type errorBody struct {
+	Status     string              `json:"status"`
+	Message    string              `json:"message"`
+	Errors     []domain.FieldError `json:"errors,omitempty"`
+	RetryAfter int                 `json:"retryAfter,omitempty"`
+}
+
+// writeData answers the success envelope with the status already set on ctx
+// (200 unless the handler chose another).
+func writeData(ctx *fasthttp.RequestCtx, data any) {
+	if data == nil {
+		data = struct{}{}
+	}
+	writeJSON(ctx, successBody{Status: "success", Data: data})
+}
+
+func writeJSON(ctx *fasthttp.RequestCtx, v any) {
+	buf, err := json.Marshal(v)
+	if err != nil {
+		// Our own types always marshal; reaching here is a programming error.
+		ctx.SetStatusCode(fasthttp.StatusInternalServerError)
+		buf = []byte(`{"status":"error","message":"Internal server error"}`)
+	}
+	ctx.SetContentType("application/json; charset=utf-8")
+	ctx.SetBody(buf)
+}
+
+// statusOf is the one place that maps error kinds to HTTP statuses.
+var statusOf = map[domain.Kind]int{
+	domain.KindInvalid:      fasthttp.StatusBadRequest,
+	domain.KindUnauthorized: fasthttp.StatusUnauthorized,
+	domain.KindForbidden:    fasthttp.StatusForbidden,
+	domain.KindNotFound:     fasthttp.StatusNotFound,
+	domain.KindConflict:     fasthttp.StatusConflict,
+	domain.KindTooLarge:     fasthttp.StatusRequestEntityTooLarge,
+	domain.KindUnsupported:  fasthttp.StatusUnsupportedMediaType,
+	domain.KindTooMany:      fasthttp.StatusTooManyRequests,
+}
+
+// writeError answers the error envelope. A *domain.Error's message is safe to
+// show; anything else is logged by the caller's access log and answered with
+// a generic 500 so internals never leak.
+func writeError(ctx *fasthttp.RequestCtx, err error) {
+	var de *domain.Error
+	if errors.As(err, &de) {
+		status, ok := statusOf[de.Kind]
+		if !ok {
+			status = fasthttp.StatusInternalServerError
+		}
+		msg := de.Message
+		if msg == "" {
+			msg = fasthttp.StatusMessage(status)
+		}
+		if de.RetryAfter > 0 {
+			ctx.Response.Header.Set("Retry-After", strconv.Itoa(de.RetryAfter))
+		}
+		ctx.SetStatusCode(status)
+		writeJSON(ctx, errorBody{Status: "error", Message: msg, Errors: de.Fields, RetryAfter: de.RetryAfter})
+		return
+	}
+	ctx.SetUserValue(ctxKeyInternalErr, err)
+	ctx.SetStatusCode(fasthttp.StatusInternalServerError)
+	writeJSON(ctx, errorBody{Status: "error", Message: "Internal server error"})
+}
+
+var (
+	errBodyTooLarge = domain.TooLarge("Request body is too large")
+	errBadJSON      = domain.Invalid("Invalid JSON body")
+	errTooDeep      = domain.Invalid("JSON body is nested too deeply")
+	errNotJSON      = domain.Unsupported("Content-Type must be application/json")
+)
+
+// decodeJSON reads the request body into v, enforcing the JSON body limit and
+// depth limit. An empty body decodes as {} so calls without payload work.
+func decodeJSON(ctx *fasthttp.RequestCtx, v any) error {
+	body := ctx.PostBody()
+	if len(body) > maxJSONBody {
+		return errBodyTooLarge
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	// Any declared type is read as JSON (curl's default form type included),
+	// except multipart, which only upload routes take.
+	if bytes.HasPrefix(bytes.ToLower(ctx.Request.Header.ContentType()), []byte("multipart/")) {
+		return errNotJSON
+	}
+	if jsonDepth(body) > maxJSONDepth {
+		return errTooDeep
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return domain.InvalidField(te.Field, "Invalid value for "+te.Field)
+		}
+		return errBadJSON
+	}
+	return nil
+}
+
+// jsonDepth is the deepest nesting of objects/arrays in b, ignoring brackets
+// inside strings. It runs before decoding so a hostile body cannot make the
+// decoder recurse deeply.
+func jsonDepth(b []byte) int {
+	depth, maxDepth := 0, 0
+	inString, escaped := false, false
+	for _, c := range b {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			if depth > maxDepth {
+				maxDepth = depth
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return maxDepth
+}

@@ -1,0 +1,317 @@
+// Package httpapi is the transport: the fasthttp server, the JSON envelope of
+// DESIGN §5, middleware (request id, panic guard, access log, metrics,
+// security headers), one file per area of routes, the websocket upgrade and
+// the built client. Handlers parse, call one app method, map errors and write
+// JSON: no SQL, no rules, no orchestration here.
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"runtime/debug"
+	"time"
+
+	"github.com/fasthttp/router"
+	"github.com/oklog/ulid/v2"
+	"github.com/rs/zerolog"
+	"github.com/valyala/fasthttp"
+
+	"campus/config"
+	"campus/domain"
+)
+
+// Deps is what the HTTP layer needs from the rest of the node.
+type Deps struct {
+	Config config.Config
+	Log    zerolog.Logger
+	// Ready reports whether the node can serve: database reachable, cluster
+	// joined, search index open. Nil means always ready.
+	Ready func(ctx context.Context) error
+	// Media serves GET /media/...; nil answers 404.
+	Media fasthttp.RequestHandler
+}
+
+// Server is the node's HTTP server.
+type Server struct {
+	deps    Deps
+	log     zerolog.Logger
+	router  *router.Router
+	srv     *fasthttp.Server
+	metrics *metrics
+	static  fasthttp.RequestHandler
+	proxies []netip.Prefix
+}
+
+// Body limits (DESIGN §10): the server-wide cap fits the largest route
+// (3 images of 5 MB plus form overhead); JSON routes enforce their own 64 KiB.
+const maxRequestBody = 3*(5<<20) + 512<<10
+
+type ctxKey int
+
+const (
+	ctxKeyRequestID ctxKey = iota + 1
+	ctxKeyInternalErr
+)
+
+// New builds the server and its routes.
+func New(d Deps) *Server {
+	s := &Server{
+		deps:    d,
+		log:     d.Log,
+		router:  router.New(),
+		metrics: newMetrics(),
+		proxies: d.Config.TrustedProxies,
+	}
+	s.router.SaveMatchedRoutePath = true
+	s.router.RedirectTrailingSlash = false
+	s.router.HandleOPTIONS = false
+	s.router.NotFound = s.notFound
+	s.router.MethodNotAllowed = func(ctx *fasthttp.RequestCtx) {
+		writeError(ctx, &domain.Error{Kind: domain.KindInvalid, Message: "Method not allowed"})
+		ctx.SetStatusCode(fasthttp.StatusMethodNotAllowed)
+	}
+	s.static = newStatic(d.Config.ClientDir, d.Log)
+	s.routes()
+
+	s.srv = &fasthttp.Server{
+		Handler:               s.middleware(s.router.Handler),
+		Name:                  "campus",
+		ReadTimeout:           60 * time.Second,
+		WriteTimeout:          60 * time.Second,
+		IdleTimeout:           120 * time.Second,
+		MaxRequestBodySize:    maxRequestBody,
+		MaxConnsPerIP:         d.Config.MaxConnsPerIP,
+		ReadBufferSize:        8 << 10,
+		NoDefaultServerHeader: true,
+		NoDefaultDate:         false,
+		CloseOnShutdown:       true,
+		Logger:                fasthttpLogger{d.Log},
+		ErrorHandler: func(ctx *fasthttp.RequestCtx, err error) {
+			if errors.Is(err, fasthttp.ErrBodyTooLarge) {
+				writeError(ctx, errBodyTooLarge)
+				return
+			}
+			writeError(ctx, domain.Invalid("Malformed request"))
+		},
+	}
+	return s
+}
+
+// routes registers every route. Areas add theirs from their own files.
+func (s *Server) routes() {
+	s.router.GET("/api/health", s.health)
+	s.router.GET("/api/ready", s.ready)
+	s.router.GET("/api/config", s.publicConfig)
+	s.router.GET("/metrics", s.metrics.handler)
+	s.router.GET("/media/{key:*}", s.media)
+	s.router.HEAD("/media/{key:*}", s.media)
+}
+
+// Serve answers requests on ln until Shutdown.
+func (s *Server) Serve(ln net.Listener) error {
+	if err := s.srv.Serve(ln); err != nil {
+		return fmt.Errorf("httpapi: serve: %w", err)
+	}
+	return nil
+}
+
+// Shutdown stops accepting connections and waits for open requests to end.
+func (s *Server) Shutdown(ctx context.Context) error {
+	if err := s.srv.ShutdownWithContext(ctx); err != nil {
+		return fmt.Errorf("httpapi: shutdown: %w", err)
+	}
+	return nil
+}
+
+// Handler exposes the whole middleware-wrapped handler (tests serve it on an
+// in-memory listener).
+func (s *Server) Handler() fasthttp.RequestHandler { return s.srv.Handler }
+
+// middleware wraps every request: request id, security headers, panic guard,
+// metrics and the access log.
+func (s *Server) middleware(next fasthttp.RequestHandler) fasthttp.RequestHandler {
+	return func(ctx *fasthttp.RequestCtx) {
+		start := time.Now()
+		reqID := string(ctx.Request.Header.Peek("X-Request-Id"))
+		if !validRequestID(reqID) {
+			reqID = ulid.Make().String()
+		}
+		ctx.SetUserValue(ctxKeyRequestID, reqID)
+		ctx.Response.Header.Set("X-Request-Id", reqID)
+		s.securityHeaders(ctx)
+
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					s.log.Error().Str("request_id", reqID).Interface("panic", r).
+						Bytes("stack", debug.Stack()).Msg("panic in handler")
+					ctx.Response.Reset()
+					ctx.Response.Header.Set("X-Request-Id", reqID)
+					writeError(ctx, errors.New("panic"))
+				}
+			}()
+			if s.preflight(ctx) {
+				return
+			}
+			next(ctx)
+		}()
+
+		route := "unmatched"
+		if r, ok := ctx.UserValue(router.MatchedRoutePathParam).(string); ok {
+			route = r
+		} else if !isAPIPath(ctx.Path()) {
+			route = "static"
+		}
+		status := ctx.Response.StatusCode()
+		elapsed := time.Since(start)
+		s.metrics.observe(string(ctx.Method()), route, status, elapsed)
+
+		ev := s.log.Info()
+		if status >= 500 {
+			ev = s.log.Error()
+			if err, ok := ctx.UserValue(ctxKeyInternalErr).(error); ok {
+				ev = ev.Err(err)
+			}
+		}
+		ev.Str("request_id", reqID).
+			Str("method", string(ctx.Method())).
+			Str("path", string(ctx.Path())). // never the query string: it may hold a token
+			Str("route", route).
+			Int("status", status).
+			Dur("duration", elapsed).
+			Str("ip", s.clientIP(ctx).String()).
+			Msg("request")
+	}
+}
+
+func validRequestID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// contentSecurityPolicy is strict: only our own origin, no inline script.
+// connect-src names ws:/wss: of self because CSP 'self' does not cover them in
+// every browser.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; " +
+	"font-src 'self'; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+func (s *Server) securityHeaders(ctx *fasthttp.RequestCtx) {
+	h := &ctx.Response.Header
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	if origin := s.deps.Config.PublicOrigin; origin != "" {
+		if string(ctx.Request.Header.Peek("Origin")) == origin {
+			h.Set("Access-Control-Allow-Origin", origin)
+			h.Set("Vary", "Origin")
+		}
+	}
+}
+
+// preflight answers CORS preflight requests for the configured origin only.
+func (s *Server) preflight(ctx *fasthttp.RequestCtx) bool {
+	if !ctx.IsOptions() {
+		return false
+	}
+	origin := s.deps.Config.PublicOrigin
+	if origin != "" && string(ctx.Request.Header.Peek("Origin")) == origin {
+		h := &ctx.Response.Header
+		h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE")
+		h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Request-Id")
+		h.Set("Access-Control-Max-Age", "600")
+	}
+	ctx.SetStatusCode(fasthttp.StatusNoContent)
+	return true
+}
+
+// clientIP is the peer address, or the right-most untrusted X-Forwarded-For
+// entry when the peer is a trusted proxy (DESIGN §10).
+func (s *Server) clientIP(ctx *fasthttp.RequestCtx) netip.Addr {
+	peer, _ := netip.AddrFromSlice(ctx.RemoteIP())
+	peer = peer.Unmap()
+	if len(s.proxies) == 0 || !s.trusted(peer) {
+		return peer
+	}
+	xff := string(ctx.Request.Header.Peek("X-Forwarded-For"))
+	for xff != "" {
+		i := len(xff) - 1
+		for i >= 0 && xff[i] != ',' {
+			i--
+		}
+		part := xff[i+1:]
+		if i < 0 {
+			xff = ""
+		} else {
+			xff = xff[:i]
+		}
+		a, err := netip.ParseAddr(trimSpace(part))
+		if err != nil {
+			return peer
+		}
+		a = a.Unmap()
+		if !s.trusted(a) {
+			return a
+		}
+		peer = a
+	}
+	return peer
+}
+
+func (s *Server) trusted(a netip.Addr) bool {
+	for _, p := range s.proxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func trimSpace(s string) string {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+func isAPIPath(p []byte) bool {
+	return len(p) >= 4 && string(p[:4]) == "/api" && (len(p) == 4 || p[4] == '/')
+}
+
+// notFound answers JSON 404s under /api and serves the client otherwise.
+func (s *Server) notFound(ctx *fasthttp.RequestCtx) {
+	if isAPIPath(ctx.Path()) || !(ctx.IsGet() || ctx.IsHead()) {
+		writeError(ctx, domain.NotFound("Not found"))
+		return
+	}
+	s.static(ctx)
+}
+
+func (s *Server) media(ctx *fasthttp.RequestCtx) {
+	if s.deps.Media == nil {
+		writeError(ctx, domain.NotFound("Not found"))
+		return
+	}
+	s.deps.Media(ctx)
+}
+
+// fasthttpLogger routes fasthttp's own messages into zerolog.
+type fasthttpLogger struct{ log zerolog.Logger }
+
+func (l fasthttpLogger) Printf(format string, args ...any) {
+	l.log.Warn().Str("component", "fasthttp").Msgf(format, args...)
+}
