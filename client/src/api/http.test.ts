@@ -1,0 +1,197 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { installFakeFetch, json } from '../test/fakeFetch';
+import {
+  ApiError,
+  MSG_BAD_REQUEST,
+  MSG_NETWORK,
+  MSG_OFFLINE,
+  MSG_OTHER,
+  MSG_SERVER,
+  MSG_TIMEOUT,
+  apiGet,
+  apiPost,
+  parseEnvelope,
+} from './http';
+
+function catchError(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ApiError);
+    return e as ApiError;
+  }
+  throw new Error('expected an ApiError');
+}
+
+describe('parseEnvelope', () => {
+  it('returns data of a success envelope', () => {
+    const data = parseEnvelope<{ status: string }>(200, '{"status":"success","data":{"status":"ok"}}');
+    expect(data).toEqual({ status: 'ok' });
+  });
+
+  it('returns null or array data as is', () => {
+    expect(parseEnvelope(200, '{"status":"success","data":null}')).toBeNull();
+    expect(parseEnvelope(201, '{"status":"success","data":[1,2]}')).toEqual([1, 2]);
+  });
+
+  it('throws the server message of an error envelope', () => {
+    const e = catchError(() =>
+      parseEnvelope(409, '{"status":"error","message":"This email is already registered"}'),
+    );
+    expect(e.kind).toBe('http');
+    expect(e.status).toBe(409);
+    expect(e.message).toBe('This email is already registered');
+    expect(e.serverMessage).toBe('This email is already registered');
+    expect(e.errors).toEqual([]);
+  });
+
+  it('keeps the field list of an error envelope', () => {
+    const body = JSON.stringify({
+      status: 'error',
+      message: 'Validation failed',
+      errors: [
+        { field: 'email', msg: 'Invalid e-mail' },
+        { field: 'password', msg: 'Password must be at least 8 characters' },
+        { field: 'junk' }, // no msg: dropped
+        'not an object',
+      ],
+    });
+    const e = catchError(() => parseEnvelope(400, body));
+    expect(e.status).toBe(400);
+    expect(e.message).toBe('Validation failed');
+    expect(e.errors).toEqual([
+      { field: 'email', msg: 'Invalid e-mail' },
+      { field: 'password', msg: 'Password must be at least 8 characters' },
+    ]);
+    expect(e.fieldMessage('password')).toBe('Password must be at least 8 characters');
+    expect(e.fieldMessage('name')).toBeUndefined();
+  });
+
+  it('falls back to the spec §8.1 message when the envelope has none', () => {
+    expect(catchError(() => parseEnvelope(400, '{"status":"error","errors":[]}')).message).toBe(
+      MSG_BAD_REQUEST,
+    );
+    expect(catchError(() => parseEnvelope(404, '{"status":"error","message":""}')).message).toBe(
+      MSG_OTHER,
+    );
+  });
+
+  it('never shows the server text of a 5xx answer', () => {
+    const e = catchError(() =>
+      parseEnvelope(500, '{"status":"error","message":"pq: relation users does not exist"}'),
+    );
+    expect(e.message).toBe(MSG_SERVER);
+    expect(e.serverMessage).toBe('pq: relation users does not exist');
+  });
+
+  it('treats an error envelope with a 2xx status as an error', () => {
+    const e = catchError(() => parseEnvelope(200, '{"status":"error","message":"Nope"}'));
+    expect(e.kind).toBe('http');
+    expect(e.message).toBe('Nope');
+  });
+
+  it('handles a non-JSON error body', () => {
+    const e502 = catchError(() => parseEnvelope(502, '<html><body>Bad Gateway</body></html>'));
+    expect(e502.kind).toBe('http');
+    expect(e502.status).toBe(502);
+    expect(e502.message).toBe(MSG_SERVER);
+    expect(e502.serverMessage).toBeUndefined();
+
+    const e400 = catchError(() => parseEnvelope(400, 'bad request'));
+    expect(e400.message).toBe(MSG_BAD_REQUEST);
+
+    const e404 = catchError(() => parseEnvelope(404, ''));
+    expect(e404.message).toBe(MSG_OTHER);
+  });
+
+  it('rejects a 2xx answer that is not an envelope', () => {
+    expect(catchError(() => parseEnvelope(200, '<!doctype html><title>x</title>')).kind).toBe(
+      'invalid-response',
+    );
+    expect(catchError(() => parseEnvelope(200, '')).kind).toBe('invalid-response');
+    expect(catchError(() => parseEnvelope(200, '{"data":{}}')).kind).toBe('invalid-response');
+    expect(catchError(() => parseEnvelope(200, '[1,2,3]')).kind).toBe('invalid-response');
+  });
+});
+
+describe('request', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('calls /api + path and returns data', async () => {
+    const fetchMock = installFakeFetch({
+      '/api/health': () => json({ status: 'success', data: { status: 'ok' } }),
+    });
+    await expect(apiGet('/health')).resolves.toEqual({ status: 'ok' });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/health');
+    expect(init?.method).toBe('GET');
+    expect(init?.body).toBeUndefined();
+  });
+
+  it('sends a JSON body', async () => {
+    const fetchMock = installFakeFetch({
+      '/api/echo': (init) => json({ status: 'success', data: JSON.parse(String(init?.body)) }),
+    });
+    await expect(apiPost('/echo', { a: 1 })).resolves.toEqual({ a: 1 });
+    const init = fetchMock.mock.calls[0]![1]!;
+    expect(init.method).toBe('POST');
+    expect((init.headers as Record<string, string>)['Content-Type']).toBe('application/json');
+  });
+
+  it('rejects with the error envelope', async () => {
+    installFakeFetch({
+      '/api/auth/login': () =>
+        json({ status: 'error', message: 'Incorrect credentials', errors: [] }, 401),
+    });
+    await expect(apiPost('/auth/login', {})).rejects.toMatchObject({
+      kind: 'http',
+      status: 401,
+      message: 'Incorrect credentials',
+    });
+  });
+
+  it('reports a failed connection as a network error', async () => {
+    installFakeFetch({});
+    await expect(apiGet('/nowhere')).rejects.toMatchObject({
+      kind: 'network',
+      status: 0,
+      message: MSG_NETWORK,
+    });
+  });
+
+  it('says so when the browser is offline', async () => {
+    installFakeFetch({});
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    await expect(apiGet('/nowhere')).rejects.toMatchObject({ kind: 'network', message: MSG_OFFLINE });
+  });
+
+  it('times out after the given time', async () => {
+    vi.useFakeTimers();
+    installFakeFetch({
+      '/api/slow': (init) =>
+        new Promise<Response>((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
+    });
+    const p = apiGet('/slow', { timeoutMs: 1000 });
+    const check = expect(p).rejects.toMatchObject({ kind: 'timeout', message: MSG_TIMEOUT });
+    await vi.advanceTimersByTimeAsync(1000);
+    await check;
+  });
+
+  it('can be cancelled by the caller', async () => {
+    installFakeFetch({
+      '/api/slow': (init) =>
+        new Promise<Response>((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
+    });
+    const controller = new AbortController();
+    const p = apiGet('/slow', { signal: controller.signal });
+    controller.abort();
+    await expect(p).rejects.toMatchObject({ kind: 'aborted' });
+  });
+});

@@ -1,0 +1,48 @@
+// Public product configuration from GET /api/config (DESIGN §9):
+// {"productName":"Campus","supportEmail":"…"}. Until it answers, or if it
+// fails, the product is called "Campus".
+
+import { atom } from 'jotai';
+import { apiGet } from '../api/http';
+import { DEFAULT_PRODUCT_NAME } from '../constants';
+
+export interface AppConfig {
+  productName: string;
+  supportEmail: string;
+}
+
+export type ConfigStatus = 'idle' | 'loading' | 'ready' | 'failed';
+
+export const DEFAULT_CONFIG: AppConfig = { productName: DEFAULT_PRODUCT_NAME, supportEmail: '' };
+
+/** Keeps the defaults for anything missing or malformed in the server's answer. */
+export function normalizeConfig(data: unknown): AppConfig {
+  const d = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+  const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+  return {
+    productName: str(d.productName) || DEFAULT_CONFIG.productName,
+    supportEmail: str(d.supportEmail) || DEFAULT_CONFIG.supportEmail,
+  };
+}
+
+const configBaseAtom = atom<AppConfig>(DEFAULT_CONFIG);
+const configStatusBaseAtom = atom<ConfigStatus>('idle');
+
+export const configAtom = atom((get) => get(configBaseAtom));
+export const configStatusAtom = atom((get) => get(configStatusBaseAtom));
+export const productNameAtom = atom((get) => get(configBaseAtom).productName);
+export const supportEmailAtom = atom((get) => get(configBaseAtom).supportEmail);
+
+/** Fetches the config once per store; later calls are no-ops unless the last one failed. */
+export const loadConfigAtom = atom(null, async (get, set) => {
+  const status = get(configStatusBaseAtom);
+  if (status === 'loading' || status === 'ready') return;
+  set(configStatusBaseAtom, 'loading');
+  try {
+    const data = await apiGet<unknown>('/config');
+    set(configBaseAtom, normalizeConfig(data));
+    set(configStatusBaseAtom, 'ready');
+  } catch {
+    set(configStatusBaseAtom, 'failed'); // keep the defaults
+  }
+});

@@ -1,0 +1,2 @@
+export { SignInPage, type Role } from './SignInPage';
+export { ServerStatus } from './ServerStatus';
