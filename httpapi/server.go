@@ -135,6 +135,8 @@ func (s *Server) Handler() fasthttp.RequestHandler { return s.srv.Handler }
 func (s *Server) middleware(next fasthttp.RequestHandler) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
 		start := time.Now()
+		// Copied now: handlers (ServeFile) may rewrite the request URI.
+		method, path := string(ctx.Method()), string(ctx.Path())
 		reqID := string(ctx.Request.Header.Peek("X-Request-Id"))
 		if !validRequestID(reqID) {
 			reqID = ulid.Make().String()
@@ -167,7 +169,7 @@ func (s *Server) middleware(next fasthttp.RequestHandler) fasthttp.RequestHandle
 		}
 		status := ctx.Response.StatusCode()
 		elapsed := time.Since(start)
-		s.metrics.observe(string(ctx.Method()), route, status, elapsed)
+		s.metrics.observe(method, route, status, elapsed)
 
 		ev := s.log.Info()
 		if status >= 500 {
@@ -177,8 +179,8 @@ func (s *Server) middleware(next fasthttp.RequestHandler) fasthttp.RequestHandle
 			}
 		}
 		ev.Str("request_id", reqID).
-			Str("method", string(ctx.Method())).
-			Str("path", string(ctx.Path())). // never the query string: it may hold a token
+			Str("method", method).
+			Str("path", path). // never the query string: it may hold a token
 			Str("route", route).
 			Int("status", status).
 			Dur("duration", elapsed).

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/rs/zerolog"
@@ -39,6 +40,12 @@ func newStatic(dir string, log zerolog.Logger) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
 		p := ctx.Path()
 		if len(p) <= 1 || bytes.Equal(p, []byte("/index.html")) || bytes.HasSuffix(p, []byte("/")) {
+			serveIndex(ctx)
+			return
+		}
+		// Only existing regular files go to the file server; everything else
+		// is a client route and gets index.html.
+		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(path.Clean(string(p))))); err != nil || !st.Mode().IsRegular() {
 			serveIndex(ctx)
 			return
 		}

@@ -1,0 +1,61 @@
+# Campus — the README's two commands are `make run` and `make test`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+GO      ?= go
+BIN     := bin/campus
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
+
+.PHONY: help run test build client client-deps system system-browser vet test-go fuzz test-client bench clean generate
+
+help:
+	@echo "make run    build everything and start Campus on the embedded Postgres"
+	@echo "make test   run every test (Go with real Postgres, fuzz smoke, client)"
+	@echo "make bench  run the benchmark (see README)"
+
+## run: install what is missing, build the client and the binary, start a node.
+run: system client build
+	./$(BIN) serve
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+system:
+	@scripts/ensure-system.sh
+
+system-browser:
+	@scripts/ensure-system.sh --browser
+
+# npm ci only when the lock file changed since the last install.
+client-deps: client/node_modules/.campus-installed
+client/node_modules/.campus-installed: client/package-lock.json
+	cd client && npm ci --no-audit --no-fund
+	@touch $@
+
+client: client-deps
+	cd client && npm run build
+
+## test: everything the CI runs.
+test: system client-deps vet test-go fuzz test-client
+
+vet:
+	$(GO) vet ./...
+
+test-go:
+	scripts/test-go.sh
+
+fuzz:
+	FUZZTIME=$${FUZZTIME:-10s} scripts/fuzz-go.sh
+
+test-client: client-deps
+	cd client && npm run typecheck && npm test
+
+generate:
+	$(GO) generate ./...
+
+bench: system client build
+	$(GO) run ./bench $(BENCH_ARGS)
+
+clean:
+	rm -rf bin client/dist

@@ -1,0 +1,113 @@
+// Command campus is the whole Campus product in one binary: the HTTP API and
+// websocket, the actor-system cluster member, the search indexer and the
+// built client.
+//
+//	campus serve     start a node (embedded Postgres unless DATABASE_URL is set)
+//	campus migrate   run database migrations and exit
+//	campus version   print the version
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mattn/go-isatty"
+	"github.com/rs/zerolog"
+
+	"campus/config"
+	"campus/persistence/pgserver"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+const usage = `campus — a realtime campus social network
+
+Usage:
+  campus serve      start a node: HTTP API, websockets, actors, search, client
+  campus migrate    run database migrations, then exit
+  campus version    print the version
+  campus help       show this help
+
+Configuration comes from the environment (see README.md), e.g.
+  CAMPUS_ADDR=:8080  CAMPUS_DATA_DIR=./var  DATABASE_URL=postgres://...
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run returns the process exit code, so deferred clean-up (stopping the
+// embedded Postgres above all) always happens before the process exits.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "help", "-h", "--help", "-help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "version", "--version":
+		fmt.Fprintln(stdout, "campus", version)
+		return 0
+	case "serve", "migrate":
+	default:
+		fmt.Fprintf(stderr, "campus: unknown command %q\n\n%s", cmd, usage)
+		return 2
+	}
+
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(rest); err != nil {
+		return 2
+	}
+
+	cfg, err := config.Load(os.Getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	log := newLogger(cfg, stderr)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	switch cmd {
+	case "migrate":
+		err = migrateOnly(ctx, cfg, log)
+	case "serve":
+		err = serve(ctx, cfg, log, stdout)
+	}
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, pgserver.ErrNoBinaries):
+		fmt.Fprintln(stderr, "campus:", pgserver.ErrNoBinaries)
+		return 1
+	default:
+		log.Error().Err(err).Msg("campus stopped with an error")
+		return 1
+	}
+}
+
+func newLogger(cfg config.Config, w io.Writer) zerolog.Logger {
+	format := cfg.LogFormat
+	if format == "" {
+		format = "json"
+		if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+			format = "console"
+		}
+	}
+	if format == "console" {
+		w = zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05.000"}
+	}
+	return zerolog.New(w).Level(cfg.LogLevel).With().Timestamp().Logger()
+}

@@ -1,0 +1,93 @@
+// Package persistence is Campus's only door to Postgres, the single source
+// of truth (DESIGN §7): the Bun models, the migrations, and the queries,
+// one file per area. Queries take a bun.IDB so that callers choose between
+// the pool and a transaction.
+package persistence
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/driver/pgdriver"
+)
+
+const (
+	// maxOpenConns sizes the pool for a busy node; three nodes stay well
+	// inside the embedded server's max_connections of 200.
+	maxOpenConns = 50
+	// readTimeout is a backstop against a connection that hangs; a query
+	// is normally bounded by its context. A URL's read_timeout wins.
+	readTimeout = 2 * time.Minute
+	// slowQuery is when a query is worth a warning.
+	slowQuery = 500 * time.Millisecond
+)
+
+// Open connects to the database at url (a postgres:// URL as pgdriver reads
+// it) and checks that it answers.
+func Open(ctx context.Context, url string, log zerolog.Logger) (*bun.DB, error) {
+	c, err := connector(url)
+	if err != nil {
+		return nil, err
+	}
+	sqldb := sql.OpenDB(c)
+	sqldb.SetMaxOpenConns(maxOpenConns)
+	sqldb.SetMaxIdleConns(maxOpenConns)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	db := bun.NewDB(sqldb, pgdialect.New())
+	db.AddQueryHook(slowQueryHook{log: log})
+
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := db.PingContext(pingCtx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("persistence: ping: %w", err)
+	}
+	return db, nil
+}
+
+// connector builds the pgdriver connector; pgdriver panics on a malformed
+// URL, which becomes an error here.
+func connector(url string) (c *pgdriver.Connector, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			// The panic value may quote the URL, password and all.
+			err = fmt.Errorf("persistence: malformed database URL")
+		}
+	}()
+	return pgdriver.NewConnector(
+		pgdriver.WithApplicationName("campus"),
+		pgdriver.WithReadTimeout(readTimeout),
+		pgdriver.WithWriteTimeout(30*time.Second),
+		// Tracing creates a span per query; nothing here collects them.
+		pgdriver.WithTracing(false),
+		pgdriver.WithDSN(url), // last: the URL's own settings win
+	), nil
+}
+
+// slowQueryHook warns about slow queries. It names the operation and table
+// only: Bun inlines arguments into the query text, which may hold e-mail
+// addresses and hashes that must not reach the logs.
+type slowQueryHook struct {
+	log zerolog.Logger
+}
+
+func (h slowQueryHook) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	return ctx
+}
+
+func (h slowQueryHook) AfterQuery(_ context.Context, e *bun.QueryEvent) {
+	took := time.Since(e.StartTime)
+	if took < slowQuery {
+		return
+	}
+	ev := h.log.Warn().Str("op", e.Operation()).Int64("took_ms", took.Milliseconds())
+	if e.IQuery != nil {
+		ev = ev.Str("table", e.IQuery.GetTableName())
+	}
+	ev.Msg("slow query")
+}

@@ -1,0 +1,14 @@
+DROP TABLE search_outbox;
+DROP FUNCTION search_outbox_notify();
+DROP TABLE otp_codes;
+DROP TABLE notifications;
+DROP TABLE profile_likes;
+DROP TABLE friendships;
+DROP TABLE friend_requests;
+DROP TABLE comments;
+DROP TABLE post_likes;
+DROP TABLE post_images;
+DROP TABLE posts;
+DROP TABLE experience;
+DROP TABLE profiles;
+DROP TABLE users;

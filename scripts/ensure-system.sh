@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the system packages Campus needs on Debian/Ubuntu when they are
+# missing: Postgres binaries (always) and, with --browser, Debian's chromium
+# for the end-to-end tests. Uses apt-get as root or through sudo; otherwise
+# prints the one command to run and fails.
+set -euo pipefail
+
+want_browser=0
+[ "${1:-}" = "--browser" ] && want_browser=1
+
+missing=()
+if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  missing+=(postgresql)
+fi
+if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
+  missing+=(chromium)
+fi
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "Installing missing system packages: ${missing[*]}"
+if [ "$(id -u)" = 0 ]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  sudo=(sudo -n)
+else
+  echo "Please run: sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

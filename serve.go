@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/uptrace/bun"
+
+	"campus/cluster"
+	"campus/config"
+	"campus/httpapi"
+	"campus/media"
+	"campus/persistence"
+	"campus/persistence/pgserver"
+)
+
+// openDatabase connects to DATABASE_URL, or starts the embedded Postgres in
+// the data dir when it is unset, then runs the migrations. The returned
+// closer undoes everything that was started, in reverse order; it is valid
+// (and must be called) even when an error is returned.
+func openDatabase(ctx context.Context, cfg config.Config, log zerolog.Logger) (*bun.DB, func(), error) {
+	var closers []func()
+	closeAll := func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	url := cfg.DatabaseURL
+	if url == "" {
+		// 0711: the unprivileged postgres user must traverse the data dir
+		// to reach its own postgres/ (when we run as root), but not list it.
+		if err := os.MkdirAll(cfg.DataDir, 0o711); err != nil {
+			return nil, closeAll, fmt.Errorf("data dir: %w", err)
+		}
+		pg, err := pgserver.Start(ctx, pgserver.Options{Dir: cfg.PostgresDir(), Log: log})
+		if err != nil {
+			return nil, closeAll, fmt.Errorf("embedded postgres: %w", err)
+		}
+		closers = append(closers, func() {
+			c, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if err := pg.Stop(c); err != nil {
+				log.Error().Err(err).Msg("stop embedded postgres")
+			}
+		})
+		url = pg.URL()
+		log.Info().Str("dir", cfg.PostgresDir()).Msg("embedded postgres started")
+	}
+	db, err := persistence.Open(ctx, url, log)
+	if err != nil {
+		return nil, closeAll, err
+	}
+	closers = append(closers, func() { _ = db.Close() })
+	if err := persistence.Migrate(ctx, db); err != nil {
+		return nil, closeAll, err
+	}
+	return db, closeAll, nil
+}
+
+func migrateOnly(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
+	_, closeDB, err := openDatabase(ctx, cfg, log)
+	defer closeDB()
+	if err != nil {
+		return err
+	}
+	log.Info().Msg("migrations are up to date")
+	return nil
+}
+
+// serve runs one node until ctx is cancelled (SIGINT/SIGTERM), then shuts
+// down in order: stop accepting, close sockets, leave the cluster, close the
+// database, stop the embedded Postgres.
+func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io.Writer) error {
+	if !cfg.RateLimits {
+		log.Warn().Msg("rate limits are OFF (CAMPUS_RATE_LIMITS=off): never do this in production")
+	}
+	// Listen first: a taken port fails fast, before Postgres starts.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	defer ln.Close()
+
+	db, closeDB, err := openDatabase(ctx, cfg, log)
+	defer closeDB()
+	if err != nil {
+		return err
+	}
+
+	node, err := cluster.Start(ctx, cluster.Options{
+		Name:       cfg.ClusterName,
+		Addr:       cfg.ClusterAddr,
+		Hosts:      cfg.ClusterHosts,
+		ManagePort: cfg.ClusterAutoManagePort,
+		Log:        log,
+	})
+	if err != nil {
+		return err
+	}
+	defer node.Stop()
+
+	store, err := media.New(cfg.MediaDir(), log)
+	if err != nil {
+		return err
+	}
+
+	srv := httpapi.New(httpapi.Deps{
+		Config: cfg,
+		Log:    log,
+		Media:  store.Handler(),
+		Ready: func(ctx context.Context) error {
+			if err := db.PingContext(ctx); err != nil {
+				return fmt.Errorf("database: %w", err)
+			}
+			return node.Ready()
+		},
+	})
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+
+	fmt.Fprintf(stdout, "Campus is running at %s\n", publicURL(cfg, ln.Addr()))
+	log.Info().Str("addr", ln.Addr().String()).Str("cluster_addr", node.Address()).Msg("serving")
+
+	select {
+	case <-ctx.Done():
+		log.Info().Msg("shutting down")
+	case err := <-errc:
+		return err
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		log.Error().Err(err).Msg("http shutdown")
+	}
+	return nil
+}
+
+// publicURL is what a person should open: the configured origin, or the
+// listen address with a wildcard host replaced by localhost.
+func publicURL(cfg config.Config, addr net.Addr) string {
+	if cfg.PublicOrigin != "" {
+		return cfg.PublicOrigin
+	}
+	host, port, _ := net.SplitHostPort(addr.String())
+	if host == "" || host == "::" || host == "0.0.0.0" || strings.HasPrefix(host, "[") {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
