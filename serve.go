@@ -7,15 +7,18 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
 	"github.com/uptrace/bun"
 
+	"campus/app"
 	"campus/cluster"
 	"campus/config"
 	"campus/httpapi"
+	"campus/mail"
 	"campus/media"
 	"campus/persistence"
 	"campus/persistence/pgserver"
@@ -111,10 +114,33 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		return err
 	}
 
+	mailer, err := newMailer(cfg)
+	if err != nil {
+		return err
+	}
+	keys, err := app.LoadKeys(ctx, db, cfg.SecretPath())
+	if err != nil {
+		return err
+	}
+	signer, err := app.NewSigner(keys.Token, cfg.ProductName)
+	if err != nil {
+		return err
+	}
+	sessions := app.NewSessions(db, signer, log)
+	bg, stopBackground := context.WithCancel(context.Background())
+	defer stopBackground()
+	go sessions.Listen(bg)
+	accounts := app.NewAccounts(app.AccountsDeps{
+		DB: db, Hasher: app.NewHasher(runtime.NumCPU()), Sessions: sessions, Mailer: mailer, Media: store,
+		CodeKey: keys.Code, Product: cfg.ProductName, RateLimits: cfg.RateLimits, Log: log,
+	})
+
 	srv := httpapi.New(httpapi.Deps{
-		Config: cfg,
-		Log:    log,
-		Media:  store.Handler(),
+		Config:   cfg,
+		Log:      log,
+		Media:    store.Handler(),
+		Sessions: sessions,
+		Accounts: accounts,
 		Ready: func(ctx context.Context) error {
 			if err := db.PingContext(ctx); err != nil {
 				return fmt.Errorf("database: %w", err)
@@ -140,6 +166,15 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		log.Error().Err(err).Msg("http shutdown")
 	}
 	return nil
+}
+
+// newMailer sends over SMTP when CAMPUS_SMTP_URL is set, else writes .eml
+// files for a developer to open.
+func newMailer(cfg config.Config) (mail.Mailer, error) {
+	if cfg.SMTPURL != "" {
+		return mail.NewSMTP(cfg.SMTPURL, cfg.MailFrom)
+	}
+	return mail.NewDir(cfg.MailDir(), cfg.MailFrom)
 }
 
 // publicURL is what a person should open: the configured origin, or the

@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/valyala/fasthttp"
 
+	"campus/app"
 	"campus/config"
 	"campus/domain"
 )
@@ -32,6 +33,10 @@ type Deps struct {
 	Ready func(ctx context.Context) error
 	// Media serves GET /media/...; nil answers 404.
 	Media fasthttp.RequestHandler
+	// Sessions authenticates bearer tokens; nil refuses every authed route.
+	Sessions *app.Sessions
+	// Accounts serves signup, codes, login and the account settings flows.
+	Accounts *app.Accounts
 }
 
 // Server is the node's HTTP server.
@@ -108,6 +113,7 @@ func (s *Server) routes() {
 	s.router.GET("/metrics", s.metrics.handler)
 	s.router.GET("/media/{key:*}", s.media)
 	s.router.HEAD("/media/{key:*}", s.media)
+	s.accountRoutes()
 }
 
 // Serve answers requests on ln until Shutdown.

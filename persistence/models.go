@@ -48,7 +48,10 @@ type User struct {
 	// TokenVersion is part of every token; bumping it revokes them all.
 	TokenVersion int `bun:"token_version,notnull"`
 	// OTPFailures counts wrong codes across codes; a resend keeps it.
-	OTPFailures int       `bun:"otp_failures,notnull"`
+	OTPFailures int `bun:"otp_failures,notnull"`
+	// OTPFailedAt is the time of the last wrong code; failures older than
+	// the lock-out window no longer count.
+	OTPFailedAt time.Time `bun:"otp_failed_at,nullzero"`
 	CreatedAt   time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 	UpdatedAt   time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 }

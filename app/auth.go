@@ -1,0 +1,203 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/rs/zerolog"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/driver/pgdriver"
+
+	"campus/domain"
+	"campus/persistence"
+)
+
+// Principal is the signed-in caller of a request or socket.
+type Principal struct {
+	UserID  uuid.UUID
+	Version int
+}
+
+// ErrBadToken answers every token problem alike (401), so a caller learns
+// nothing about why a token was refused.
+var ErrBadToken = domain.Unauthorized("Invalid or expired token. Please log in again.")
+
+// versionTTL bounds how long a cached token version is trusted without a
+// NOTIFY; revocations normally arrive by NOTIFY within milliseconds.
+const versionTTL = 30 * time.Second
+
+// Sessions authenticates tokens. It caches each user's token version so a
+// request costs no query, and drops entries when any node revokes (LISTEN on
+// persistence.RevokeChannel) — revocation holds on every node at once.
+// Safe for concurrent use.
+type Sessions struct {
+	db     *bun.DB
+	signer *Signer
+	log    zerolog.Logger
+	now    func() time.Time
+
+	mu       sync.RWMutex
+	versions map[uuid.UUID]cachedVersion
+	// listening is true while the LISTEN connection is healthy; without it the
+	// cache is bypassed so a missed NOTIFY can never keep a revoked token alive.
+	listening bool
+
+	hooksMu sync.RWMutex
+	hooks   []func(uuid.UUID)
+}
+
+type cachedVersion struct {
+	version int
+	at      time.Time
+}
+
+// NewSessions makes a Sessions; call Listen in a goroutine to enable caching.
+func NewSessions(db *bun.DB, signer *Signer, log zerolog.Logger) *Sessions {
+	return &Sessions{db: db, signer: signer, log: log, now: time.Now, versions: make(map[uuid.UUID]cachedVersion)}
+}
+
+// Issue signs a token for u at its current version.
+func (s *Sessions) Issue(u *persistence.User) (string, error) {
+	return s.signer.Issue(u.ID.String(), u.TokenVersion)
+}
+
+// Authenticate checks token and answers its principal, or ErrBadToken.
+func (s *Sessions) Authenticate(ctx context.Context, token string) (Principal, error) {
+	if token == "" {
+		return Principal{}, ErrBadToken
+	}
+	c, err := s.signer.Parse(token)
+	if err != nil {
+		return Principal{}, ErrBadToken
+	}
+	id, err := uuid.Parse(c.Subject)
+	if err != nil {
+		return Principal{}, ErrBadToken
+	}
+	current, err := s.version(ctx, id)
+	if errors.Is(err, domain.ErrNotFound) {
+		return Principal{}, ErrBadToken
+	}
+	if err != nil {
+		return Principal{}, err
+	}
+	if current != c.Version {
+		return Principal{}, ErrBadToken
+	}
+	return Principal{UserID: id, Version: c.Version}, nil
+}
+
+func (s *Sessions) version(ctx context.Context, id uuid.UUID) (int, error) {
+	now := s.now()
+	s.mu.RLock()
+	cv, ok := s.versions[id]
+	listening := s.listening
+	s.mu.RUnlock()
+	if ok && listening && now.Sub(cv.at) < versionTTL {
+		return cv.version, nil
+	}
+	v, err := persistence.TokenVersion(ctx, s.db, id)
+	if err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	if len(s.versions) > 200_000 {
+		// Bounded memory: start over rather than track LRU order.
+		s.versions = make(map[uuid.UUID]cachedVersion)
+	}
+	s.versions[id] = cachedVersion{version: v, at: now}
+	s.mu.Unlock()
+	return v, nil
+}
+
+// OnRevoke registers fn to run (on this node) whenever a user's tokens are
+// revoked on any node — the socket hub closes that user's sockets with it.
+func (s *Sessions) OnRevoke(fn func(userID uuid.UUID)) {
+	s.hooksMu.Lock()
+	s.hooks = append(s.hooks, fn)
+	s.hooksMu.Unlock()
+}
+
+func (s *Sessions) revoked(id uuid.UUID) {
+	s.mu.Lock()
+	delete(s.versions, id)
+	s.mu.Unlock()
+	s.hooksMu.RLock()
+	hooks := append([]func(uuid.UUID){}, s.hooks...)
+	s.hooksMu.RUnlock()
+	for _, fn := range hooks {
+		fn(id)
+	}
+}
+
+// Revoke bumps id's token version in db (which may be a transaction: the
+// NOTIFY then fires at commit) and forgets the cached version locally.
+func (s *Sessions) Revoke(ctx context.Context, db bun.IDB, id uuid.UUID) error {
+	if _, err := persistence.RevokeTokens(ctx, db, id); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	delete(s.versions, id)
+	s.mu.Unlock()
+	return nil
+}
+
+// Listen follows revocations from every node until ctx ends, reconnecting
+// after errors. While disconnected the cache is bypassed.
+func (s *Sessions) Listen(ctx context.Context) {
+	for ctx.Err() == nil {
+		err := s.listenOnce(ctx)
+		s.setListening(false)
+		if ctx.Err() != nil {
+			return
+		}
+		s.log.Warn().Err(err).Msg("token revocation listener lost; retrying")
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+func (s *Sessions) listenOnce(ctx context.Context) error {
+	ln := pgdriver.NewListener(s.db)
+	defer ln.Close()
+	if err := ln.Listen(ctx, persistence.RevokeChannel); err != nil {
+		return fmt.Errorf("app: listen revocations: %w", err)
+	}
+	// Anything cached before the listener was up may have missed a NOTIFY.
+	s.mu.Lock()
+	s.versions = make(map[uuid.UUID]cachedVersion)
+	s.listening = true
+	s.mu.Unlock()
+	for {
+		// Receive (not Channel) so a broken connection surfaces here and the
+		// cache is bypassed until a fresh LISTEN is up.
+		_, payload, err := ln.ReceiveTimeout(ctx, 30*time.Second)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			return fmt.Errorf("app: receive revocation: %w", err)
+		}
+		if id, err := uuid.Parse(payload); err == nil {
+			s.revoked(id)
+		}
+	}
+}
+
+func (s *Sessions) setListening(v bool) {
+	s.mu.Lock()
+	s.listening = v
+	s.mu.Unlock()
+}

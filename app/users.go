@@ -1,0 +1,97 @@
+package app
+
+import (
+	"time"
+
+	"campus/persistence"
+)
+
+// Image is the spec's avatar / cover shape: {url, publicId}. An empty URL
+// means "none" (the client draws initials).
+type Image struct {
+	URL      string `json:"url"`
+	PublicID string `json:"publicId,omitempty"`
+}
+
+// UserView is the user JSON of spec §3 — the one serializer used for every
+// answer that carries a full user. It never includes the password hash.
+type UserView struct {
+	ID           string    `json:"id"`
+	Name         string    `json:"name"`
+	Avatar       Image     `json:"avatar"`
+	UniversityID string    `json:"universityId"`
+	Email        string    `json:"email,omitempty"`
+	CollegeID    string    `json:"collegeId"`
+	Role         string    `json:"role"`
+	Bio          string    `json:"bio"`
+	CoverPhoto   Image     `json:"coverPhoto"`
+	Course       string    `json:"course"`
+	Batch        string    `json:"batch"`
+	Department   string    `json:"department"`
+	Location     string    `json:"location"`
+	ProfileLikes []string  `json:"profileLikes"`
+	CreatedAt    time.Time `json:"createdAt"`
+}
+
+// NewUserView renders u for its owner (with e-mail). profileLikes are the
+// ids of users who liked u's profile.
+func NewUserView(u *persistence.User, profileLikes []string) UserView {
+	if profileLikes == nil {
+		profileLikes = []string{}
+	}
+	name := u.Name
+	if name == "" {
+		name = "User"
+	}
+	return UserView{
+		ID:           u.ID.String(),
+		Name:         name,
+		Avatar:       Image{URL: u.AvatarURL, PublicID: u.AvatarKey},
+		UniversityID: u.UniversityID,
+		Email:        u.Email,
+		CollegeID:    u.CollegeID,
+		Role:         u.Role,
+		Bio:          u.Bio,
+		CoverPhoto:   Image{URL: u.CoverURL, PublicID: u.CoverKey},
+		Course:       u.Course,
+		Batch:        u.Batch,
+		Department:   u.Department,
+		Location:     u.Location,
+		ProfileLikes: profileLikes,
+		CreatedAt:    u.CreatedAt,
+	}
+}
+
+// NewPublicUserView renders u for someone else: the e-mail address stays private.
+func NewPublicUserView(u *persistence.User, profileLikes []string) UserView {
+	v := NewUserView(u, profileLikes)
+	v.Email = ""
+	return v
+}
+
+// UserSummary is the short user shape of spec §3 used in posts, comments,
+// friend lists and requests.
+type UserSummary struct {
+	ID           string `json:"id"`
+	Name         string `json:"name"`
+	Avatar       Image  `json:"avatar"`
+	Role         string `json:"role"`
+	UniversityID string `json:"universityId"`
+	Department   string `json:"department,omitempty"`
+}
+
+// NewUserSummary renders the short shape of u.
+func NewUserSummary(u *persistence.User) UserSummary {
+	name := u.Name
+	if name == "" {
+		name = "User"
+	}
+	return UserSummary{
+		ID:           u.ID.String(),
+		Name:         name,
+		Avatar:       Image{URL: u.AvatarURL, PublicID: u.AvatarKey},
+		Role:         u.Role,
+		UniversityID: u.UniversityID,
+		Department:   u.Department,
+	}
+}
