@@ -168,6 +168,9 @@ func (s *Sessions) Listen(ctx context.Context) {
 func (s *Sessions) listenOnce(ctx context.Context) error {
 	ln := pgdriver.NewListener(s.db)
 	defer ln.Close()
+	// A blocked receive does not watch ctx: closing the listener ends it.
+	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
+	defer stop()
 	if err := ln.Listen(ctx, persistence.RevokeChannel); err != nil {
 		return fmt.Errorf("app: listen revocations: %w", err)
 	}
