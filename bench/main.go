@@ -1,0 +1,220 @@
+// Command bench is Campus's load generator (DESIGN §8). It starts a real
+// `campus serve` on a fresh embedded database (or targets --url), seeds users,
+// friendships, posts and comments straight into Postgres, mints tokens for the
+// seeded users, measures the baselines first and then the scenarios, and
+// prints one table with every figure beside its baseline from the same run.
+//
+//	go run ./bench            the full run (minutes)
+//	go run ./bench --quick    every scenario, small, in under a minute (CI smoke)
+//
+// A scenario whose endpoint the server does not have yet reports
+// "unavailable" instead of failing. The run exits non-zero when a consistency
+// check finds a lost or phantom like, when the bench itself cannot run, and
+// (with --strict) when a target is missed.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// opts are the command-line settings. Sizes left at zero take the full or
+// --quick preset.
+type opts struct {
+	quick     bool
+	bin       string
+	url       string
+	dbURL     string
+	serverPID int
+	product   string
+	json      bool
+	keep      bool
+	strict    bool
+	only      string
+	seed      int64
+
+	users, posts, comments, friends int
+
+	likers, viewers int
+	duration        time.Duration
+	warmup          time.Duration
+	baseDur         time.Duration
+
+	evPosts, evLikers, evViewers, evWatch int
+
+	feedConc   int
+	queries    int
+	searchConc int
+	conns      int
+	fanChanges int
+}
+
+// preset fills every size the user left at zero.
+func (o *opts) preset() {
+	full := opts{
+		users: 10_000, posts: 100_000, comments: 100_000, friends: 5,
+		likers: 200, viewers: 2_000, duration: 20 * time.Second, warmup: 2 * time.Second, baseDur: 10 * time.Second,
+		evPosts: 200, evLikers: 2_000, evViewers: 5_000, evWatch: 20,
+		feedConc: 200, queries: 1_000, searchConc: 8, fanChanges: 5,
+	}
+	quick := opts{
+		users: 1_000, posts: 5_000, comments: 3_000, friends: 3,
+		likers: 50, viewers: 200, duration: 3 * time.Second, warmup: 500 * time.Millisecond, baseDur: 2 * time.Second,
+		evPosts: 20, evLikers: 100, evViewers: 300, evWatch: 5,
+		feedConc: 50, queries: 200, searchConc: 4, conns: 1_000, fanChanges: 3,
+	}
+	p := full
+	if o.quick {
+		p = quick
+	}
+	setI := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	setD := func(v *time.Duration, d time.Duration) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	setI(&o.users, p.users)
+	setI(&o.posts, p.posts)
+	setI(&o.comments, p.comments)
+	setI(&o.friends, p.friends)
+	setI(&o.likers, p.likers)
+	setI(&o.viewers, p.viewers)
+	setD(&o.duration, p.duration)
+	setD(&o.warmup, p.warmup)
+	setD(&o.baseDur, p.baseDur)
+	setI(&o.evPosts, p.evPosts)
+	setI(&o.evLikers, p.evLikers)
+	setI(&o.evViewers, p.evViewers)
+	setI(&o.evWatch, p.evWatch)
+	setI(&o.feedConc, p.feedConc)
+	setI(&o.queries, p.queries)
+	setI(&o.searchConc, p.searchConc)
+	setI(&o.conns, p.conns) // 0 in the full preset: as many as the open-file limit allows
+	setI(&o.fanChanges, p.fanChanges)
+	if o.evWatch > o.evPosts {
+		o.evWatch = o.evPosts
+	}
+}
+
+// scenario names for --only.
+var scenarioNames = []string{"baselines", "storm", "event", "feed", "search", "crash", "conns"}
+
+func parseFlags(args []string) (opts, error) {
+	var o opts
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.BoolVar(&o.quick, "quick", false, "every scenario small, in under a minute (CI smoke)")
+	fs.StringVar(&o.bin, "bin", "bin/campus", "the campus binary to start")
+	fs.StringVar(&o.url, "url", "", "target a running server (http://host:port) instead of starting one; needs --database-url")
+	fs.StringVar(&o.dbURL, "database-url", "", "the server's Postgres (with --url), or an external Postgres for the started server")
+	fs.IntVar(&o.serverPID, "server-pid", 0, "with --url: the server's pid, for its CPU and RSS")
+	fs.StringVar(&o.product, "product", "Campus", "the server's CAMPUS_PRODUCT_NAME (the token issuer), with --url")
+	fs.BoolVar(&o.json, "json", false, "print the results as JSON on stdout (the table goes to stderr)")
+	fs.BoolVar(&o.keep, "keep", false, "keep the temporary data dir (server log, database)")
+	fs.BoolVar(&o.strict, "strict", false, "exit non-zero when a target is missed, not only on lost/phantom likes")
+	fs.StringVar(&o.only, "only", "", "comma-separated scenarios to run: "+strings.Join(scenarioNames, ","))
+	fs.Int64Var(&o.seed, "seed", 1, "random seed of the generated data and load")
+	fs.IntVar(&o.users, "users", 0, "seeded users (default 10000; quick 1000)")
+	fs.IntVar(&o.posts, "posts", 0, "seeded posts (default 100000; quick 5000)")
+	fs.IntVar(&o.comments, "comments", 0, "seeded comments (default 100000; quick 3000)")
+	fs.IntVar(&o.friends, "friends", 0, "friendships per user (default 5; quick 3)")
+	fs.IntVar(&o.likers, "likers", 0, "like storm: concurrent likers, one keep-alive connection each (default 200)")
+	fs.IntVar(&o.viewers, "viewers", 0, "like storm: websocket viewers of the hot post (default 2000)")
+	fs.DurationVar(&o.duration, "duration", 0, "like storm, campus event and crash: measured duration (default 20s)")
+	fs.DurationVar(&o.warmup, "warmup", 0, "unmeasured load before each measurement (default 2s)")
+	fs.DurationVar(&o.baseDur, "base-duration", 0, "baselines and feed: measured duration (default 10s)")
+	fs.IntVar(&o.evPosts, "event-posts", 0, "campus event: posts (default 200)")
+	fs.IntVar(&o.evLikers, "event-likers", 0, "campus event: concurrent likers (default 2000)")
+	fs.IntVar(&o.evViewers, "event-viewers", 0, "campus event: websocket viewers (default 5000)")
+	fs.IntVar(&o.evWatch, "event-watch", 0, "campus event: posts each viewer watches (default 20)")
+	fs.IntVar(&o.feedConc, "feed-conc", 0, "feed read: concurrent readers (default 200)")
+	fs.IntVar(&o.queries, "queries", 0, "search: queries (default 1000)")
+	fs.IntVar(&o.searchConc, "search-conc", 0, "search: concurrent searchers (default 8)")
+	fs.IntVar(&o.conns, "conns", 0, "connections: idle websockets to open (default: as many as the open-file limit allows)")
+	fs.IntVar(&o.fanChanges, "fan-changes", 0, "fan-out: count changes to time (default 5)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if o.users != 0 && o.users < 100 {
+		return o, errors.New("--users: at least 100")
+	}
+	if o.url != "" && o.dbURL == "" {
+		return o, errors.New("--url needs --database-url (the bench seeds and checks through Postgres)")
+	}
+	for _, s := range splitList(o.only) {
+		if !contains(scenarioNames, s) {
+			return o, fmt.Errorf("--only: unknown scenario %q (want %s)", s, strings.Join(scenarioNames, ","))
+		}
+	}
+	o.preset()
+	return o, nil
+}
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	o, err := parseFlags(args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	b := newBench(o)
+	defer b.close()
+	if err := b.setup(ctx); err != nil {
+		b.progress("setup failed: %v", err)
+		b.rep.fatal = err.Error()
+		b.print()
+		return 1
+	}
+	b.runScenarios(ctx)
+	b.print()
+	switch {
+	case b.rep.failed():
+		return 1
+	case ctx.Err() != nil:
+		return 130
+	case o.strict && b.rep.missed():
+		return 3
+	}
+	return 0
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	mrand "math/rand/v2"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Targets of issue 7 (2-core machine; server, Postgres and bench together).
+const (
+	tgtStormVsNaive   = 10.0
+	tgtStormVsCeiling = 0.30
+	tgtLikeP99        = 50 * time.Millisecond
+	tgtPushP99        = 300 * time.Millisecond
+	tgtPushVsRaw      = 0.70
+	tgtFeedVsCeiling  = 0.10
+	tgtFeedP99        = 50 * time.Millisecond
+	tgtSearchP99      = 25 * time.Millisecond
+	tgtIndexDocs      = 20_000.0
+	tgtRSSPerSocket   = 20.0 // KiB
+	tgtFanOut         = time.Second
+	tgtFanOutSockets  = 8_000
+)
+
+// storm: likers toggle likes on one hot post while viewers watch it.
+func (b *bench) storm(ctx context.Context) {
+	const sc = "1 like storm"
+	if err := b.need("likes", "ws"); err != nil {
+		b.rep.skip(sc, err)
+		return
+	}
+	hot := []uuid.UUID{b.w.hot}
+	p, err := b.viewers(ctx, "like storm: viewers", b.o.viewers, hot, func(int) []uuid.UUID { return hot })
+	if err != nil {
+		p.close()
+		b.rep.skip(sc, err)
+		return
+	}
+	lr := b.newLikeRun("like storm", hot, nil)
+	b.progress("like storm: %d likers on one post, %d viewers, %s (+%s warm-up)", b.o.likers, len(p.vs), b.o.duration, b.o.warmup)
+	p.rec.Store(true)
+	done := b.cpu.phase("like storm")
+	lr.run(ctx, b.o.likers, b.o.warmup, b.o.duration, nil)
+	done()
+	p.close()
+	st := lr.stats(p)
+	b.stormStats = &st
+	b.likeRows(sc, lr, st, p, true)
+	b.consistencyRow(ctx, sc, lr)
+}
+
+// event: Zipf-distributed likes over many posts, each viewer watching some.
+func (b *bench) event(ctx context.Context) {
+	const sc = "2 campus event"
+	if err := b.need("likes", "ws"); err != nil {
+		b.rep.skip(sc, err)
+		return
+	}
+	posts := b.w.event
+	rng := mrand.New(mrand.NewPCG(uint64(b.o.seed), 99))
+	watch := make([][]uuid.UUID, b.o.evViewers)
+	for i := range watch {
+		for _, k := range rng.Perm(len(posts))[:b.o.evWatch] {
+			watch[i] = append(watch[i], posts[k])
+		}
+	}
+	p, err := b.viewers(ctx, "campus event: viewers", b.o.evViewers, posts, func(i int) []uuid.UUID { return watch[i] })
+	if err != nil {
+		p.close()
+		b.rep.skip(sc, err)
+		return
+	}
+	// Zipf with s = 1.1: the first posts take most of the likes, the tail
+	// a few each — a handful of posts everyone is tapping.
+	picker := func(r *mrand.Rand) func() int {
+		z := mrand.NewZipf(r, 1.1, 1, uint64(len(posts)-1))
+		return func() int { return int(z.Uint64()) }
+	}
+	lr := b.newLikeRun("campus event", posts, picker)
+	b.progress("campus event: %d likers over %d posts (Zipf), %d viewers watching %d each, %s", b.o.evLikers, len(posts), len(p.vs), b.o.evWatch, b.o.duration)
+	p.rec.Store(true)
+	done := b.cpu.phase("campus event")
+	lr.run(ctx, b.o.evLikers, b.o.warmup, b.o.duration, nil)
+	done()
+	p.close()
+	st := lr.stats(p)
+	likes := b.likeRows(sc, lr, st, p, false)
+	hottest := lr.next[0].Load()
+	total := int64(0)
+	for i := range lr.next {
+		total += lr.next[i].Load()
+	}
+	if total > 0 {
+		likes.note("hottest post took %.0f%% of the likes", 100*float64(hottest)/float64(total))
+	}
+	b.consistencyRow(ctx, sc, lr)
+}
+
+// viewers opens n authenticated sockets (user i mod users) that watch
+// watch(i) and record post:likes frames of posts.
+func (b *bench) viewers(ctx context.Context, label string, n int, posts []uuid.UUID, watch func(int) []uuid.UUID) (*pool, error) {
+	p, err := b.dialPool(ctx, dialSpec{
+		label: label, url: "ws://" + b.addr + "/api/ws", n: n,
+		token: func(i int) string { return b.w.tokens[i%len(b.w.tokens)] },
+		watch: watch, posts: posts, conc: 64,
+	})
+	if err != nil {
+		return p, fmt.Errorf("%s: %d of %d open: %w", label, len(p.vs), n, err)
+	}
+	// watch is not acknowledged: give the server a moment to register.
+	time.Sleep(500 * time.Millisecond)
+	return p, nil
+}
+
+// likeRows adds a like run's figures; the storm compares with the
+// baselines, the event with the storm.
+func (b *bench) likeRows(sc string, lr *likeRun, st likeStats, p *pool, storm bool) *row {
+	r := b.rep
+	likes := r.add(sc, "likes acknowledged", st.perSec, "likes/s")
+	if lr.fail.Load() > 0 {
+		likes.note("%d failed: %s", lr.fail.Load(), lr.err())
+	}
+	if n := lr.skipped.Load(); n > 0 {
+		likes.note("%d skipped: same user's previous request still in flight", n)
+	}
+	if storm {
+		likes.against("naive", b.base.naive, tgtStormVsNaive, fmt.Sprintf("≥ %.0fx naive", tgtStormVsNaive))
+		r.add(sc, "likes acknowledged", st.perSec, "likes/s").
+			against("ceiling", b.base.ceiling, tgtStormVsCeiling, fmt.Sprintf("≥ %.0f%% of ceiling", tgtStormVsCeiling*100))
+	} else if s := b.stormStats; s != nil {
+		likes.vs(fmt.Sprintf("storm %s/s", group(int64(s.perSec))), s.perSec)
+	}
+	r.add(sc, "like latency p50", ms(st.lat.p50), "ms")
+	lp := r.add(sc, "like latency p99", ms(st.lat.p99), "ms").target(fmt.Sprintf("≤ %.0f ms", ms(tgtLikeP99)), st.lat.n > 0 && st.lat.p99 <= tgtLikeP99)
+	if !storm && b.stormStats != nil {
+		lp.vs(fmt.Sprintf("storm %.1f ms", ms(b.stormStats.lat.p99)), ms(b.stormStats.lat.p99))
+	}
+	pp50 := r.add(sc, "like→viewer push p50", ms(st.push.p50), "ms").note("send of the earliest like in the pushed count's commit → arrival")
+	pp99 := r.add(sc, "like→viewer push p99", ms(st.push.p99), "ms").
+		target(fmt.Sprintf("≤ %.0f ms", ms(tgtPushP99)), st.push.n > 0 && st.push.p99 <= tgtPushP99)
+	if storm && b.base.rawP99 > 0 {
+		pp50.vs(fmt.Sprintf("raw %.2f ms", ms(b.base.rawP50)), 0)
+		pp99.vs(fmt.Sprintf("raw %.2f ms", ms(b.base.rawP99)), 0)
+	}
+	if !storm && b.stormStats != nil {
+		pp99.vs(fmt.Sprintf("storm %.1f ms", ms(b.stormStats.push.p99)), ms(b.stormStats.push.p99))
+	}
+	if st.push.n == 0 {
+		pp99.note("no pushes received")
+	}
+	if st.unmatched > 0 {
+		pp99.note("%d frames carried a count no answer reported", st.unmatched)
+	}
+	dv := r.add(sc, "push deliveries", st.deliveries, "deliveries/s").note("%s frames to %d sockets", group(int64(st.frames)), len(p.vs))
+	if storm {
+		dv.against("raw", b.base.rawDeliv, tgtPushVsRaw, fmt.Sprintf("≥ %.0f%% of raw", tgtPushVsRaw*100))
+	} else if s := b.stormStats; s != nil {
+		dv.vs(fmt.Sprintf("storm %s/s", group(int64(s.deliveries))), s.deliveries)
+	}
+	if n := p.dropped.Load(); n > 0 {
+		dv.note("%d sockets closed by the server", n)
+	}
+	if n := p.badMsgs.Load(); n > 0 {
+		dv.note("%d post:likes frames without postId/likesCount", n)
+	}
+	return likes
+}
+
+// consistencyRow checks the database against the answers; a lost or
+// phantom like fails the run.
+func (b *bench) consistencyRow(ctx context.Context, sc string, lr *likeRun) bool {
+	c, err := lr.check(ctx, b.db)
+	if err != nil {
+		b.rep.skip(sc, fmt.Errorf("consistency check: %w", err))
+		return false
+	}
+	b.rep.text(sc, "consistency", c.String()).check("lost = phantom = 0, count = rows", c.ok())
+	b.progress("%s: %s", lr.name, c)
+	return c.ok()
+}
+
+// crash: kill -9 the server in the middle of a storm, restart it on the
+// same data, and look for every acknowledged like.
+func (b *bench) crash(ctx context.Context) {
+	const sc = "3 crash"
+	if b.srv == nil {
+		b.rep.skip(sc, fmt.Errorf("%w: needs a server the bench started (not --url)", errUnavailable))
+		return
+	}
+	if err := b.need("likes"); err != nil {
+		b.rep.skip(sc, err)
+		return
+	}
+	lr := b.newLikeRun("crash storm", []uuid.UUID{b.w.crash}, nil)
+	killAt := b.now() + int64(b.o.warmup+b.o.duration/2)
+	var killedAt int64
+	b.progress("crash: %d likers on one post; kill -9 after %s", b.o.likers, b.o.warmup+b.o.duration/2)
+	done := b.cpu.phase("crash storm (until the kill)")
+	lr.run(ctx, b.o.likers, b.o.warmup, b.o.duration, func() bool {
+		if b.now() < killAt {
+			return false
+		}
+		done() // while the server's /proc entry still exists
+		b.srv.kill()
+		killedAt = b.now()
+		return true
+	})
+	if killedAt == 0 {
+		b.rep.skip(sc, fmt.Errorf("the storm ended before the kill"))
+		return
+	}
+	acked, inflight := lr.ok.Load(), lr.fail.Load()
+	b.progress("crash: killed pid %d with %s likes acknowledged, %d unanswered; restarting", b.srv.pid(), group(acked), inflight)
+	if b.db != nil {
+		_ = b.db.Close()
+		b.db = nil
+	}
+	restart := time.Now()
+	srv, err := startServer(ctx, b.srv.cfg)
+	if err != nil {
+		b.rep.skip(sc, fmt.Errorf("restart: %w", err))
+		return
+	}
+	b.srv = srv
+	if err := srv.waitReady(ctx, 3*time.Minute); err != nil {
+		b.rep.skip(sc, fmt.Errorf("restart: %w", err))
+		return
+	}
+	took := time.Since(restart)
+	b.cpu.setPID(srv.pid())
+	if b.one != nil {
+		b.one.CloseIdleConnections() // they led to the killed process
+	}
+	if srv.cfg.dbURL == "" {
+		if b.dsn, err = srv.embeddedDSN(); err != nil {
+			b.rep.skip(sc, fmt.Errorf("restart: %w", err))
+			return
+		}
+	}
+	if b.db, err = openDB(ctx, b.dsn, 64); err != nil {
+		b.rep.skip(sc, fmt.Errorf("restart: %w", err))
+		return
+	}
+	b.restarted = true
+	b.rep.add(sc, "likes acknowledged before kill -9", float64(acked), "").
+		note("%d requests in flight at the kill (either outcome is right)", inflight)
+	b.rep.add(sc, "restart to ready", took.Seconds(), "s").note("includes Postgres crash recovery")
+	b.consistencyRow(ctx, sc, lr)
+}
