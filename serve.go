@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/uptrace/bun"
 
+	"campus/actors"
 	"campus/app"
 	"campus/cluster"
 	"campus/config"
@@ -97,17 +98,25 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		return err
 	}
 
+	// The live core: post and user grains, and (after the member started)
+	// this node's socket hub.
+	live := actors.New(actors.Config{DB: db, Log: log, Render: app.NotificationFrames})
 	node, err := cluster.Start(ctx, cluster.Options{
 		Name:       cfg.ClusterName,
 		Addr:       cfg.ClusterAddr,
 		Hosts:      cfg.ClusterHosts,
 		ManagePort: cfg.ClusterAutoManagePort,
+		Kinds:      live.Kinds(),
 		Log:        log,
 	})
 	if err != nil {
 		return err
 	}
 	defer node.Stop()
+	hub, err := live.Start(node.Cluster, actors.HubOptions{})
+	if err != nil {
+		return err
+	}
 
 	store, err := media.New(cfg.MediaDir(), log)
 	if err != nil {
@@ -130,17 +139,24 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	bg, stopBackground := context.WithCancel(context.Background())
 	defer stopBackground()
 	go sessions.Listen(bg)
+	sessions.OnRevoke(hub.UserRevoked) // revoked tokens close their sockets on every node
 	accounts := app.NewAccounts(app.AccountsDeps{
 		DB: db, Hasher: app.NewHasher(runtime.NumCPU()), Sessions: sessions, Mailer: mailer, Media: store,
 		CodeKey: keys.Code, Product: cfg.ProductName, RateLimits: cfg.RateLimits, Log: log,
 	})
 
 	srv := httpapi.New(httpapi.Deps{
-		Config:   cfg,
-		Log:      log,
-		Media:    store.Handler(),
-		Sessions: sessions,
-		Accounts: accounts,
+		Config:        cfg,
+		Log:           log,
+		Media:         store.Handler(),
+		Sessions:      sessions,
+		Accounts:      accounts,
+		Profiles:      app.NewProfiles(app.ProfilesDeps{DB: db, Media: store, Log: log}),
+		Friends:       app.NewFriends(app.FriendsDeps{DB: db, Log: log, Pusher: live}),
+		Notifications: app.NewNotifications(app.NotificationsDeps{DB: db, Log: log}),
+		Posts:         app.NewPosts(app.PostsDeps{DB: db, Media: store, Grains: live, Log: log}),
+		Realtime:      app.NewRealtime(db, sessions),
+		Hub:           hub,
 		Ready: func(ctx context.Context) error {
 			if err := db.PingContext(ctx); err != nil {
 				return fmt.Errorf("database: %w", err)
@@ -162,9 +178,16 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
+	// Sockets first, with "going away" so clients reconnect elsewhere; then
+	// HTTP, whose open like calls wait for their batches; then the grains
+	// flush what is queued; the cluster leaves (deferred) after all that.
+	if err := hub.CloseAll(sctx, actors.CloseGoingAway, "Server is shutting down"); err != nil {
+		log.Error().Err(err).Msg("close websockets")
+	}
 	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		log.Error().Err(err).Msg("http shutdown")
 	}
+	live.Drain(sctx)
 	return nil
 }
 

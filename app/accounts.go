@@ -530,6 +530,7 @@ func (a *Accounts) VerifyDeleteAccount(ctx context.Context, p Principal, in doma
 	if err != nil {
 		return MessageResult{}, err
 	}
+	a.d.Sessions.Forget(u.ID)
 	for _, key := range gone.MediaKeys {
 		if err := a.d.Media.Delete(key); err != nil {
 			a.d.Log.Warn().Err(err).Str("media_key", key).Msg("delete media of deleted account")

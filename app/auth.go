@@ -141,10 +141,16 @@ func (s *Sessions) Revoke(ctx context.Context, db bun.IDB, id uuid.UUID) error {
 	if _, err := persistence.RevokeTokens(ctx, db, id); err != nil {
 		return err
 	}
+	s.Forget(id)
+	return nil
+}
+
+// Forget drops id's cached token version on this node at once (other nodes
+// learn through the NOTIFY the revoking transaction sent).
+func (s *Sessions) Forget(id uuid.UUID) {
 	s.mu.Lock()
 	delete(s.versions, id)
 	s.mu.Unlock()
-	return nil
 }
 
 // Listen follows revocations from every node until ctx ends, reconnecting

@@ -19,7 +19,7 @@ func (s *Server) accountRoutes() {
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		res, err := a.Signup(ctx, in, s.clientIP(ctx).String())
+		res, err := a.Signup(requestContext(ctx), in, s.clientIP(ctx).String())
 		if err == nil {
 			created(ctx)
 		}
@@ -30,78 +30,78 @@ func (s *Server) accountRoutes() {
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.VerifySignup(ctx, in)
+		return a.VerifySignup(requestContext(ctx), in)
 	}))
 	r.POST("/api/auth/resend-otp", s.public(func(ctx *fasthttp.RequestCtx) (any, error) {
 		var in domain.ResendInput
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.Resend(ctx, in, s.clientIP(ctx).String())
+		return a.Resend(requestContext(ctx), in, s.clientIP(ctx).String())
 	}))
 	r.POST("/api/auth/login", s.public(func(ctx *fasthttp.RequestCtx) (any, error) {
 		var in domain.LoginInput
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.Login(ctx, in, s.clientIP(ctx).String())
+		return a.Login(requestContext(ctx), in, s.clientIP(ctx).String())
 	}))
 	r.POST("/api/auth/forgot-password", s.public(func(ctx *fasthttp.RequestCtx) (any, error) {
 		var in domain.ForgotInput
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.ForgotPassword(ctx, in, s.clientIP(ctx).String())
+		return a.ForgotPassword(requestContext(ctx), in, s.clientIP(ctx).String())
 	}))
 	r.POST("/api/auth/reset-password", s.public(func(ctx *fasthttp.RequestCtx) (any, error) {
 		var in domain.ResetInput
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.ResetPassword(ctx, in)
+		return a.ResetPassword(requestContext(ctx), in)
 	}))
 	r.POST("/api/auth/logout", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
-		return a.Logout(ctx, p)
+		return a.Logout(requestContext(ctx), p)
 	}))
 	r.GET("/api/users/me", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
-		return a.Me(ctx, p)
+		return a.Me(requestContext(ctx), p)
 	}))
 	r.POST("/api/users/send-email-change-otp", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		var in domain.EmailChangeInput
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.SendEmailChange(ctx, p, in)
+		return a.SendEmailChange(requestContext(ctx), p, in)
 	}))
 	r.POST("/api/users/verify-email-change-otp", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		var in domain.EmailChangeVerifyInput
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.VerifyEmailChange(ctx, p, in)
+		return a.VerifyEmailChange(requestContext(ctx), p, in)
 	}))
 	r.POST("/api/users/send-password-change-otp", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		var in domain.PasswordChangeInput
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.SendPasswordChange(ctx, p, in)
+		return a.SendPasswordChange(requestContext(ctx), p, in)
 	}))
 	r.POST("/api/users/verify-password-change-otp", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		var in domain.PasswordChangeVerifyInput
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.VerifyPasswordChange(ctx, p, in)
+		return a.VerifyPasswordChange(requestContext(ctx), p, in)
 	}))
 	r.POST("/api/users/send-delete-account-otp", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
-		return a.SendDeleteAccount(ctx, p)
+		return a.SendDeleteAccount(requestContext(ctx), p)
 	}))
 	r.POST("/api/users/verify-delete-account-otp", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		var in domain.DeleteAccountVerifyInput
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.VerifyDeleteAccount(ctx, p, in)
+		return a.VerifyDeleteAccount(requestContext(ctx), p, in)
 	}))
 }

@@ -66,8 +66,13 @@ func bearer(ctx *fasthttp.RequestCtx) string {
 
 // requestContext is the context for app calls. fasthttp's RequestCtx is a
 // context.Context too, but it is recycled after the handler returns, so
-// app code that outlives the request must not hold it.
-func requestContext(ctx *fasthttp.RequestCtx) context.Context { return ctx }
+// app code that outlives the request must not hold it — and database/sql
+// does: each query's Rows reads ctx.Done() from a goroutine of its own
+// (Rows.awaitDone) that may run after the handler returned, while
+// Server.Shutdown resets the channel behind Done (a data race under
+// -race). fasthttp closes Done only at shutdown, so dropping the
+// cancellation loses nothing.
+func requestContext(ctx *fasthttp.RequestCtx) context.Context { return context.WithoutCancel(ctx) }
 
 // pathID parses the route parameter name as an id; a malformed id answers
 // 404 with msg, since no such thing can exist.

@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/valyala/fasthttp"
 
+	"campus/actors"
 	"campus/app"
 	"campus/config"
 	"campus/domain"
@@ -37,6 +38,16 @@ type Deps struct {
 	Sessions *app.Sessions
 	// Accounts serves signup, codes, login and the account settings flows.
 	Accounts *app.Accounts
+	// Profiles serves both profile families; Friends and Notifications
+	// their areas. Nil leaves an area's routes out.
+	Profiles      *app.Profiles
+	Friends       *app.Friends
+	Notifications *app.Notifications
+	// Posts serves posts, comments and likes; Realtime and Hub the
+	// websocket (both needed). Nil leaves the routes out.
+	Posts    *app.Posts
+	Realtime *app.Realtime
+	Hub      *actors.Hub
 }
 
 // Server is the node's HTTP server.
@@ -114,6 +125,11 @@ func (s *Server) routes() {
 	s.router.GET("/media/{key:*}", s.media)
 	s.router.HEAD("/media/{key:*}", s.media)
 	s.accountRoutes()
+	s.profileRoutes()
+	s.friendRoutes()
+	s.notificationRoutes()
+	s.postRoutes()
+	s.wsRoutes()
 }
 
 // Serve answers requests on ln until Shutdown.

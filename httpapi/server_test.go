@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/netip"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,7 +26,7 @@ import (
 type testServer struct {
 	*Server
 	client *fasthttp.Client
-	logs   *bytes.Buffer
+	logs   *logBuffer
 }
 
 func newTestServer(t *testing.T, mutate func(*Deps)) *testServer {
@@ -35,7 +36,7 @@ func newTestServer(t *testing.T, mutate func(*Deps)) *testServer {
 		t.Fatal(err)
 	}
 	cfg.ClientDir = "testdata/dist"
-	logs := &bytes.Buffer{}
+	logs := &logBuffer{}
 	d := Deps{Config: cfg, Log: zerolog.New(logs)}
 	if mutate != nil {
 		mutate(&d)
@@ -53,6 +54,35 @@ func newTestServer(t *testing.T, mutate func(*Deps)) *testServer {
 		logs:   logs,
 		client: &fasthttp.Client{Dial: func(string) (net.Conn, error) { return ln.Dial() }},
 	}
+}
+
+// logBuffer collects log lines written by server goroutines; reads and
+// writes are serialized, and the access line is written after the answer,
+// so readers wait for what they expect.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// waitFor polls until the log contains s (or a deadline passes).
+func (b *logBuffer) waitFor(s string) string {
+	deadline := time.Now().Add(2 * time.Second)
+	for !strings.Contains(b.String(), s) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	return b.String()
 }
 
 type answer struct {
@@ -206,7 +236,7 @@ func TestPanicGuardAndErrors(t *testing.T) {
 	if a := ts.do(t, "GET", "/api/test/limited", nil); a.header["Retry-After"] != "42" || !bytes.Contains(a.body, []byte(`"retryAfter":42`)) {
 		t.Fatalf("retry-after missing: %v %s", a.header, a.body)
 	}
-	if !strings.Contains(ts.logs.String(), "panic in handler") {
+	if !strings.Contains(ts.logs.waitFor("panic in handler"), "panic in handler") {
 		t.Fatal("panic not logged")
 	}
 }
@@ -235,7 +265,7 @@ func TestAccessLogOmitsQuery(t *testing.T) {
 	ts := newTestServer(t, nil)
 	ts.do(t, "GET", "/api/health?token=supersecret", nil, "X-Request-Id", "req-123")
 	var line map[string]any
-	for _, l := range strings.Split(strings.TrimSpace(ts.logs.String()), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(ts.logs.waitFor(`"message":"request"`)), "\n") {
 		if strings.Contains(l, `"message":"request"`) {
 			_ = json.Unmarshal([]byte(l), &line)
 		}

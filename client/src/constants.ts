@@ -1,10 +1,62 @@
-// Business constants of spec §9, as written there. Later issues add theirs here.
+// Business constants of spec §9, as written there.
 
 /** HTTP timeout for ordinary calls (spec §9). */
 export const HTTP_TIMEOUT_MS = 15_000;
-/** Timeout for a post upload with images (spec §9). */
+/** Timeout for an upload (post with images, avatar, cover) (spec §9). */
 export const UPLOAD_TIMEOUT_MS = 60_000;
+/** Socket connect timeout (spec §9). */
+export const SOCKET_CONNECT_TIMEOUT_MS = 10_000;
+/** The socket's test ping goes out this long after connecting (spec §9). */
+export const SOCKET_TEST_PING_MS = 3_000;
 /** Below this width the app uses its mobile layout (spec §9). */
 export const MOBILE_BREAKPOINT_PX = 768;
 /** Product name used until (or unless) GET /api/config answers. */
 export const DEFAULT_PRODUCT_NAME = 'Campus';
+
+/** One-time codes: length and lifetime shown to the user (spec §9). */
+export const OTP_LENGTH = 6;
+export const OTP_EXPIRY_MINUTES = 10;
+/** Resend cooldown in seconds (spec §9). */
+export const RESEND_COOLDOWN_S = 60;
+/** After a successful reset the login screen returns after this long (spec §9). */
+export const RESET_REDIRECT_MS = 2_000;
+/** How long the resend success (and, in the reset flow, failure) message stays (spec §8.2). */
+export const RESEND_MESSAGE_MS = 5_000;
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** Posts (spec §9). */
+export const MAX_POST_LENGTH = 2000;
+export const MAX_POST_IMAGES = 3;
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export const POST_RETRIES = 3;
+export const POST_RETRY_DELAY_MS = 2_000;
+export const SHARE_PREVIEW_CHARS = 100;
+export const COPIED_CONFIRMATION_MS = 2_000;
+export const SINGLE_IMAGE_MAX_HEIGHT_PX = 500;
+export const GALLERY_CAROUSEL_HEIGHT_PX = 400;
+
+/** Feed (spec §9). Page size is ours: the spec leaves it open. */
+export const FEED_SUGGESTIONS = 3;
+export const FEED_SKELETON_CARDS = 3;
+export const FEED_PAGE_SIZE = 10;
+export const COMMENTS_PAGE_SIZE = 20;
+
+/** Pull-to-refresh and infinite scroll (spec §9). */
+export const PULL_THRESHOLD_PX = 67;
+export const PULL_MAX_PX = 95;
+export const FETCH_MORE_THRESHOLD_PX = 100;
+
+/** Onboarding (spec §9). */
+export const SUGGESTION_RETRY_MS = 1_000;
+/** Our cap on those retries: a brand-new campus may have nobody to suggest. */
+export const SUGGESTION_MAX_ATTEMPTS = 30;
+export const FOLLOW_SIMULATED_SAVE_MS = 1_000;
+
+/** Unread badge caps at 9+ (spec §9). */
+export const UNREAD_BADGE_CAP = 9;
+/** Avatar sizes (spec §9). */
+export const AVATAR_SIZE = 40;
+export const AVATAR_SIZE_SEARCH = 32;
+
+/** Image types accepted for posts, avatars and covers (spec §5). */
+export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;

@@ -1,6 +1,7 @@
 // Global styles first, so feature styles can build on them.
 import './ui/theme.css';
 import './ui/base.css';
+import './ui/components.css';
 import { createStore, Provider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -1,5 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setRedirect } from '../lib/redirect';
 import { installFakeFetch, json } from '../test/fakeFetch';
+import { installFakeXhr } from '../test/fakeXhr';
 import {
   ApiError,
   MSG_BAD_REQUEST,
@@ -8,9 +10,11 @@ import {
   MSG_OTHER,
   MSG_SERVER,
   MSG_TIMEOUT,
+  apiDelete,
   apiGet,
   apiPost,
   parseEnvelope,
+  upload,
 } from './http';
 
 function catchError(fn: () => unknown): ApiError {
@@ -193,5 +197,126 @@ describe('request', () => {
     const p = apiGet('/slow', { signal: controller.signal });
     controller.abort();
     await expect(p).rejects.toMatchObject({ kind: 'aborted' });
+  });
+});
+
+// --- auth, 401 and uploads (spec §6, §8.1) ------------------------------------
+
+
+describe('auth and the 401 rule', () => {
+  let redirects: string[] = [];
+  let restore: () => void = () => {};
+  beforeEach(() => {
+    localStorage.clear();
+    redirects = [];
+    restore = setRedirect((p) => redirects.push(p));
+  });
+  afterEach(() => restore());
+
+  it('sends the stored bearer token', async () => {
+    localStorage.setItem('campus.token', 'tok-123');
+    const fetchMock = installFakeFetch({ '/api/users/me': () => json({ status: 'success', data: {} }) });
+    await apiGet('/users/me');
+    const headers = fetchMock.mock.calls[0]![1]!.headers as Record<string, string>;
+    expect(headers.Authorization).toBe('Bearer tok-123');
+  });
+
+  it('sends no token on auth calls', async () => {
+    localStorage.setItem('campus.token', 'tok-123');
+    const fetchMock = installFakeFetch({ '/api/auth/login': () => json({ status: 'success', data: {} }) });
+    await apiPost('/auth/login', {}, { auth: false });
+    const headers = fetchMock.mock.calls[0]![1]!.headers as Record<string, string>;
+    expect(headers.Authorization).toBeUndefined();
+  });
+
+  it('on a 401 clears the token, saved auth state and current page and goes to /', async () => {
+    localStorage.setItem('campus.token', 'tok');
+    localStorage.setItem('campus.auth', '{"user":{"id":"u1"}}');
+    localStorage.setItem('campus.page', 'friends');
+    localStorage.setItem('campus.theme', 'dark');
+    installFakeFetch({ '/api/posts/feed': () => json({ status: 'error', message: 'Unauthorized' }, 401) });
+    await expect(apiGet('/posts/feed')).rejects.toMatchObject({ status: 401 });
+    expect(localStorage.getItem('campus.token')).toBeNull();
+    expect(localStorage.getItem('campus.auth')).toBeNull();
+    expect(localStorage.getItem('campus.page')).toBeNull();
+    expect(localStorage.getItem('campus.theme')).toBe('dark');
+    expect(redirects).toEqual(['/']);
+  });
+
+  it('leaves a 401 on an auth call to the screen (Incorrect credentials)', async () => {
+    localStorage.setItem('campus.page', 'feed');
+    installFakeFetch({ '/api/auth/login': () => json({ status: 'error', message: 'Incorrect credentials' }, 401) });
+    await expect(apiPost('/auth/login', {}, { auth: false })).rejects.toMatchObject({ message: 'Incorrect credentials' });
+    expect(redirects).toEqual([]);
+    expect(localStorage.getItem('campus.page')).toBe('feed');
+  });
+
+  it('maps 400, 404 and 5xx as §8.1 says and keeps retryAfter', async () => {
+    installFakeFetch({
+      '/api/a': () => json({ status: 'error' }, 400),
+      '/api/b': () => json({ status: 'error', message: 'Post not found' }, 404),
+      '/api/c': () => json({ status: 'error', message: 'secret stack' }, 503),
+      '/api/d': () => json({ status: 'error', message: 'Please wait', retryAfter: 42 }, 429),
+    });
+    await expect(apiGet('/a')).rejects.toMatchObject({ message: 'Invalid request' });
+    await expect(apiDelete('/b')).rejects.toMatchObject({ message: 'Post not found' });
+    await expect(apiGet('/c')).rejects.toMatchObject({ message: 'Server error. Please try again later.' });
+    await expect(apiGet('/d')).rejects.toMatchObject({ message: 'Please wait', retryAfter: 42 });
+  });
+});
+
+describe('upload', () => {
+  let redirects: string[] = [];
+  let restore: () => void = () => {};
+  beforeEach(() => {
+    localStorage.clear();
+    redirects = [];
+    restore = setRedirect((p) => redirects.push(p));
+  });
+  afterEach(() => restore());
+
+  it('posts the form with the token, reports progress and resolves data', async () => {
+    localStorage.setItem('campus.token', 'tok');
+    const Xhr = installFakeXhr();
+    const seen: number[] = [];
+    const form = new FormData();
+    const p = upload<{ post: { id: string } }>('/posts', form, { onProgress: (n) => seen.push(n) });
+    const xhr = Xhr.instances[0]!;
+    expect(xhr.method).toBe('POST');
+    expect(xhr.url).toBe('/api/posts');
+    expect(xhr.timeout).toBe(60_000);
+    expect(xhr.headers.Authorization).toBe('Bearer tok');
+    expect(xhr.body).toBe(form);
+    xhr.progress(25, 100);
+    xhr.progress(100, 100);
+    xhr.respond(201, { status: 'success', data: { post: { id: 'p1' } } });
+    await expect(p).resolves.toEqual({ post: { id: 'p1' } });
+    expect(seen).toEqual([25, 100]);
+  });
+
+  it('maps timeout, network and offline failures', async () => {
+    const Xhr = installFakeXhr();
+    const t = upload('/posts', new FormData());
+    Xhr.instances[0]!.timeoutNow();
+    await expect(t).rejects.toMatchObject({ kind: 'timeout', message: MSG_TIMEOUT });
+
+    const n = upload('/posts', new FormData());
+    Xhr.instances[1]!.fail();
+    await expect(n).rejects.toMatchObject({ kind: 'network', message: MSG_NETWORK });
+
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    const o = upload('/posts', new FormData());
+    Xhr.instances[2]!.fail();
+    await expect(o).rejects.toMatchObject({ kind: 'network', message: MSG_OFFLINE });
+  });
+
+  it('applies the 401 rule', async () => {
+    localStorage.setItem('campus.token', 'tok');
+    const Xhr = installFakeXhr();
+    const p = upload('/profile/avatar', new FormData());
+    Xhr.instances[0]!.respond(401, { status: 'error', message: 'Unauthorized' });
+    await expect(p).rejects.toMatchObject({ status: 401 });
+    expect(localStorage.getItem('campus.token')).toBeNull();
+    expect(redirects).toEqual(['/']);
   });
 });

@@ -1,13 +1,20 @@
-// A small HTTP helper for the Campus JSON API.
+// The HTTP client for the Campus JSON API.
 //
 // Every answer of the server is an envelope (DESIGN §5):
 //   {"status":"success","data":…}
-//   {"status":"error","message":"…","errors":[{"field":"…","msg":"…"}]}
-// `parseEnvelope` turns an answer into its `data` or throws an `ApiError`.
-// The full error mapping of spec §8.1 (401 → clear auth + '/', etc.) is layered
-// on top of this in a later issue; the fallback messages here already follow it.
+//   {"status":"error","message":"…","errors":[{"field":"…","msg":"…"}],"retryAfter"?:n}
+// `parseEnvelope` turns an answer into its `data` or throws an `ApiError`
+// whose message is the user-facing one of spec §8.1.
+//
+// Calls carry the bearer token from localStorage (spec §6) unless they are
+// auth calls (`auth: false`). A 401 on an authenticated call clears the token,
+// the saved auth state and the current page and sends the browser to '/'
+// (spec §8.1). Uploads go through XMLHttpRequest because fetch cannot report
+// upload progress (spec §2.13 shows a percentage).
 
-import { HTTP_TIMEOUT_MS } from '../constants';
+import { HTTP_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from '../constants';
+import { redirectTo } from '../lib/redirect';
+import { clearAuthStorage, readString, STORAGE_KEYS } from '../lib/storage';
 
 export const API_BASE = '/api';
 
@@ -28,6 +35,10 @@ export class ApiError extends Error {
   readonly serverMessage: string | undefined;
   /** The `errors` list of an error envelope (empty when absent or malformed). */
   readonly errors: FieldError[];
+  /** Seconds to wait before retrying (429 answers). */
+  readonly retryAfter: number | undefined;
+  /** The parsed error body, for the rare caller that needs more than the above. */
+  readonly body: unknown;
 
   constructor(
     kind: ApiErrorKind,
@@ -35,18 +46,26 @@ export class ApiError extends Error {
     message: string,
     serverMessage?: string,
     errors: FieldError[] = [],
+    retryAfter?: number,
+    body?: unknown,
   ) {
     super(message);
     this.kind = kind;
     this.status = status;
     this.serverMessage = serverMessage;
     this.errors = errors;
+    this.retryAfter = retryAfter;
+    this.body = body;
   }
 
   /** The message of the error about `field`, if the server sent one. */
   fieldMessage(field: string): string | undefined {
     return this.errors.find((e) => e.field === field)?.msg;
   }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
 }
 
 // Messages of spec §8.1, as written there.
@@ -89,12 +108,18 @@ function parseFieldErrors(v: unknown): FieldError[] {
   return out;
 }
 
+function parseRetryAfter(v: unknown): number | undefined {
+  const n = typeof v === 'string' ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? Math.ceil(n) : undefined;
+}
+
 /**
  * Turns an HTTP answer (status and body text) into the envelope's `data`,
  * or throws an ApiError. `data` is not validated: callers that need more than
- * a shape assertion check it themselves.
+ * a shape assertion check it themselves. `retryAfterHeader` is the
+ * Retry-After header, used when the body has no retryAfter.
  */
-export function parseEnvelope<T>(status: number, bodyText: string): T {
+export function parseEnvelope<T>(status: number, bodyText: string, retryAfterHeader?: string | null): T {
   const ok = status >= 200 && status < 300;
   let body: unknown;
   try {
@@ -107,44 +132,104 @@ export function parseEnvelope<T>(status: number, bodyText: string): T {
     return body.data as T;
   }
 
+  const retryAfter =
+    (isRecord(body) ? parseRetryAfter(body.retryAfter) : undefined) ?? parseRetryAfter(retryAfterHeader ?? undefined);
+
   if (isRecord(body) && body.status === 'error') {
     const serverMessage =
       typeof body.message === 'string' && body.message.trim() !== '' ? body.message : undefined;
     const errors = parseFieldErrors(body.errors);
-    throw new ApiError('http', status, errorMessage(status, serverMessage), serverMessage, errors);
+    throw new ApiError('http', status, errorMessage(status, serverMessage), serverMessage, errors, retryAfter, body);
   }
 
   if (!ok) {
-    throw new ApiError('http', status, fallbackMessage(status));
+    throw new ApiError('http', status, fallbackMessage(status), undefined, [], retryAfter);
   }
   // A 2xx answer that is not an envelope (an HTML page from a proxy, an empty body…).
   throw new ApiError('invalid-response', status, MSG_OTHER);
 }
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+// --- auth --------------------------------------------------------------------
 
-export interface RequestOptions {
-  /** JSON-encoded as the request body. */
-  body?: unknown;
-  /** Extra headers (e.g. Authorization, added by the auth layer later). */
-  headers?: Record<string, string>;
-  /** Cancels the call (ApiError kind `aborted`). */
-  signal?: AbortSignal;
-  /** Defaults to the spec's 15 s. */
-  timeoutMs?: number;
+/** The stored bearer token, or null when signed out. */
+export function getToken(): string | null {
+  const t = readString(STORAGE_KEYS.token);
+  return t && t.trim() !== '' ? t : null;
+}
+
+function defaultUnauthorized(): void {
+  clearAuthStorage();
+  redirectTo('/');
+}
+
+let unauthorizedHandler: () => void = defaultUnauthorized;
+
+/**
+ * Replaces what a 401 does (tests; the default clears the stored auth and
+ * sends the browser to '/'). Returns a function restoring the previous one.
+ */
+export function setUnauthorizedHandler(fn: () => void): () => void {
+  const prev = unauthorizedHandler;
+  unauthorizedHandler = fn;
+  return () => {
+    unauthorizedHandler = prev;
+  };
+}
+
+/** Spec §8.1: a 401 on any authenticated call signs the browser out. */
+export function handleUnauthorized(): void {
+  unauthorizedHandler();
+}
+
+function authHeaders(auth: boolean): Record<string, string> {
+  if (!auth) return {};
+  const token = getToken();
+  return token ? { Authorization: `Bearer ${token}` } : {};
 }
 
 function isOffline(): boolean {
   return typeof navigator !== 'undefined' && navigator.onLine === false;
 }
 
+function noAnswerError(timedOut: boolean, aborted: boolean): ApiError {
+  if (timedOut) return new ApiError('timeout', 0, MSG_TIMEOUT);
+  if (aborted) return new ApiError('aborted', 0, 'Request cancelled');
+  return new ApiError('network', 0, isOffline() ? MSG_OFFLINE : MSG_NETWORK);
+}
+
+/** Wraps parseEnvelope with the 401 rule. */
+function settle<T>(status: number, text: string, retryAfter: string | null, opts: { auth: boolean; on401: boolean }): T {
+  try {
+    return parseEnvelope<T>(status, text, retryAfter);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401 && opts.auth && opts.on401) handleUnauthorized();
+    throw e;
+  }
+}
+
+// --- JSON requests -----------------------------------------------------------
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  /** JSON-encoded as the request body. */
+  body?: unknown;
+  /** Extra headers. */
+  headers?: Record<string, string>;
+  /** Cancels the call (ApiError kind `aborted`). */
+  signal?: AbortSignal;
+  /** Defaults to the spec's 15 s. */
+  timeoutMs?: number;
+  /** Send the bearer token (default true). Auth calls (login, signup…) pass false. */
+  auth?: boolean;
+  /** Apply the 401 rule (default true). Logout turns it off: it signs out anyway. */
+  handleUnauthorized?: boolean;
+}
+
 /** Calls `API_BASE + path` and returns the envelope's data. */
-export async function request<T>(
-  method: HttpMethod,
-  path: string,
-  opts: RequestOptions = {},
-): Promise<T> {
+export async function request<T>(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? HTTP_TIMEOUT_MS;
+  const auth = opts.auth ?? true;
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -157,7 +242,7 @@ export async function request<T>(
     else opts.signal.addEventListener('abort', onCallerAbort, { once: true });
   }
 
-  const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
+  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(auth), ...opts.headers };
   const init: RequestInit = { method, headers, signal: controller.signal, credentials: 'same-origin' };
   if (opts.body !== undefined) {
     headers['Content-Type'] = 'application/json';
@@ -171,19 +256,19 @@ export async function request<T>(
       res = await fetch(API_BASE + path, init);
       text = await res.text();
     } catch {
-      if (timedOut) throw new ApiError('timeout', 0, MSG_TIMEOUT);
-      if (opts.signal?.aborted) throw new ApiError('aborted', 0, 'Request cancelled');
-      throw new ApiError('network', 0, isOffline() ? MSG_OFFLINE : MSG_NETWORK);
+      throw noAnswerError(timedOut, opts.signal?.aborted === true);
     }
-    return parseEnvelope<T>(res.status, text);
+    return settle<T>(res.status, text, res.headers.get('Retry-After'), {
+      auth,
+      on401: opts.handleUnauthorized ?? true,
+    });
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onCallerAbort);
   }
 }
 
-export const apiGet = <T>(path: string, opts?: Omit<RequestOptions, 'body'>) =>
-  request<T>('GET', path, opts);
+export const apiGet = <T>(path: string, opts?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, opts);
 export const apiPost = <T>(path: string, body?: unknown, opts?: RequestOptions) =>
   request<T>('POST', path, { ...opts, body });
 export const apiPut = <T>(path: string, body?: unknown, opts?: RequestOptions) =>
@@ -192,3 +277,74 @@ export const apiPatch = <T>(path: string, body?: unknown, opts?: RequestOptions)
   request<T>('PATCH', path, { ...opts, body });
 export const apiDelete = <T>(path: string, opts?: Omit<RequestOptions, 'body'>) =>
   request<T>('DELETE', path, opts);
+
+// --- uploads -----------------------------------------------------------------
+
+export interface UploadOptions {
+  method?: 'POST' | 'PUT' | 'PATCH';
+  /** Called with 0–100 while the body is sent. */
+  onProgress?: (percent: number) => void;
+  signal?: AbortSignal;
+  /** Defaults to the spec's 60 s for uploads. */
+  timeoutMs?: number;
+}
+
+/**
+ * Sends multipart form data with progress (XMLHttpRequest), with the bearer
+ * token, and returns the envelope's data. Errors map exactly as `request`'s.
+ */
+export function upload<T>(path: string, form: FormData, opts: UploadOptions = {}): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    let timedOut = false;
+    let aborted = false;
+    const onCallerAbort = () => {
+      aborted = true;
+      xhr.abort();
+    };
+    const done = () => opts.signal?.removeEventListener('abort', onCallerAbort);
+
+    xhr.open(opts.method ?? 'POST', API_BASE + path);
+    xhr.timeout = opts.timeoutMs ?? UPLOAD_TIMEOUT_MS;
+    xhr.setRequestHeader('Accept', 'application/json');
+    for (const [k, v] of Object.entries(authHeaders(true))) xhr.setRequestHeader(k, v);
+
+    if (opts.onProgress) {
+      const report = opts.onProgress;
+      xhr.upload.onprogress = (e: ProgressEvent) => {
+        if (e.lengthComputable && e.total > 0) report(Math.min(100, Math.round((e.loaded / e.total) * 100)));
+      };
+    }
+    xhr.onload = () => {
+      done();
+      try {
+        resolve(settle<T>(xhr.status, xhr.responseText, xhr.getResponseHeader('Retry-After'), { auth: true, on401: true }));
+      } catch (e) {
+        reject(e);
+      }
+    };
+    xhr.ontimeout = () => {
+      timedOut = true;
+      done();
+      reject(noAnswerError(true, false));
+    };
+    xhr.onerror = () => {
+      done();
+      reject(noAnswerError(timedOut, aborted));
+    };
+    xhr.onabort = () => {
+      done();
+      reject(noAnswerError(timedOut, true));
+    };
+    if (opts.signal) {
+      if (opts.signal.aborted) {
+        aborted = true;
+        done();
+        reject(noAnswerError(false, true));
+        return;
+      }
+      opts.signal.addEventListener('abort', onCallerAbort, { once: true });
+    }
+    xhr.send(form);
+  });
+}

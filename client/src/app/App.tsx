@@ -1,30 +1,20 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
-import { SignInPage } from '../features/auth';
+import { AuthFlow } from '../features/auth';
+import { sessionAtom } from '../features/auth/authAtoms';
+import { Onboarding, onboardingAtom } from '../features/onboarding';
 import { ThemeControl, useApplyTheme } from '../features/theme';
+import { Toaster } from '../ui/Toaster';
 import { loadConfigAtom, productNameAtom, supportEmailAtom } from './config';
+import { Shell } from './Shell';
 import './App.css';
 
-/** The application shell. Signed-out for now: the placeholder sign-in page. */
-export function App() {
-  useApplyTheme();
-  const loadConfig = useSetAtom(loadConfigAtom);
-  const productName = useAtomValue(productNameAtom);
+/** Signed-out and onboarding screens: a centred card, theme and support in the footer. */
+function CardLayout({ children }: { children: React.ReactNode }) {
   const supportEmail = useAtomValue(supportEmailAtom);
-
-  useEffect(() => {
-    void loadConfig();
-  }, [loadConfig]);
-
-  useEffect(() => {
-    document.title = productName;
-  }, [productName]);
-
   return (
     <div className="app-shell">
-      <main className="app-shell__main">
-        <SignInPage />
-      </main>
+      <main className="app-shell__main">{children}</main>
       <footer className="app-shell__footer">
         <ThemeControl />
         {supportEmail !== '' && (
@@ -34,5 +24,49 @@ export function App() {
         )}
       </footer>
     </div>
+  );
+}
+
+/**
+ * The application: the signed-out flow, onboarding after verification, or
+ * the signed-in shell (spec §2.2: only a signed-in user sees the full app).
+ */
+export function App() {
+  useApplyTheme();
+  const loadConfig = useSetAtom(loadConfigAtom);
+  const productName = useAtomValue(productNameAtom);
+  const session = useAtomValue(sessionAtom);
+  const onboarding = useAtomValue(onboardingAtom);
+
+  useEffect(() => {
+    void loadConfig();
+  }, [loadConfig]);
+
+  useEffect(() => {
+    document.title = productName;
+  }, [productName]);
+
+  let content: React.ReactNode;
+  if (!session) {
+    content = (
+      <CardLayout>
+        <AuthFlow />
+      </CardLayout>
+    );
+  } else if (onboarding) {
+    content = (
+      <CardLayout>
+        <Onboarding />
+      </CardLayout>
+    );
+  } else {
+    content = <Shell />;
+  }
+
+  return (
+    <>
+      {content}
+      <Toaster />
+    </>
   );
 }

@@ -1,0 +1,20 @@
+// Package actors is the live state of a node (DESIGN §4): the post grain,
+// the user grain, the node hub and the websocket sessions, and the
+// protobuf messages they exchange.
+//
+// Grains are caches and serializers, never the truth: every write they make
+// is correct even if a twin activation of the same grain runs beside it
+// (rows are inserted with ON CONFLICT DO NOTHING, counters move by the rows
+// actually inserted or deleted, and callers see the counts Postgres
+// returned). Live events reach every node's hub by a cluster broadcast and
+// each hub delivers to its local sockets, so no grain keeps socket lists.
+//
+// Concurrency rules, per type:
+//   - postGrain, userGrain, hubActor: their fields are touched only inside
+//     Receive, which protoactor runs on one goroutine at a time. Database
+//     writes run in a goroutine that owns a copy of the batch and reports
+//     back with a message to the actor itself.
+//   - Session: safe for concurrent use (a mutex guards its queue); one
+//     writer goroutine at a time drains it, started on demand.
+//   - Live and Hub: safe for concurrent use; they only send messages.
+package actors

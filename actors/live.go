@@ -1,0 +1,336 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/cluster"
+	"github.com/google/uuid"
+	"github.com/rs/zerolog"
+	"github.com/uptrace/bun"
+	"google.golang.org/protobuf/proto"
+
+	"campus/domain"
+	"campus/persistence"
+)
+
+// Grain kinds (DESIGN §4.1, §4.2); a grain's identity is the post or user id.
+const (
+	PostKind = "post"
+	UserKind = "user"
+)
+
+// HubName is the name of the hub actor on every member, so that any node can
+// address every other node's hub from the member list alone.
+const HubName = "campus-hub"
+
+// Defaults of Config.
+const (
+	DefaultIdle          = 5 * time.Minute
+	DefaultCountInterval = 250 * time.Millisecond
+	DefaultMaxBatch      = 500
+	DefaultCallTimeout   = 2 * time.Second
+	DefaultWriteTimeout  = 10 * time.Second
+)
+
+// RenderFunc renders what a new notification pushes to its user's sockets:
+// the personal event (post:like, post:comment) if any, then the
+// `notification` event carrying unread, the user's unread count after it.
+// The app layer owns these JSON shapes; serve.go passes app.NotificationFrames.
+type RenderFunc func(n *persistence.Notification, sender *persistence.User, unread int) ([][]byte, error)
+
+// Config configures the live core.
+type Config struct {
+	DB  bun.IDB
+	Log zerolog.Logger
+	// Render turns new notifications into frames. Required.
+	Render RenderFunc
+	// Idle is how long a grain stays active without messages (default 5 min).
+	Idle time.Duration
+	// CountInterval is the least time between two live count broadcasts of
+	// one post (default 250 ms); the last count always goes out.
+	CountInterval time.Duration
+	// MaxBatch caps the actions one post transaction carries (default 500).
+	MaxBatch int
+	// CallTimeout bounds one grain call made by the app (default 2 s).
+	CallTimeout time.Duration
+	// WriteTimeout bounds one batch transaction (default 10 s).
+	WriteTimeout time.Duration
+}
+
+// Stats count the post grains' work on this node, for tests, metrics and the
+// benchmark: how many transactions carried how many like actions.
+type Stats struct {
+	Batches int64 // post transactions committed or failed
+	Likes   int64 // like actions they carried
+}
+
+// Live is a node's live core: it builds the grain kinds, starts the hub, and
+// is the app's client of the grains (app.PostGrains and app.Pusher). Safe for
+// concurrent use once Start has returned.
+type Live struct {
+	cfg Config
+
+	cluster *cluster.Cluster // set by Start
+	hub     *Hub
+
+	batches atomic.Int64
+	likes   atomic.Int64
+	// active holds the PIDs of this node's post grains, so that shutdown can
+	// ask each to flush.
+	active sync.Map // *actor.PID → struct{}
+}
+
+// New makes the live core; pass Kinds to the cluster, then call Start.
+func New(cfg Config) *Live {
+	if cfg.Idle <= 0 {
+		cfg.Idle = DefaultIdle
+	}
+	if cfg.CountInterval <= 0 {
+		cfg.CountInterval = DefaultCountInterval
+	}
+	if cfg.MaxBatch <= 0 {
+		cfg.MaxBatch = DefaultMaxBatch
+	}
+	if cfg.CallTimeout <= 0 {
+		cfg.CallTimeout = DefaultCallTimeout
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = DefaultWriteTimeout
+	}
+	return &Live{cfg: cfg}
+}
+
+// Kinds are the grain kinds this node hosts.
+func (l *Live) Kinds() []*cluster.Kind {
+	return []*cluster.Kind{
+		cluster.NewKind(PostKind, actor.PropsFromProducer(func() actor.Actor { return newPostGrain(l) })),
+		cluster.NewKind(UserKind, actor.PropsFromProducer(func() actor.Actor { return newUserGrain(l) })),
+	}
+}
+
+// Start spawns this node's hub and makes the client usable. Call it after
+// the cluster member has started: a PID made before carries the address
+// "nonhost" and remote sends to it are dead letters (DESIGN §4.3).
+func (l *Live) Start(c *cluster.Cluster, o HubOptions) (*Hub, error) {
+	hub, err := startHub(c.ActorSystem, l.cfg.Log, o)
+	if err != nil {
+		return nil, err
+	}
+	l.cluster, l.hub = c, hub
+	return hub, nil
+}
+
+// Stats are the post grains' counters on this node so far.
+func (l *Live) Stats() Stats {
+	return Stats{Batches: l.batches.Load(), Likes: l.likes.Load()}
+}
+
+// Drain asks every post grain on this node to finish what it has queued and
+// waits until they have (or ctx ends): graceful shutdown calls it after the
+// HTTP server stopped taking requests and before the cluster leaves.
+func (l *Live) Drain(ctx context.Context) {
+	if l.cluster == nil {
+		return
+	}
+	var wg sync.WaitGroup
+	l.active.Range(func(k, _ any) bool {
+		pid := k.(*actor.PID)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = l.cluster.ActorSystem.Root.RequestFuture(pid, &FlushRequest{}, remaining(ctx, l.cfg.WriteTimeout)).Result()
+		}()
+		return true
+	})
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+// ErrNotStarted means the live core is used before Start.
+var ErrNotStarted = errors.New("actors: live core not started")
+
+// request calls a grain and waits for its answer, within the call timeout
+// and ctx's deadline.
+func (l *Live) request(ctx context.Context, identity, kind string, msg proto.Message) (any, error) {
+	if l.cluster == nil {
+		return nil, ErrNotStarted
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("actors: %s grain: %w", kind, err)
+	}
+	res, err := l.cluster.Request(identity, kind, msg, cluster.WithTimeout(remaining(ctx, l.cfg.CallTimeout)))
+	if err != nil {
+		return nil, fmt.Errorf("actors: %s grain: %w", kind, err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("actors: %s grain: no answer", kind)
+	}
+	return res, nil
+}
+
+// remaining is d, or less if ctx ends sooner.
+func remaining(ctx context.Context, d time.Duration) time.Duration {
+	if dl, ok := ctx.Deadline(); ok {
+		if left := time.Until(dl); left < d {
+			return max(left, time.Millisecond)
+		}
+	}
+	return d
+}
+
+// failure maps a grain's refusal to the error the app shows; FAILURE_INTERNAL
+// stays a plain error, which the app may retry.
+func failure(f Failure) error {
+	switch f {
+	case Failure_FAILURE_NONE:
+		return nil
+	case Failure_FAILURE_POST_NOT_FOUND:
+		return domain.NotFound(domain.MsgPostNotFound)
+	case Failure_FAILURE_COMMENT_NOT_FOUND:
+		return domain.NotFound(domain.MsgCommentGone)
+	case Failure_FAILURE_FORBIDDEN:
+		return domain.Forbidden(domain.MsgNotYourRemark)
+	default:
+		return errors.New("actors: grain could not write")
+	}
+}
+
+var likeOps = map[persistence.LikeOp]LikeOp{
+	persistence.LikeSet:    LikeOp_LIKE_OP_LIKE,
+	persistence.LikeUnset:  LikeOp_LIKE_OP_UNLIKE,
+	persistence.LikeToggle: LikeOp_LIKE_OP_TOGGLE,
+}
+
+// Like sends a like action to the post's grain and answers, once it is
+// committed, whether the user likes the post and the post's like count.
+// requestID names the action across the app's retry.
+func (l *Live) Like(ctx context.Context, postID, userID uuid.UUID, op persistence.LikeOp, requestID string) (bool, int, error) {
+	res, err := l.request(ctx, postID.String(), PostKind,
+		&LikeRequest{UserId: userID.String(), Op: likeOps[op], RequestId: requestID})
+	if err != nil {
+		return false, 0, err
+	}
+	r, ok := res.(*LikeResponse)
+	if !ok {
+		return false, 0, fmt.Errorf("actors: post grain answered %T", res)
+	}
+	if err := failure(r.Failure); err != nil {
+		return false, 0, err
+	}
+	return r.IsLiked, int(r.LikesCount), nil
+}
+
+// AddComment stores c (ID, PostID, UserID and Content set) through the
+// post's grain, fills its CreatedAt, and answers the post's comment count.
+func (l *Live) AddComment(ctx context.Context, c *persistence.Comment) (int, error) {
+	res, err := l.request(ctx, c.PostID.String(), PostKind,
+		&AddCommentRequest{CommentId: c.ID.String(), UserId: c.UserID.String(), Content: c.Content})
+	if err != nil {
+		return 0, err
+	}
+	r, ok := res.(*AddCommentResponse)
+	if !ok {
+		return 0, fmt.Errorf("actors: post grain answered %T", res)
+	}
+	if err := failure(r.Failure); err != nil {
+		return 0, err
+	}
+	c.CreatedAt = time.UnixMicro(r.CreatedAtMicros).UTC()
+	c.UpdatedAt = c.CreatedAt
+	return int(r.CommentsCount), nil
+}
+
+// RemoveComment deletes a comment through the post's grain if userID wrote
+// it or the post, and answers the post's comment count.
+func (l *Live) RemoveComment(ctx context.Context, postID, commentID, userID uuid.UUID) (int, error) {
+	res, err := l.request(ctx, postID.String(), PostKind,
+		&RemoveCommentRequest{CommentId: commentID.String(), UserId: userID.String()})
+	if err != nil {
+		return 0, err
+	}
+	r, ok := res.(*RemoveCommentResponse)
+	if !ok {
+		return 0, fmt.Errorf("actors: post grain answered %T", res)
+	}
+	if err := failure(r.Failure); err != nil {
+		return 0, err
+	}
+	return int(r.CommentsCount), nil
+}
+
+// PostDeleted tells every node's watchers of the post that it is gone.
+func (l *Live) PostDeleted(_ context.Context, postID uuid.UUID) error {
+	if l.cluster == nil {
+		return ErrNotStarted
+	}
+	f, err := Frame(EventPostDeleted, postDeleted{PostID: postID.String()})
+	if err != nil {
+		return err
+	}
+	broadcast(l.cluster, &DeliverToWatchers{PostId: postID.String(), Frames: [][]byte{f}, Forget: true})
+	return nil
+}
+
+// PushToUser sends an event to every open socket of the user on every node,
+// through the user's grain (app.Pusher). It is not retried: a push that
+// timed out may still have gone out, and a lost push loses nothing, since
+// clients re-fetch on reconnect.
+func (l *Live) PushToUser(ctx context.Context, userID uuid.UUID, event string, data any) error {
+	f, err := Frame(event, data)
+	if err != nil {
+		return err
+	}
+	res, err := l.request(ctx, userID.String(), UserKind, &PushRequest{Frame: f})
+	if err != nil {
+		return err
+	}
+	if _, ok := res.(*PushResponse); !ok {
+		return fmt.Errorf("actors: user grain answered %T", res)
+	}
+	return nil
+}
+
+// notify asks the user's grain to create notifications, retrying once: the
+// ids make a repeat harmless. Called from a post grain's goroutine.
+func (l *Live) notify(c *cluster.Cluster, userID uuid.UUID, items []*Notify) {
+	msg := &NotifyRequest{Items: items}
+	var err error
+	for range 2 {
+		var res any
+		res, err = c.Request(userID.String(), UserKind, msg, cluster.WithTimeout(l.cfg.CallTimeout))
+		if err == nil {
+			if r, ok := res.(*NotifyResponse); ok && r.Failure == Failure_FAILURE_NONE {
+				return
+			}
+			err = fmt.Errorf("actors: user grain answered %v", res)
+		}
+	}
+	l.cfg.Log.Warn().Err(err).Str("user_id", userID.String()).Int("notifications", len(items)).
+		Msg("notifications not created")
+}
+
+// broadcast sends msg to the hub of every cluster member, this one included
+// even if the member list does not show it yet.
+func broadcast(c *cluster.Cluster, msg proto.Message) {
+	root := c.ActorSystem.Root
+	self := c.ActorSystem.Address()
+	sawSelf := false
+	for _, m := range c.MemberList.Members().Members() {
+		addr := m.Address()
+		sawSelf = sawSelf || addr == self
+		root.Send(actor.NewPID(addr, HubName), msg)
+	}
+	if !sawSelf {
+		root.Send(actor.NewPID(self, HubName), msg)
+	}
+}

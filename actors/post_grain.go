@@ -1,0 +1,433 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/cluster"
+	"github.com/google/uuid"
+
+	"campus/domain"
+	"campus/persistence"
+)
+
+// postGrain serializes one post's likes and comments (DESIGN §4.1).
+//
+// Group commit: requests queue while a transaction is in flight; when it
+// commits, everything queued (up to MaxBatch) goes into the next single
+// transaction. Each request is answered only after the transaction holding
+// it committed, with the counts Postgres returned.
+//
+// Concurrency: every field is owned by Receive. The transaction runs in a
+// goroutine on a batch the grain no longer touches and reports back with a
+// batchDone message; timers report back with countTick.
+type postGrain struct {
+	live    *Live
+	cluster *cluster.Cluster
+	self    *actor.PID
+	id      uuid.UUID
+	idText  string
+
+	queue   []*postOp
+	writing bool
+	// gone is set once the post is known not to exist; the grain then
+	// answers everything "not found" until it passivates.
+	gone bool
+	// author is the post's author, learned from the first batch.
+	author uuid.UUID
+	// byRequest finds a like still queued or in flight by its request id, so
+	// that a retry joins it instead of toggling twice.
+	byRequest map[string]*postOp
+	// recent remembers the answers to the last toggles for retries that
+	// arrive after the answer was lost.
+	recent *answerCache
+	// Live counts: the last ones committed, the last ones broadcast, and
+	// when; a tick is pending while a trailing broadcast is scheduled.
+	likes, comments         int
+	sentLikes, sentComments int
+	sentAt                  time.Time
+	tickPending             bool
+	known                   bool // counts known (a batch committed)
+	flushWaiters            []*actor.PID
+}
+
+// postOp is one queued request and who waits for its answer.
+type postOp struct {
+	senders []*actor.PID
+	like    *LikeRequest
+	comment *AddCommentRequest
+	remove  *RemoveCommentRequest
+	userID  uuid.UUID
+	// requestID is a toggle's request id, "" for anything else.
+	requestID string
+}
+
+type batchDone struct {
+	ops []*postOp
+	res persistence.PostBatchResult
+	// comments are the batch's new comments, in the order of the ops that
+	// carry them.
+	comments []*persistence.Comment
+	err      error
+}
+
+type countTick struct{}
+
+func newPostGrain(l *Live) actor.Actor {
+	return &postGrain{live: l, byRequest: make(map[string]*postOp), recent: newAnswerCache(1024)}
+}
+
+func (g *postGrain) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *cluster.ClusterInit:
+		g.init(ctx, msg)
+	case *LikeRequest:
+		g.onLike(ctx, msg)
+	case *AddCommentRequest:
+		g.onComment(ctx, msg)
+	case *RemoveCommentRequest:
+		g.onRemove(ctx, msg)
+	case *FlushRequest:
+		if !g.writing && len(g.queue) == 0 {
+			ctx.Respond(&FlushResponse{})
+			return
+		}
+		g.flushWaiters = append(g.flushWaiters, ctx.Sender())
+	case *batchDone:
+		g.done(ctx, msg)
+	case *countTick:
+		g.tickPending = false
+		g.publishCounts()
+	case *actor.ReceiveTimeout:
+		// Passivate only when idle: a write in flight or queued requests
+		// would otherwise be dropped.
+		if !g.writing && len(g.queue) == 0 && !g.tickPending {
+			ctx.Poison(ctx.Self())
+		}
+	case *actor.Stopped:
+		if g.self != nil {
+			g.live.active.Delete(g.self)
+		}
+	}
+}
+
+func (g *postGrain) init(ctx actor.Context, msg *cluster.ClusterInit) {
+	g.cluster, g.self = msg.Cluster, ctx.Self()
+	id, err := uuid.Parse(msg.Identity.GetIdentity())
+	// Not a post id: answer "not found" to whatever comes, then go.
+	g.gone = err != nil
+	g.id, g.idText = id, id.String()
+	g.live.active.Store(g.self, struct{}{})
+	ctx.SetReceiveTimeout(g.live.cfg.Idle)
+}
+
+func (g *postGrain) onLike(ctx actor.Context, msg *LikeRequest) {
+	user, err := uuid.Parse(msg.GetUserId())
+	if err != nil || msg.GetOp() == LikeOp_LIKE_OP_UNSPECIFIED {
+		ctx.Respond(&LikeResponse{Failure: Failure_FAILURE_INTERNAL})
+		return
+	}
+	if g.gone {
+		ctx.Respond(&LikeResponse{Failure: Failure_FAILURE_POST_NOT_FOUND})
+		ctx.Poison(ctx.Self())
+		return
+	}
+	// Only a toggle repeated by a retry would do harm: like and unlike are
+	// idempotent.
+	rid := msg.GetRequestId()
+	if msg.GetOp() != LikeOp_LIKE_OP_TOGGLE {
+		rid = ""
+	}
+	if rid != "" {
+		if op := g.byRequest[rid]; op != nil {
+			op.senders = append(op.senders, ctx.Sender())
+			return
+		}
+		if r, ok := g.recent.get(rid); ok {
+			ctx.Respond(r)
+			return
+		}
+	}
+	op := &postOp{senders: []*actor.PID{ctx.Sender()}, like: msg, userID: user, requestID: rid}
+	if rid != "" {
+		g.byRequest[rid] = op
+	}
+	g.enqueue(ctx, op)
+}
+
+func (g *postGrain) onComment(ctx actor.Context, msg *AddCommentRequest) {
+	user, uerr := uuid.Parse(msg.GetUserId())
+	_, cerr := uuid.Parse(msg.GetCommentId())
+	if uerr != nil || cerr != nil {
+		ctx.Respond(&AddCommentResponse{Failure: Failure_FAILURE_INTERNAL})
+		return
+	}
+	if g.gone {
+		ctx.Respond(&AddCommentResponse{Failure: Failure_FAILURE_POST_NOT_FOUND})
+		ctx.Poison(ctx.Self())
+		return
+	}
+	g.enqueue(ctx, &postOp{senders: []*actor.PID{ctx.Sender()}, comment: msg, userID: user})
+}
+
+func (g *postGrain) onRemove(ctx actor.Context, msg *RemoveCommentRequest) {
+	user, uerr := uuid.Parse(msg.GetUserId())
+	_, cerr := uuid.Parse(msg.GetCommentId())
+	if uerr != nil || cerr != nil {
+		ctx.Respond(&RemoveCommentResponse{Failure: Failure_FAILURE_COMMENT_NOT_FOUND})
+		return
+	}
+	if g.gone {
+		ctx.Respond(&RemoveCommentResponse{Failure: Failure_FAILURE_POST_NOT_FOUND})
+		ctx.Poison(ctx.Self())
+		return
+	}
+	g.enqueue(ctx, &postOp{senders: []*actor.PID{ctx.Sender()}, remove: msg, userID: user})
+}
+
+func (g *postGrain) enqueue(ctx actor.Context, op *postOp) {
+	g.queue = append(g.queue, op)
+	g.write(ctx)
+}
+
+// write starts the next transaction unless one is in flight: the group
+// commit. Everything queued meanwhile waits for the next one.
+func (g *postGrain) write(ctx actor.Context) {
+	if g.writing || len(g.queue) == 0 {
+		return
+	}
+	n := min(len(g.queue), g.live.cfg.MaxBatch)
+	ops := g.queue[:n:n]
+	g.queue = append([]*postOp(nil), g.queue[n:]...)
+
+	b := persistence.PostBatch{PostID: g.id}
+	var comments []*persistence.Comment
+	for _, op := range ops {
+		switch {
+		case op.like != nil:
+			b.Likes = append(b.Likes, persistence.LikeChange{UserID: op.userID, Op: likeOpOf(op.like.GetOp())})
+		case op.comment != nil:
+			c := &persistence.Comment{ID: uuid.MustParse(op.comment.GetCommentId()), PostID: g.id,
+				UserID: op.userID, Content: op.comment.GetContent()}
+			comments = append(comments, c)
+		case op.remove != nil:
+			b.Removals = append(b.Removals, persistence.CommentRemoval{
+				CommentID: uuid.MustParse(op.remove.GetCommentId()), UserID: op.userID})
+		}
+	}
+	b.Comments = comments
+	g.writing = true
+	g.live.batches.Add(1)
+	g.live.likes.Add(int64(len(b.Likes)))
+
+	live, self, root := g.live, ctx.Self(), ctx.ActorSystem().Root
+	go func() {
+		wctx, cancel := context.WithTimeout(context.Background(), live.cfg.WriteTimeout)
+		defer cancel()
+		res, err := persistence.ApplyPostBatch(wctx, live.cfg.DB, b)
+		root.Send(self, &batchDone{ops: ops, res: res, comments: comments, err: err})
+	}()
+}
+
+func likeOpOf(op LikeOp) persistence.LikeOp {
+	switch op {
+	case LikeOp_LIKE_OP_LIKE:
+		return persistence.LikeSet
+	case LikeOp_LIKE_OP_UNLIKE:
+		return persistence.LikeUnset
+	default:
+		return persistence.LikeToggle
+	}
+}
+
+// done answers every request of a finished batch, publishes the new counts,
+// asks the author's user grain to notify, and starts the next batch.
+func (g *postGrain) done(ctx actor.Context, d *batchDone) {
+	g.writing = false
+	for _, op := range d.ops {
+		if op.requestID != "" {
+			delete(g.byRequest, op.requestID)
+		}
+	}
+	if d.err != nil {
+		f := Failure_FAILURE_INTERNAL
+		if errors.Is(d.err, persistence.ErrPostGone) {
+			f, g.gone = Failure_FAILURE_POST_NOT_FOUND, true
+		} else {
+			g.live.cfg.Log.Error().Err(d.err).Str("post_id", g.idText).Int("requests", len(d.ops)).
+				Msg("post batch failed")
+		}
+		for _, op := range d.ops {
+			g.answer(ctx, op, failed(op, f))
+		}
+	} else {
+		g.committed(ctx, d)
+	}
+	if g.gone {
+		// Answer the rest at once and stop: a grain for a missing post
+		// (a deleted one, or an id made up) should not linger.
+		for _, op := range g.queue {
+			g.answer(ctx, op, failed(op, Failure_FAILURE_POST_NOT_FOUND))
+		}
+		g.queue = nil
+		for _, w := range g.flushWaiters {
+			ctx.Send(w, &FlushResponse{})
+		}
+		g.flushWaiters = nil
+		ctx.Poison(ctx.Self())
+		return
+	}
+	g.write(ctx)
+	if !g.writing && len(g.queue) == 0 {
+		for _, w := range g.flushWaiters {
+			ctx.Send(w, &FlushResponse{})
+		}
+		g.flushWaiters = nil
+	}
+}
+
+func (g *postGrain) committed(ctx actor.Context, d *batchDone) {
+	res := d.res
+	g.author, g.likes, g.comments, g.known = res.AuthorID, res.LikesCount, res.CommentsCount, true
+	li, ci, ri := 0, 0, 0
+	for _, op := range d.ops {
+		switch {
+		case op.like != nil:
+			r := &LikeResponse{IsLiked: res.Liked[li], LikesCount: int64(res.LikesCount)}
+			li++
+			if op.requestID != "" {
+				g.recent.put(op.requestID, r)
+			}
+			g.answer(ctx, op, r)
+		case op.comment != nil:
+			c := d.comments[ci]
+			ci++
+			g.answer(ctx, op, &AddCommentResponse{CommentsCount: int64(res.CommentsCount), CreatedAtMicros: c.CreatedAt.UnixMicro()})
+		case op.remove != nil:
+			r := &RemoveCommentResponse{CommentsCount: int64(res.CommentsCount)}
+			if err := res.RemovalErrs[ri]; err != nil {
+				r = &RemoveCommentResponse{Failure: removalFailure(err)}
+			}
+			ri++
+			g.answer(ctx, op, r)
+		}
+	}
+	g.publishCounts()
+	g.notifyAuthor(res)
+}
+
+func removalFailure(err error) Failure {
+	if errors.Is(err, domain.ErrForbidden) {
+		return Failure_FAILURE_FORBIDDEN
+	}
+	return Failure_FAILURE_COMMENT_NOT_FOUND
+}
+
+func failed(op *postOp, f Failure) any {
+	switch {
+	case op.like != nil:
+		return &LikeResponse{Failure: f}
+	case op.comment != nil:
+		return &AddCommentResponse{Failure: f}
+	default:
+		return &RemoveCommentResponse{Failure: f}
+	}
+}
+
+func (g *postGrain) answer(ctx actor.Context, op *postOp, r any) {
+	for _, s := range op.senders {
+		if s != nil {
+			ctx.Send(s, r)
+		}
+	}
+}
+
+// publishCounts broadcasts the counts that changed since the last broadcast,
+// at most once per CountInterval: a later change within the interval is
+// sent by a timer at its end (the trailing edge), so the last count always
+// goes out.
+func (g *postGrain) publishCounts() {
+	if !g.known || (g.likes == g.sentLikes && g.comments == g.sentComments) || g.tickPending {
+		return
+	}
+	interval := g.live.cfg.CountInterval
+	if wait := interval - time.Since(g.sentAt); wait > 0 {
+		g.tickPending = true
+		self, root := g.self, g.cluster.ActorSystem.Root
+		time.AfterFunc(wait, func() { root.Send(self, &countTick{}) })
+		return
+	}
+	var frames [][]byte
+	if g.likes != g.sentLikes {
+		if f, err := Frame(EventPostLikes, postLikes{PostID: g.idText, LikesCount: g.likes}); err == nil {
+			frames = append(frames, f)
+		}
+	}
+	if g.comments != g.sentComments {
+		if f, err := Frame(EventPostComments, postComments{PostID: g.idText, CommentsCount: g.comments}); err == nil {
+			frames = append(frames, f)
+		}
+	}
+	g.sentLikes, g.sentComments, g.sentAt = g.likes, g.comments, time.Now()
+	broadcast(g.cluster, &DeliverToWatchers{PostId: g.idText, Frames: frames})
+}
+
+// notifyAuthor asks the author's user grain to notify of new likes and
+// comments by others. The grain does not wait: notifications are live
+// extras, and the like is already answered.
+func (g *postGrain) notifyAuthor(res persistence.PostBatchResult) {
+	if res.AuthorID == uuid.Nil {
+		return
+	}
+	var items []*Notify
+	for _, u := range res.NewLikers {
+		if u != res.AuthorID {
+			items = append(items, &Notify{Id: persistence.NewID().String(), Type: persistence.NotifyLike,
+				SenderId: u.String(), PostId: g.idText})
+		}
+	}
+	for _, c := range res.NewComments {
+		if c.UserID != res.AuthorID {
+			items = append(items, &Notify{Id: persistence.NewID().String(), Type: persistence.NotifyComment,
+				SenderId: c.UserID.String(), PostId: g.idText, CommentId: c.ID.String()})
+		}
+	}
+	if len(items) == 0 {
+		return
+	}
+	live, c, author := g.live, g.cluster, res.AuthorID
+	go live.notify(c, author, items)
+}
+
+// answerCache remembers the answers to the last toggles by request id,
+// oldest evicted first; it grows only as toggles come. Owned by its grain's
+// Receive.
+type answerCache struct {
+	size int
+	m    map[string]*LikeResponse
+	ring []string
+	next int
+}
+
+func newAnswerCache(size int) *answerCache { return &answerCache{size: size} }
+
+func (c *answerCache) get(id string) (*LikeResponse, bool) {
+	r, ok := c.m[id]
+	return r, ok
+}
+
+func (c *answerCache) put(id string, r *LikeResponse) {
+	if c.m == nil {
+		c.m = make(map[string]*LikeResponse)
+	}
+	if len(c.ring) < c.size {
+		c.ring = append(c.ring, id)
+	} else {
+		delete(c.m, c.ring[c.next])
+		c.ring[c.next] = id
+		c.next = (c.next + 1) % c.size
+	}
+	c.m[id] = r
+}

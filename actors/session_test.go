@@ -1,0 +1,116 @@
+package actors_test
+
+import (
+	"bytes"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/fasthttp/websocket"
+	"github.com/google/uuid"
+	"github.com/rs/zerolog"
+	"github.com/valyala/fasthttp"
+
+	"campus/actors"
+)
+
+// socketPair serves websockets on loopback, each wrapped in a Session, and
+// hands the sessions to the test.
+func socketPair(t *testing.T, o actors.SessionOptions) (dial func() (*websocket.Conn, *actors.Session)) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sessions := make(chan *actors.Session, 1)
+	up := websocket.FastHTTPUpgrader{}
+	srv := &fasthttp.Server{Handler: func(ctx *fasthttp.RequestCtx) {
+		_ = up.Upgrade(ctx, func(c *websocket.Conn) {
+			s := actors.NewSession(c, uuid.New(), o)
+			sessions <- s
+			for {
+				if _, _, err := c.ReadMessage(); err != nil {
+					break
+				}
+			}
+			s.Stop()
+		})
+	}}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Shutdown(); ln.Close() })
+	return func() (*websocket.Conn, *actors.Session) {
+		c, _, err := websocket.DefaultDialer.Dial("ws://"+ln.Addr().String()+"/", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c, <-sessions
+	}
+}
+
+// TestSlowConsumerIsDisconnected: a peer that stops reading is cut off once
+// its queue is full; a peer that reads is not affected.
+func TestSlowConsumerIsDisconnected(t *testing.T) {
+	dial := socketPair(t, actors.SessionOptions{MaxQueue: 16, WriteTimeout: 30 * time.Second, Log: zerolog.Nop()})
+	slowConn, slow := dial()
+	fastConn, fast := dial()
+	_ = slowConn // never read
+
+	frame := bytes.Repeat([]byte("x"), 64<<10)
+	sent := 0
+	for ; sent < 2000; sent++ {
+		if !slow.Send(frame) {
+			break
+		}
+		if !fast.Send(frame) {
+			t.Fatalf("the reading peer was refused at frame %d", sent)
+		}
+		_ = fastConn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, got, err := fastConn.ReadMessage(); err != nil || len(got) != len(frame) {
+			t.Fatalf("reading peer, frame %d: %v", sent, err)
+		}
+	}
+	if sent == 2000 {
+		t.Fatal("a peer that never reads was never disconnected")
+	}
+	t.Logf("slow peer cut off after %d frames of 64 KiB", sent)
+	if !slow.Closing() {
+		t.Fatal("slow session still open")
+	}
+	// Its connection is gone: reading ends in an error, not a hang.
+	_ = slowConn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		if _, _, err := slowConn.ReadMessage(); err != nil {
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				t.Fatal("slow connection not closed")
+			}
+			break
+		}
+	}
+	// The reading peer goes on.
+	if !fast.Send([]byte(`{"event":"test:response","data":{}}`)) {
+		t.Fatal("reading peer refused after the slow one was cut off")
+	}
+	if _, got, err := fastConn.ReadMessage(); err != nil || !bytes.Contains(got, []byte("test:response")) {
+		t.Fatalf("reading peer: %q %v", got, err)
+	}
+}
+
+// TestSessionClose sends the close frame after what is queued.
+func TestSessionClose(t *testing.T) {
+	dial := socketPair(t, actors.SessionOptions{Log: zerolog.Nop()})
+	conn, s := dial()
+	s.Send([]byte(`{"event":"a","data":{}}`))
+	s.Close(actors.CloseGoingAway, "bye")
+	if s.Send([]byte("late")) {
+		t.Fatal("a closing session took a frame")
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, got, err := conn.ReadMessage(); err != nil || string(got) != `{"event":"a","data":{}}` {
+		t.Fatalf("first frame %q %v", got, err)
+	}
+	_, _, err := conn.ReadMessage()
+	if ce, ok := err.(*websocket.CloseError); !ok || ce.Code != actors.CloseGoingAway || ce.Text != "bye" {
+		t.Fatalf("close: %v", err)
+	}
+}

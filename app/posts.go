@@ -1,0 +1,433 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/rs/zerolog"
+	"github.com/uptrace/bun"
+
+	"campus/domain"
+	"campus/media"
+	"campus/persistence"
+)
+
+// List sizes of posts and comments (DESIGN §5).
+const (
+	postsPageDefault = 20
+	postsPageMax     = 100
+)
+
+var (
+	errPostNotFound = domain.NotFound(domain.MsgPostNotFound)
+	errNotYourPost  = domain.Forbidden(domain.MsgNotYourPost)
+)
+
+// PostGrains is what the post use cases need from the live core: likes and
+// comments go through the post's grain, which serializes and group-commits
+// them (actors.Live implements it). Errors that are not *domain.Error are
+// transport or database failures, worth one retry.
+type PostGrains interface {
+	// Like applies one like action and answers, once committed, whether the
+	// user likes the post and its like count. requestID is the same on a
+	// retry of the same action.
+	Like(ctx context.Context, postID, userID uuid.UUID, op persistence.LikeOp, requestID string) (bool, int, error)
+	// AddComment stores c (ID, PostID, UserID, Content set), fills its
+	// CreatedAt and answers the post's comment count.
+	AddComment(ctx context.Context, c *persistence.Comment) (int, error)
+	// RemoveComment deletes a comment if userID wrote it or the post.
+	RemoveComment(ctx context.Context, postID, commentID, userID uuid.UUID) (int, error)
+	// PostDeleted tells the post's watchers on every node.
+	PostDeleted(ctx context.Context, postID uuid.UUID) error
+}
+
+// PostsDeps are what the post use cases need.
+type PostsDeps struct {
+	DB *bun.DB
+	// Media stores the images (ImageStore is shared with profiles).
+	Media  ImageStore
+	Grains PostGrains
+	Log    zerolog.Logger
+}
+
+// Posts is creating, reading, editing and deleting posts, their comments and
+// likes. Reads go straight to Postgres; likes and comments go through the
+// post grain.
+type Posts struct {
+	d PostsDeps
+}
+
+// NewPosts wires the post use cases.
+func NewPosts(d PostsDeps) *Posts { return &Posts{d: d} }
+
+// PostImageView is one image of a post.
+type PostImageView struct {
+	URL  string `json:"url"`
+	Type string `json:"type"`
+}
+
+// PostView is the post JSON of spec §3. Author and User are the same
+// summary: clients read either.
+type PostView struct {
+	ID            string          `json:"id"`
+	Content       string          `json:"content"`
+	Images        []PostImageView `json:"images"`
+	Visibility    string          `json:"visibility"`
+	LikesCount    int             `json:"likesCount"`
+	IsLiked       bool            `json:"isLiked"`
+	CommentsCount int             `json:"commentsCount"`
+	Author        UserSummary     `json:"author"`
+	User          UserSummary     `json:"user"`
+	UserID        string          `json:"userId"`
+	CreatedAt     time.Time       `json:"createdAt"`
+	UpdatedAt     time.Time       `json:"updatedAt"`
+}
+
+// NewPostView renders a post row for its viewer.
+func NewPostView(r *persistence.PostRow) PostView {
+	images := make([]PostImageView, len(r.ImageList))
+	for i, im := range r.ImageList {
+		images[i] = PostImageView{URL: im.URL, Type: im.Type}
+	}
+	var author UserSummary
+	if r.Author != nil {
+		author = NewUserSummary(r.Author)
+	}
+	return PostView{
+		ID: r.ID.String(), Content: r.Content, Images: images, Visibility: r.Visibility,
+		LikesCount: r.LikesCount, IsLiked: r.IsLiked, CommentsCount: r.CommentsCount,
+		Author: author, User: author, UserID: r.UserID.String(),
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+	}
+}
+
+// CommentView is a comment as lists and answers show it.
+type CommentView struct {
+	ID        string      `json:"id"`
+	PostID    string      `json:"postId"`
+	Content   string      `json:"content"`
+	User      UserSummary `json:"user"`
+	CreatedAt time.Time   `json:"createdAt"`
+}
+
+// NewCommentView renders c; author is c's author.
+func NewCommentView(c *persistence.Comment, author *persistence.User) CommentView {
+	v := CommentView{ID: c.ID.String(), PostID: c.PostID.String(), Content: c.Content, CreatedAt: c.CreatedAt}
+	if author != nil {
+		v.User = NewUserSummary(author)
+	}
+	return v
+}
+
+// PostPage answers the feed and a user's posts.
+type PostPage struct {
+	Posts      []PostView `json:"posts"`
+	NextCursor *string    `json:"nextCursor"`
+}
+
+// PostResult answers creating and editing a post.
+type PostResult struct {
+	Post PostView `json:"post"`
+}
+
+// PostDetail answers GET /posts/{id}: the post and its first comments.
+type PostDetail struct {
+	Post       PostView      `json:"post"`
+	Comments   []CommentView `json:"comments"`
+	NextCursor *string       `json:"nextCursor"`
+}
+
+// CommentPage answers GET /posts/{id}/comments.
+type CommentPage struct {
+	Comments   []CommentView `json:"comments"`
+	NextCursor *string       `json:"nextCursor"`
+}
+
+// CommentResult answers a new comment.
+type CommentResult struct {
+	Comment       CommentView `json:"comment"`
+	CommentsCount int         `json:"commentsCount"`
+}
+
+// CommentDeleted answers deleting a comment.
+type CommentDeleted struct {
+	Message       string `json:"message"`
+	CommentsCount int    `json:"commentsCount"`
+}
+
+// LikeAction is what a like call asks for.
+type LikeAction int
+
+// The three like calls of DESIGN §5: POST likes, DELETE unlikes, PATCH toggles.
+const (
+	Like LikeAction = iota + 1
+	Unlike
+	ToggleLike
+)
+
+// Create stores a new post with up to three images. Images are validated
+// and stored first; if anything fails, the stored files are removed and no
+// row is left.
+func (a *Posts) Create(ctx context.Context, p Principal, in domain.PostInput, images []io.Reader) (PostResult, error) {
+	post, err := in.Validate(len(images))
+	if err != nil {
+		return PostResult{}, err
+	}
+	saved := make([]media.Image, 0, len(images))
+	cleanup := func() {
+		for _, im := range saved {
+			if err := a.d.Media.Delete(im.Key); err != nil {
+				a.d.Log.Warn().Err(err).Str("key", im.Key).Msg("could not remove an image of a failed post")
+			}
+		}
+	}
+	for _, r := range images {
+		im, err := a.d.Media.Save(ctx, r)
+		if err != nil {
+			cleanup()
+			return PostResult{}, err
+		}
+		saved = append(saved, im)
+	}
+	row := &persistence.Post{ID: persistence.NewID(), UserID: p.UserID, Content: post.Content, Visibility: post.Visibility}
+	rows := make([]*persistence.PostImage, len(saved))
+	for i, im := range saved {
+		rows[i] = &persistence.PostImage{
+			ID: persistence.NewID(), PostID: row.ID, Position: int16(i), StorageKey: im.Key, URL: im.URL,
+			Type: im.Type, ContentType: im.ContentType, Width: im.Width, Height: im.Height, SizeBytes: im.Size,
+		}
+	}
+	err = a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		return persistence.InsertPost(ctx, tx, row, rows)
+	})
+	if err != nil {
+		cleanup()
+		return PostResult{}, err
+	}
+	view, err := persistence.PostByID(ctx, a.d.DB, row.ID, p.UserID)
+	if err != nil {
+		return PostResult{}, err
+	}
+	a.d.Log.Info().Str("user_id", p.UserID.String()).Str("post_id", row.ID.String()).Int("images", len(saved)).Msg("post created")
+	return PostResult{Post: NewPostView(view)}, nil
+}
+
+// Feed is everyone's posts, newest first.
+func (a *Posts) Feed(ctx context.Context, p Principal, limit int, cursor string) (PostPage, error) {
+	return a.page(ctx, p, uuid.Nil, limit, cursor)
+}
+
+// UserPosts is one user's posts, newest first.
+func (a *Posts) UserPosts(ctx context.Context, p Principal, userID uuid.UUID, limit int, cursor string) (PostPage, error) {
+	return a.page(ctx, p, userID, limit, cursor)
+}
+
+func (a *Posts) page(ctx context.Context, p Principal, author uuid.UUID, limit int, cursor string) (PostPage, error) {
+	limit = keysetLimit(limit, postsPageDefault, postsPageMax)
+	after, err := decodeKeyset(cursor)
+	if err != nil {
+		return PostPage{}, err
+	}
+	rows, more, err := persistence.Posts(ctx, a.d.DB, persistence.PostQuery{Viewer: p.UserID, Author: author, After: after, Limit: limit})
+	if err != nil {
+		return PostPage{}, err
+	}
+	out := PostPage{Posts: make([]PostView, len(rows))}
+	for i, r := range rows {
+		out.Posts[i] = NewPostView(r)
+	}
+	if more {
+		last := rows[len(rows)-1]
+		next := encodeKeyset(persistence.Keyset{At: last.CreatedAt, ID: last.ID})
+		out.NextCursor = &next
+	}
+	return out, nil
+}
+
+// Get is one post with its first page of comments.
+func (a *Posts) Get(ctx context.Context, p Principal, id uuid.UUID) (PostDetail, error) {
+	row, err := persistence.PostByID(ctx, a.d.DB, id, p.UserID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return PostDetail{}, errPostNotFound
+	}
+	if err != nil {
+		return PostDetail{}, err
+	}
+	cs, err := a.comments(ctx, id, 0, "")
+	if err != nil {
+		return PostDetail{}, err
+	}
+	return PostDetail{Post: NewPostView(row), Comments: cs.Comments, NextCursor: cs.NextCursor}, nil
+}
+
+// Update replaces the text of the caller's own post.
+func (a *Posts) Update(ctx context.Context, p Principal, id uuid.UUID, in domain.PostEditInput) (PostResult, error) {
+	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		lp, err := a.ownPost(ctx, tx, p, id)
+		if err != nil {
+			return err
+		}
+		content, err := in.Validate(lp.Images)
+		if err != nil {
+			return err
+		}
+		return persistence.SetPostContent(ctx, tx, id, content)
+	})
+	if err != nil {
+		return PostResult{}, err
+	}
+	row, err := persistence.PostByID(ctx, a.d.DB, id, p.UserID)
+	if err != nil {
+		return PostResult{}, err
+	}
+	return PostResult{Post: NewPostView(row)}, nil
+}
+
+// Delete removes the caller's own post with its images, likes, comments and
+// notifications, then tells the post's watchers.
+func (a *Posts) Delete(ctx context.Context, p Principal, id uuid.UUID) (MessageResult, error) {
+	var keys []string
+	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := a.ownPost(ctx, tx, p, id); err != nil {
+			return err
+		}
+		var err error
+		keys, err = persistence.DeletePost(ctx, tx, id)
+		return err
+	})
+	if err != nil {
+		return MessageResult{}, err
+	}
+	// Files go only once the rows are gone for good: a rolled-back delete
+	// must not leave a post pointing at missing images.
+	for _, k := range keys {
+		if err := a.d.Media.Delete(k); err != nil {
+			a.d.Log.Warn().Err(err).Str("key", k).Msg("could not remove an image of a deleted post")
+		}
+	}
+	if err := a.d.Grains.PostDeleted(ctx, id); err != nil {
+		a.d.Log.Warn().Err(err).Str("post_id", id.String()).Msg("post deletion not broadcast")
+	}
+	a.d.Log.Info().Str("user_id", p.UserID.String()).Str("post_id", id.String()).Msg("post deleted")
+	return MessageResult{Message: "Post deleted"}, nil
+}
+
+// ownPost locks the post and checks the caller wrote it.
+func (a *Posts) ownPost(ctx context.Context, tx bun.Tx, p Principal, id uuid.UUID) (persistence.LockedPost, error) {
+	lp, err := persistence.LockPost(ctx, tx, id)
+	if errors.Is(err, domain.ErrNotFound) {
+		return lp, errPostNotFound
+	}
+	if err != nil {
+		return lp, err
+	}
+	if lp.AuthorID != p.UserID {
+		return lp, errNotYourPost
+	}
+	return lp, nil
+}
+
+// Comments is a page of a post's comments, oldest first.
+func (a *Posts) Comments(ctx context.Context, p Principal, id uuid.UUID, limit int, cursor string) (CommentPage, error) {
+	ok, err := persistence.PostExists(ctx, a.d.DB, id)
+	if err != nil {
+		return CommentPage{}, err
+	}
+	if !ok {
+		return CommentPage{}, errPostNotFound
+	}
+	return a.comments(ctx, id, limit, cursor)
+}
+
+func (a *Posts) comments(ctx context.Context, id uuid.UUID, limit int, cursor string) (CommentPage, error) {
+	limit = keysetLimit(limit, postsPageDefault, postsPageMax)
+	after, err := decodeKeyset(cursor)
+	if err != nil {
+		return CommentPage{}, err
+	}
+	cs, more, err := persistence.Comments(ctx, a.d.DB, id, after, limit)
+	if err != nil {
+		return CommentPage{}, err
+	}
+	out := CommentPage{Comments: make([]CommentView, len(cs))}
+	for i, c := range cs {
+		out.Comments[i] = NewCommentView(c, c.Author)
+	}
+	if more {
+		last := cs[len(cs)-1]
+		next := encodeKeyset(persistence.Keyset{At: last.CreatedAt, ID: last.ID})
+		out.NextCursor = &next
+	}
+	return out, nil
+}
+
+// AddComment comments on a post through its grain.
+func (a *Posts) AddComment(ctx context.Context, p Principal, postID uuid.UUID, in domain.CommentInput) (CommentResult, error) {
+	content, err := in.Validate()
+	if err != nil {
+		return CommentResult{}, err
+	}
+	c := &persistence.Comment{ID: persistence.NewID(), PostID: postID, UserID: p.UserID, Content: content}
+	count, err := retryOnce(ctx, func() (int, error) { return a.d.Grains.AddComment(ctx, c) })
+	if err != nil {
+		return CommentResult{}, err
+	}
+	author, err := persistence.UserByID(ctx, a.d.DB, p.UserID)
+	if err != nil {
+		return CommentResult{}, err
+	}
+	return CommentResult{Comment: NewCommentView(c, author), CommentsCount: count}, nil
+}
+
+// DeleteComment removes a comment the caller wrote or that is on the
+// caller's post.
+func (a *Posts) DeleteComment(ctx context.Context, p Principal, postID, commentID uuid.UUID) (CommentDeleted, error) {
+	count, err := retryOnce(ctx, func() (int, error) {
+		return a.d.Grains.RemoveComment(ctx, postID, commentID, p.UserID)
+	})
+	if err != nil {
+		return CommentDeleted{}, err
+	}
+	return CommentDeleted{Message: "Comment deleted", CommentsCount: count}, nil
+}
+
+var likeOps = map[LikeAction]persistence.LikeOp{
+	Like:       persistence.LikeSet,
+	Unlike:     persistence.LikeUnset,
+	ToggleLike: persistence.LikeToggle,
+}
+
+// Like likes, unlikes or toggles through the post's grain; like and unlike
+// are idempotent. The answer has the spec's like result shape (LikeResult,
+// shared with profile likes). The answer comes after the commit, with the count
+// Postgres returned.
+func (a *Posts) Like(ctx context.Context, p Principal, postID uuid.UUID, action LikeAction) (LikeResult, error) {
+	op, ok := likeOps[action]
+	if !ok {
+		return LikeResult{}, fmt.Errorf("app: unknown like action %d", action)
+	}
+	requestID := uuid.NewString()
+	var res LikeResult
+	_, err := retryOnce(ctx, func() (struct{}, error) {
+		liked, count, err := a.d.Grains.Like(ctx, postID, p.UserID, op, requestID)
+		res = LikeResult{IsLiked: liked, LikesCount: count}
+		return struct{}{}, err
+	})
+	return res, err
+}
+
+// retryOnce calls fn and, if it failed for a reason that is not the user's
+// (a grain call that timed out or a batch that failed), calls it once more
+// (DESIGN §4.4). Grain calls carry ids that make the repeat harmless.
+func retryOnce[T any](ctx context.Context, fn func() (T, error)) (T, error) {
+	v, err := fn()
+	var de *domain.Error
+	if err == nil || errors.As(err, &de) || ctx.Err() != nil {
+		return v, err
+	}
+	return fn()
+}

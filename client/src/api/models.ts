@@ -1,0 +1,103 @@
+// Shapes of the server's entities as the client uses them, and tolerant
+// normalizers (spec §3): ids may arrive as `id` or `_id`, an avatar may be a
+// plain url string, a missing name reads 'User'. Screens only ever see the
+// normalized forms.
+
+export type Role = 'student' | 'faculty';
+
+export interface ImageRef {
+  url: string;
+  publicId?: string;
+}
+
+/** A user summary: what posts, comments and suggestions carry. */
+export interface UserSummary {
+  id: string;
+  name: string;
+  avatar: ImageRef;
+  role: Role;
+  universityId: string;
+}
+
+/** The signed-in user (GET /api/users/me, login, verify). */
+export interface User extends UserSummary {
+  email: string;
+  collegeId: string;
+  bio: string;
+  coverPhoto: ImageRef;
+  course: string;
+  batch: string;
+  department: string;
+  location: string;
+  profileLikes: string[];
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function str(v: unknown, fallback = ''): string {
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : fallback;
+}
+
+export function num(v: unknown, fallback = 0): number {
+  return typeof v === 'number' && Number.isFinite(v) ? v : fallback;
+}
+
+/** `id`, else `_id`, as a string ('' when neither). */
+export function idOf(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (!isRecord(v)) return '';
+  return str(v.id) || str(v._id);
+}
+
+export function normalizeImage(v: unknown): ImageRef {
+  if (typeof v === 'string') return { url: v };
+  if (!isRecord(v)) return { url: '' };
+  const img: ImageRef = { url: str(v.url) };
+  const publicId = str(v.publicId);
+  if (publicId) img.publicId = publicId;
+  return img;
+}
+
+export function normalizeRole(v: unknown): Role {
+  return v === 'faculty' ? 'faculty' : 'student';
+}
+
+export function normalizeUserSummary(v: unknown): UserSummary {
+  const r = isRecord(v) ? v : {};
+  return {
+    id: idOf(r),
+    name: str(r.name).trim() || 'User',
+    avatar: normalizeImage(r.avatar),
+    role: normalizeRole(r.role),
+    universityId: str(r.universityId),
+  };
+}
+
+export function normalizeUser(v: unknown): User {
+  const r = isRecord(v) ? v : {};
+  return {
+    ...normalizeUserSummary(r),
+    email: str(r.email),
+    collegeId: str(r.collegeId),
+    bio: str(r.bio),
+    coverPhoto: normalizeImage(r.coverPhoto),
+    course: str(r.course),
+    batch: str(r.batch),
+    department: str(r.department),
+    location: str(r.location),
+    profileLikes: Array.isArray(r.profileLikes) ? r.profileLikes.map(idOf).filter(Boolean) : [],
+  };
+}
+
+/** Spec §4: a saved or received user must have a string id. */
+export function hasStringId(v: unknown): boolean {
+  return isRecord(v) && ((typeof v.id === 'string' && v.id !== '') || (typeof v._id === 'string' && v._id !== ''));
+}
+
+/** The line under a name: 'Faculty' for faculty, else the university ID (fallback 'Student'). */
+export function userSubtitle(u: Pick<UserSummary, 'role' | 'universityId'>): string {
+  if (u.role === 'faculty') return 'Faculty';
+  return u.universityId || 'Student';
+}

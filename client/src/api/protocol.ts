@@ -1,0 +1,99 @@
+// The realtime protocol of DESIGN §6, in one place. Frames are JSON text:
+// {"event":"name","data":{…}}.
+
+/** Who did something, as the server sends it with personal events. */
+export interface FromUser {
+  id: string;
+  name: string;
+  avatar: { url: string } | string;
+}
+
+/** A notification in the server's form (spec §3), as pushed live. */
+export interface ServerNotification {
+  id: string;
+  type: 'friend_request' | 'friend_accepted' | 'like' | 'comment' | 'other' | string;
+  sender?: FromUser;
+  post?: { id: string };
+  createdAt?: string;
+  isRead?: boolean;
+  message?: string;
+  unreadCount: number;
+}
+
+/** Server → client events and their data. */
+export interface ServerEvents {
+  ready: { userId: string; unreadCount: number };
+  'friend:request': { fromUser: FromUser };
+  'friend:accept': { fromUser: FromUser };
+  'post:like': { fromUser: FromUser; postId: string };
+  'post:comment': { fromUser: FromUser; postId: string };
+  notification: ServerNotification;
+  'post:likes': { postId: string; likesCount: number };
+  'post:comments': { postId: string; commentsCount: number };
+  'post:deleted': { postId: string };
+  'test:response': Record<string, unknown>;
+  error: { message: string };
+}
+
+export type ServerEventName = keyof ServerEvents;
+
+export type ServerFrame = {
+  [K in ServerEventName]: { event: K; data: ServerEvents[K] };
+}[ServerEventName];
+
+/** Client → server events and their data. */
+export interface ClientEvents {
+  test: Record<string, never>;
+  watch: { postIds: string[] };
+  unwatch: { postIds: string[] };
+  /** Only used when the token is not in the query string. */
+  auth: { token: string };
+}
+
+export type ClientEventName = keyof ClientEvents;
+
+export type ClientFrame = {
+  [K in ClientEventName]: { event: K; data: ClientEvents[K] };
+}[ClientEventName];
+
+export const SERVER_EVENT_NAMES: readonly ServerEventName[] = [
+  'ready',
+  'friend:request',
+  'friend:accept',
+  'post:like',
+  'post:comment',
+  'notification',
+  'post:likes',
+  'post:comments',
+  'post:deleted',
+  'test:response',
+  'error',
+];
+
+/** WebSocket close code for a policy violation: the server's answer to a bad or revoked token. */
+export const CLOSE_POLICY_VIOLATION = 1008;
+
+/** Most post ids one watch/unwatch frame carries (the server caps a connection at about 200). */
+export const WATCH_BATCH = 100;
+
+/**
+ * Parses a frame from the server; null for anything that is not a known
+ * event with an object payload (unknown events are ignored, never thrown on).
+ */
+export function parseServerFrame(text: string): ServerFrame | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof v !== 'object' || v === null) return null;
+  const { event, data } = v as { event?: unknown; data?: unknown };
+  if (typeof event !== 'string' || !(SERVER_EVENT_NAMES as readonly string[]).includes(event)) return null;
+  const payload = typeof data === 'object' && data !== null ? data : {};
+  return { event, data: payload } as ServerFrame;
+}
+
+export function encodeClientFrame<K extends ClientEventName>(event: K, data: ClientEvents[K]): string {
+  return JSON.stringify({ event, data });
+}

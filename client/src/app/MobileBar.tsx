@@ -1,0 +1,39 @@
+import { useAtomValue, useSetAtom } from 'jotai';
+import { hasPendingRequestsAtom } from '../features/friends/friendsAtoms';
+import { FriendsIcon, HomeIcon, UserIcon } from '../ui/icons';
+import { navigateAtom, routeAtom } from './navigation';
+
+/** Spec §2.9: the mobile bottom bar — Feed, Friends, Profile (Profile shows the own profile). */
+export function MobileBar() {
+  const route = useAtomValue(routeAtom);
+  const navigate = useSetAtom(navigateAtom);
+  const pending = useAtomValue(hasPendingRequestsAtom);
+  const item = (active: boolean) => `mobile-bar__item${active ? ' is-active' : ''}`;
+  return (
+    <nav className="mobile-bar" aria-label="Mobile">
+      <button type="button" className={item(route.page === 'feed')} onClick={() => navigate({ page: 'feed' })} aria-current={route.page === 'feed' ? 'page' : undefined}>
+        <HomeIcon />
+        <span>Feed</span>
+      </button>
+      <button
+        type="button"
+        className={`${item(route.page === 'friends')}${pending ? ' has-pending' : ''}`}
+        onClick={() => navigate({ page: 'friends' })}
+        aria-current={route.page === 'friends' ? 'page' : undefined}
+      >
+        <FriendsIcon />
+        <span>Friends</span>
+      </button>
+      <button
+        type="button"
+        className={item(route.page === 'profile' && !route.userId)}
+        // No user id: the stored viewed-user id is cleared and the own profile shows.
+        onClick={() => navigate({ page: 'profile' })}
+        aria-current={route.page === 'profile' ? 'page' : undefined}
+      >
+        <UserIcon />
+        <span>Profile</span>
+      </button>
+    </nav>
+  );
+}

@@ -1,0 +1,95 @@
+import { useAtomValue, useSetAtom } from 'jotai';
+import { UNREAD_BADGE_CAP } from '../constants';
+import { hasPendingRequestsAtom } from '../features/friends/friendsAtoms';
+import { openNotificationsPanelAtom, unreadCountAtom } from '../features/notifications/notificationsAtoms';
+import { setSearchOpenAtom } from '../features/search/searchAtoms';
+import { BellIcon, FriendsIcon, HomeIcon, SearchIcon } from '../ui/icons';
+import { AvatarMenu } from './AvatarMenu';
+import { productNameAtom } from './config';
+import { navigateAtom, routeAtom } from './navigation';
+
+/** Spec §9: the unread badge caps at 9+. */
+export function badgeText(n: number): string {
+  return n > UNREAD_BADGE_CAP ? `${UNREAD_BADGE_CAP}+` : String(n);
+}
+
+/** Spec §2.9 top bar. */
+export function TopBar() {
+  const productName = useAtomValue(productNameAtom);
+  const route = useAtomValue(routeAtom);
+  const navigate = useSetAtom(navigateAtom);
+  const openSearch = useSetAtom(setSearchOpenAtom);
+  const openNotifications = useSetAtom(openNotificationsPanelAtom);
+  const unread = useAtomValue(unreadCountAtom);
+  const pending = useAtomValue(hasPendingRequestsAtom);
+
+  return (
+    <header className="top-bar">
+      <div className="top-bar__inner">
+        <button type="button" className="top-bar__logo" onClick={() => navigate({ page: 'feed' })} aria-label={`${productName} home`}>
+          <span className="top-bar__mark" aria-hidden="true">
+            {productName.charAt(0).toUpperCase()}
+          </span>
+          <span className="top-bar__name">{productName}</span>
+        </button>
+
+        <div className="top-bar__search">
+          <SearchIcon size={18} />
+          <input
+            className="top-bar__search-input"
+            type="search"
+            readOnly
+            placeholder={`Search ${productName}...`}
+            aria-label={`Search ${productName}`}
+            onClick={() => openSearch(true)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' || e.key === ' ') {
+                e.preventDefault();
+                openSearch(true);
+              }
+            }}
+          />
+        </div>
+
+        <nav className="top-bar__nav" aria-label="Main">
+          <button
+            type="button"
+            className={`top-bar__nav-btn${route.page === 'feed' ? ' is-active' : ''}`}
+            aria-current={route.page === 'feed' ? 'page' : undefined}
+            onClick={() => navigate({ page: 'feed' })}
+          >
+            <HomeIcon />
+            <span>Home</span>
+          </button>
+          <button
+            type="button"
+            className={`top-bar__nav-btn${route.page === 'friends' ? ' is-active' : ''}${pending ? ' has-pending' : ''}`}
+            aria-current={route.page === 'friends' ? 'page' : undefined}
+            onClick={() => navigate({ page: 'friends' })}
+            aria-label={pending ? 'Friends (pending requests)' : 'Friends'}
+          >
+            <FriendsIcon />
+            <span>Friends</span>
+          </button>
+        </nav>
+
+        <div className="top-bar__actions">
+          <button
+            type="button"
+            className={`icon-button top-bar__bell${unread > 0 ? ' is-pulsing' : ''}`}
+            onClick={() => openNotifications(true)}
+            aria-label={unread > 0 ? `Notifications (${unread} unread)` : 'Notifications'}
+          >
+            <BellIcon />
+            {unread > 0 && (
+              <span className="badge top-bar__badge" aria-hidden="true">
+                {badgeText(unread)}
+              </span>
+            )}
+          </button>
+          <AvatarMenu />
+        </div>
+      </div>
+    </header>
+  );
+}

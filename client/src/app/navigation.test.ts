@@ -1,0 +1,159 @@
+import { createStore } from 'jotai';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  backFromSettingsAtom,
+  canGoBackInApp,
+  consumeFriendsTab,
+  initNavigationAtom,
+  initialRoute,
+  navigateAtom,
+  parsePath,
+  pathOf,
+  presetFriendsTab,
+  readStoredRoute,
+  restoreRouteAtom,
+  routeAtom,
+  routeFromHistoryState,
+} from './navigation';
+
+beforeEach(() => {
+  localStorage.clear();
+  window.history.replaceState(null, '', '/');
+});
+
+describe('paths and deep links', () => {
+  it.each([
+    ['/profile/u_1', { page: 'profile', userId: 'u_1' }],
+    ['/post/p-9', { page: 'post', postId: 'p-9' }],
+    ['/friends', { page: 'friends' }],
+    ['/settings', { page: 'settings' }],
+    ['/profile', { page: 'profile' }],
+    ['/feed', { page: 'feed' }],
+  ])('%s', (path, route) => {
+    expect(parsePath(path)).toEqual(route);
+  });
+
+  it.each(['/', '/login', '/nope', '/post', '/post/a/b', '/profile/..%2F'])('%s names no page', (path) => {
+    expect(parsePath(path)).toBeNull();
+  });
+
+  it('round-trips routes to paths', () => {
+    expect(pathOf({ page: 'feed' })).toBe('/');
+    expect(pathOf({ page: 'profile', userId: 'u1' })).toBe('/profile/u1');
+    expect(pathOf({ page: 'post', postId: 'p1' })).toBe('/post/p1');
+    expect(pathOf({ page: 'friends' })).toBe('/friends');
+  });
+});
+
+describe('stored page (spec §2.2)', () => {
+  it('defaults to feed', () => {
+    expect(readStoredRoute()).toEqual({ page: 'feed' });
+  });
+
+  it('reads a stored page and the viewed profile', () => {
+    localStorage.setItem('campus.page', 'profile');
+    localStorage.setItem('campus.viewedUserId', 'u7');
+    expect(readStoredRoute()).toEqual({ page: 'profile', userId: 'u7' });
+    localStorage.setItem('campus.page', 'friends');
+    expect(readStoredRoute()).toEqual({ page: 'friends' });
+  });
+
+  it('falls back to feed for a page outside feed, profile, friends, settings', () => {
+    localStorage.setItem('campus.page', 'admin');
+    expect(readStoredRoute()).toEqual({ page: 'feed' });
+    localStorage.setItem('campus.page', 'post');
+    expect(readStoredRoute()).toEqual({ page: 'feed' });
+  });
+
+  it('prefers the URL deep link over the stored page', () => {
+    localStorage.setItem('campus.page', 'friends');
+    expect(initialRoute('/post/p1')).toEqual({ page: 'post', postId: 'p1' });
+    expect(initialRoute('/')).toEqual({ page: 'friends' });
+    expect(initialRoute('/login')).toEqual({ page: 'friends' });
+  });
+});
+
+describe('history (spec §2.2)', () => {
+  it('restores the page from history state, default feed', () => {
+    expect(routeFromHistoryState({ page: 'friends' })).toEqual({ page: 'friends' });
+    expect(routeFromHistoryState({ page: 'profile', userId: 'u2' })).toEqual({ page: 'profile', userId: 'u2' });
+    expect(routeFromHistoryState({ page: 'post', postId: 'p3' })).toEqual({ page: 'post', postId: 'p3' });
+    expect(routeFromHistoryState(null)).toEqual({ page: 'feed' });
+    expect(routeFromHistoryState({ page: 'bogus' })).toEqual({ page: 'feed' });
+  });
+
+  it('initialises from storage into history state', () => {
+    localStorage.setItem('campus.page', 'friends');
+    const store = createStore();
+    store.set(initNavigationAtom);
+    expect(canGoBackInApp()).toBe(false);
+    expect(store.get(routeAtom)).toEqual({ page: 'friends' });
+    expect(window.history.state).toEqual({ page: 'friends', depth: 0 });
+    expect(window.location.pathname).toBe('/friends');
+  });
+
+  it('navigates: stores the page, pushes history, and Back restores', () => {
+    const store = createStore();
+    store.set(initNavigationAtom);
+    const before = window.history.length;
+
+    store.set(navigateAtom, { page: 'profile', userId: 'u9' });
+    expect(store.get(routeAtom)).toEqual({ page: 'profile', userId: 'u9' });
+    expect(localStorage.getItem('campus.page')).toBe('profile');
+    expect(localStorage.getItem('campus.viewedUserId')).toBe('u9');
+    expect(window.location.pathname).toBe('/profile/u9');
+    expect(window.history.state).toEqual({ page: 'profile', userId: 'u9', depth: 1 });
+    expect(canGoBackInApp()).toBe(true);
+    expect(window.history.length).toBe(before + 1);
+
+    // Own profile clears the viewed user id (mobile bar 'Profile', 'View your profile').
+    store.set(navigateAtom, { page: 'profile' });
+    expect(localStorage.getItem('campus.viewedUserId')).toBeNull();
+
+    // What popstate hands us: the earlier entry's state.
+    store.set(restoreRouteAtom, { page: 'feed' });
+    expect(store.get(routeAtom)).toEqual({ page: 'feed' });
+    expect(localStorage.getItem('campus.page')).toBe('feed');
+  });
+
+  it('does not push a duplicate entry for the page already shown', () => {
+    const store = createStore();
+    store.set(initNavigationAtom);
+    const before = window.history.length;
+    store.set(navigateAtom, { page: 'feed' });
+    expect(window.history.length).toBe(before);
+  });
+
+  it('remembers the previous page when opening settings, and Back returns there', () => {
+    const store = createStore();
+    store.set(initNavigationAtom);
+    store.set(navigateAtom, { page: 'friends' });
+    store.set(navigateAtom, { page: 'settings' });
+    expect(localStorage.getItem('campus.previousPage')).toBe('friends');
+    store.set(backFromSettingsAtom);
+    expect(store.get(routeAtom)).toEqual({ page: 'friends' });
+  });
+
+  it('settings Back defaults to feed', () => {
+    const store = createStore();
+    store.set(backFromSettingsAtom);
+    expect(store.get(routeAtom)).toEqual({ page: 'feed' });
+  });
+
+  it('keeps the post route out of the stored page', () => {
+    const store = createStore();
+    store.set(initNavigationAtom);
+    store.set(navigateAtom, { page: 'friends' });
+    store.set(navigateAtom, { page: 'post', postId: 'p1' });
+    expect(window.location.pathname).toBe('/post/p1');
+    expect(localStorage.getItem('campus.page')).toBe('friends');
+  });
+});
+
+describe('preset friends tab', () => {
+  it('is read once, then consumed', () => {
+    presetFriendsTab('suggestions');
+    expect(consumeFriendsTab()).toBe('suggestions');
+    expect(consumeFriendsTab()).toBeNull();
+  });
+});

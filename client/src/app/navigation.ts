@@ -1,0 +1,230 @@
+// In-app navigation (spec §2.2). Navigation is by page name: feed, profile,
+// friends or settings, optionally with a user id; plus the /post/{id} route.
+// The current page is kept in localStorage and mirrored into browser history
+// (state {page, userId, postId}) so Back works; the URL follows too, so deep
+// links (/profile/{id}, /post/{id}, /friends) survive a reload — the server
+// answers index.html for any non-API path.
+
+import { atom } from 'jotai';
+import { readString, removeKey, STORAGE_KEYS, writeString } from '../lib/storage';
+
+export const PAGES = ['feed', 'profile', 'friends', 'settings'] as const;
+export type PageName = (typeof PAGES)[number];
+
+export type Route =
+  | { page: 'feed' }
+  | { page: 'friends' }
+  | { page: 'settings' }
+  | { page: 'profile'; userId?: string }
+  | { page: 'post'; postId: string };
+
+export type NavigateTarget =
+  | { page: PageName; userId?: string }
+  | { page: 'post'; postId: string };
+
+export const FEED: Route = { page: 'feed' };
+
+export function isPageName(v: unknown): v is PageName {
+  return typeof v === 'string' && (PAGES as readonly string[]).includes(v);
+}
+
+const ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+function decodeSegment(s: string | undefined): string | null {
+  if (!s) return null;
+  try {
+    const v = decodeURIComponent(s);
+    return ID.test(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The route a URL path names, or null for '/', '/login' and anything unknown. */
+export function parsePath(pathname: string): Route | null {
+  const parts = pathname.split('/').filter(Boolean);
+  const [first, second] = parts;
+  if (parts.length === 1) {
+    if (first === 'feed') return FEED;
+    if (first === 'friends') return { page: 'friends' };
+    if (first === 'settings') return { page: 'settings' };
+    if (first === 'profile') return { page: 'profile' };
+  }
+  if (parts.length === 2) {
+    const id = decodeSegment(second);
+    if (first === 'profile' && id) return { page: 'profile', userId: id };
+    if (first === 'post' && id) return { page: 'post', postId: id };
+  }
+  return null;
+}
+
+/** The URL path of a route. */
+export function pathOf(route: Route): string {
+  switch (route.page) {
+    case 'feed':
+      return '/';
+    case 'friends':
+      return '/friends';
+    case 'settings':
+      return '/settings';
+    case 'profile':
+      return route.userId ? `/profile/${encodeURIComponent(route.userId)}` : '/profile';
+    case 'post':
+      return `/post/${encodeURIComponent(route.postId)}`;
+  }
+}
+
+function toRoute(page: unknown, userId?: unknown, postId?: unknown): Route {
+  if (page === 'post' && typeof postId === 'string' && ID.test(postId)) return { page: 'post', postId };
+  if (!isPageName(page)) return FEED; // spec §2.2: anything else falls back to feed
+  if (page === 'profile') {
+    return typeof userId === 'string' && ID.test(userId) ? { page, userId } : { page };
+  }
+  return { page };
+}
+
+/** The stored page (spec §2.2); outside feed, profile, friends, settings it is feed. */
+export function readStoredRoute(): Route {
+  return toRoute(readString(STORAGE_KEYS.page), readString(STORAGE_KEYS.viewedUserId));
+}
+
+/** Back (spec §2.2): the page from history state, default feed. */
+export function routeFromHistoryState(state: unknown): Route {
+  if (typeof state !== 'object' || state === null) return FEED;
+  const s = state as { page?: unknown; userId?: unknown; postId?: unknown };
+  return toRoute(s.page, s.userId, s.postId);
+}
+
+/**
+ * The history entry of a route. `depth` counts in-app steps from where the
+ * app was opened, so an in-app Back button knows whether going back stays in
+ * the app.
+ */
+export function historyStateOf(route: Route, depth = 0): Record<string, string | number> {
+  const state: Record<string, string | number> = { page: route.page, depth };
+  if (route.page === 'profile' && route.userId) state.userId = route.userId;
+  if (route.page === 'post') state.postId = route.postId;
+  return state;
+}
+
+function currentDepth(): number {
+  const d = (window.history.state as { depth?: unknown } | null)?.depth;
+  return typeof d === 'number' && d >= 0 ? d : 0;
+}
+
+/** True when Back would land on an earlier page of this app (not another site). */
+export function canGoBackInApp(): boolean {
+  return currentDepth() > 0;
+}
+
+/** Spec §2.2: launching the installed app from a fresh navigation resets to feed. */
+function isFreshStandaloneLaunch(): boolean {
+  try {
+    const standalone = typeof window.matchMedia === 'function' && window.matchMedia('(display-mode: standalone)').matches;
+    if (!standalone) return false;
+    const nav = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
+    return nav?.type === 'navigate';
+  } catch {
+    return false;
+  }
+}
+
+/** Where the signed-in app starts: the URL's deep link, else the stored page. */
+export function initialRoute(pathname: string = window.location.pathname): Route {
+  const fromUrl = parsePath(pathname);
+  if (fromUrl) return fromUrl;
+  if (isFreshStandaloneLaunch()) return FEED;
+  return readStoredRoute();
+}
+
+function sameRoute(a: Route, b: Route): boolean {
+  return pathOf(a) === pathOf(b);
+}
+
+function persist(route: Route): void {
+  if (route.page === 'post') return; // not a page name: a reload finds it in the URL
+  writeString(STORAGE_KEYS.page, route.page);
+  if (route.page === 'profile') {
+    if (route.userId) writeString(STORAGE_KEYS.viewedUserId, route.userId);
+    else removeKey(STORAGE_KEYS.viewedUserId);
+  }
+}
+
+// undefined until the signed-in shell initialises navigation.
+const routeBaseAtom = atom<Route | undefined>(undefined);
+
+/** The page on screen. */
+export const routeAtom = atom<Route>((get) => get(routeBaseAtom) ?? FEED);
+
+/** Sets the starting route from the URL or storage and records it in history. */
+export const initNavigationAtom = atom(null, (_get, set) => {
+  const route = initialRoute();
+  persist(route);
+  window.history.replaceState(historyStateOf(route), '', pathOf(route) + window.location.search + window.location.hash);
+  set(routeBaseAtom, route);
+});
+
+/** Browser Back/Forward. */
+export const restoreRouteAtom = atom(null, (_get, set, state: unknown) => {
+  const route = routeFromHistoryState(state);
+  persist(route);
+  set(routeBaseAtom, route);
+});
+
+function scrollTop(): void {
+  try {
+    window.scrollTo(0, 0);
+  } catch {
+    // not implemented in some test environments
+  }
+}
+
+/** Goes to a page (spec §2.2 navigate event). */
+export const navigateAtom = atom(null, (get, set, target: NavigateTarget) => {
+  const current = get(routeAtom);
+  const route: Route =
+    target.page === 'post' ? { page: 'post', postId: target.postId } : toRoute(target.page, target.userId);
+  if (route.page === 'settings' && current.page !== 'settings') {
+    // Spec §2.2: the previous page is set when opening settings.
+    writeString(STORAGE_KEYS.previousPage, current.page === 'post' ? 'feed' : current.page);
+  }
+  persist(route);
+  if (!sameRoute(current, route)) {
+    window.history.pushState(historyStateOf(route, currentDepth() + 1), '', pathOf(route));
+  }
+  set(routeBaseAtom, route);
+  scrollTop();
+});
+
+/** Spec §2.16: settings' Back returns to the previous page (default feed). */
+export const backFromSettingsAtom = atom(null, (_get, set) => {
+  const prev = readString(STORAGE_KEYS.previousPage);
+  const page: PageName = isPageName(prev) && prev !== 'settings' ? prev : 'feed';
+  set(navigateAtom, page === 'profile' ? { page, userId: readString(STORAGE_KEYS.viewedUserId) ?? undefined } : { page });
+});
+
+// --- remembered extras (spec §2.2) -------------------------------------------
+
+export type ProfileTab = 'memories' | 'collections' | 'friends' | 'about';
+export type FriendsTab = 'friends' | 'requests' | 'suggestions';
+
+export function setStoredProfileTab(tab: ProfileTab): void {
+  writeString(STORAGE_KEYS.profileTab, tab);
+}
+
+export function readStoredProfileTab(): ProfileTab {
+  const v = readString(STORAGE_KEYS.profileTab);
+  return v === 'collections' || v === 'friends' || v === 'about' ? v : 'memories';
+}
+
+/** Presets the tab the friends screen opens on next. */
+export function presetFriendsTab(tab: FriendsTab): void {
+  writeString(STORAGE_KEYS.friendsTab, tab);
+}
+
+/** Reads the preset friends tab once, then forgets it (spec §2.2). */
+export function consumeFriendsTab(): FriendsTab | null {
+  const v = readString(STORAGE_KEYS.friendsTab);
+  removeKey(STORAGE_KEYS.friendsTab);
+  return v === 'friends' || v === 'requests' || v === 'suggestions' ? v : null;
+}

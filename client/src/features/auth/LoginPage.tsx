@@ -1,0 +1,157 @@
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useState, type FormEvent } from 'react';
+import { isApiError, type ApiError } from '../../api/http';
+import { isRecord, str, type Role } from '../../api/models';
+import { clearAllStoredData } from '../../lib/storage';
+import { login } from './authApi';
+import { signInAtom } from './authAtoms';
+import { authScreenAtom, showAuthScreenAtom } from './authFlowAtoms';
+import { AuthCard, PasswordField, RoleToggle, TextField } from './AuthCard';
+import { ServerStatus } from './ServerStatus';
+import {
+  identifierKind,
+  isEmail,
+  loginFailure,
+  MSG_CLEAR_STORED_DATA,
+  MSG_STORED_DATA_HINT,
+  validateLogin,
+  type LoginFailure,
+} from './validation';
+
+/**
+ * A 403 "verify your e-mail first" (not the wrong-role 403): the server names
+ * the address in a field error, masked (as***@uni.edu) since the caller may
+ * only know the university ID.
+ */
+export function unverifiedInfo(err: ApiError, identifier: string): { email: string; masked: string } | null {
+  const field = err.fieldMessage('email');
+  if (field === undefined && !/verify/i.test(err.serverMessage ?? '')) return null;
+  const b = err.body;
+  const candidates = [
+    identifierKind(identifier) === 'email' ? identifier.trim().toLowerCase() : '',
+    isRecord(b) ? str(b.email) : '',
+    field ?? '',
+  ];
+  const email = candidates.find((c) => isEmail(c) && !c.includes('*')) ?? '';
+  return { email, masked: field ?? '' };
+}
+
+/** Spec §2.3 Login. */
+export function LoginPage() {
+  const screen = useAtomValue(authScreenAtom);
+  const show = useSetAtom(showAuthScreenAtom);
+  const signIn = useSetAtom(signInAtom);
+  const prefill = screen.name === 'login' ? screen : undefined;
+  const [identifier, setIdentifier] = useState(prefill?.identifier ?? '');
+  const [password, setPassword] = useState('');
+  const [role, setRole] = useState<Role>(prefill?.role ?? 'student');
+  const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<LoginFailure | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async () => {
+    const invalid = validateLogin({ identifier, password });
+    if (invalid) {
+      setError(invalid);
+      return;
+    }
+    setError(null);
+    setFailure(null);
+    setBusy(true);
+    try {
+      const session = await login(identifier, password, role);
+      signIn(session);
+    } catch (err) {
+      setBusy(false);
+      const unverified = isApiError(err) && err.status === 403 ? unverifiedInfo(err, identifier) : null;
+      if (unverified && isApiError(err)) {
+        show({ name: 'verify', email: unverified.email, maskedEmail: unverified.masked, notice: err.serverMessage });
+        return;
+      }
+      setFailure(loginFailure(err instanceof Error ? err.message : undefined, identifier));
+    }
+  };
+
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    void submit();
+  };
+
+  const clearAndRetry = () => {
+    clearAllStoredData();
+    void submit();
+  };
+
+  return (
+    <AuthCard title="Welcome back" subtitle="Sign in with your email or university ID.">
+      {prefill?.notice && (
+        <p className="alert alert--success" role="status">
+          {prefill.notice}
+        </p>
+      )}
+      <form className="auth-form" onSubmit={onSubmit} noValidate>
+        <RoleToggle value={role} onChange={setRole} label="I am a" />
+        <TextField
+          label="Email or university ID"
+          name="identifier"
+          value={identifier}
+          onChange={setIdentifier}
+          autoComplete="username"
+          placeholder={role === 'student' ? 'you@university.edu or BWU/BCA/20/123' : 'you@university.edu'}
+        />
+        <PasswordField label="Password" name="password" value={password} onChange={setPassword} />
+
+        {error && (
+          <p className="alert alert--error" role="alert">
+            {error}
+          </p>
+        )}
+        {failure && (
+          <div className="alert alert--error" role="alert">
+            <p>{failure.message}</p>
+            {failure.suggestSignup && (
+              <>
+                <p className="login__suggest">{failure.suggestSignup}</p>
+                <div className="alert__actions">
+                  <button
+                    type="button"
+                    className="button button--primary button--sm"
+                    onClick={() =>
+                      show({ name: 'signup', role, email: identifierKind(identifier) === 'email' ? identifier.trim() : undefined })
+                    }
+                  >
+                    Sign Up Now
+                  </button>
+                </div>
+              </>
+            )}
+          </div>
+        )}
+        {failure && (
+          <div className="alert alert--info">
+            <p>{MSG_STORED_DATA_HINT}</p>
+            <div className="alert__actions">
+              <button type="button" className="button button--secondary button--sm" onClick={clearAndRetry} disabled={busy}>
+                {MSG_CLEAR_STORED_DATA}
+              </button>
+            </div>
+          </div>
+        )}
+
+        <button type="submit" className="button button--primary button--block" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign In'}
+        </button>
+        <div className="auth-form__links">
+          <button type="button" className="link-button" onClick={() => show({ name: 'forgot', identifier, role })}>
+            Forgot password?
+          </button>
+        </div>
+        <div className="auth-form__divider">or</div>
+        <button type="button" className="button button--secondary button--block" onClick={() => show({ name: 'signup', role })}>
+          Create New Account
+        </button>
+      </form>
+      <ServerStatus />
+    </AuthCard>
+  );
+}

@@ -1,0 +1,178 @@
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createStore, Provider } from 'jotai';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { installFakeFetch, json } from '../../test/fakeFetch';
+import { removePostAtom } from '../posts/postsAtoms';
+import { FeedPage } from './FeedPage';
+
+const me = { id: 'u1', name: 'Asha Rao', role: 'student', universityId: 'BWU/BCA/20/123', avatar: { url: '' } };
+const other = { id: 'u2', name: 'Ravi Kumar', role: 'faculty', universityId: '', avatar: { url: '' } };
+const ok = (data: unknown) => json({ status: 'success', data });
+
+function post(id: string, author = me, extra: Record<string, unknown> = {}) {
+  return { id, content: `Post ${id}`, images: [], likesCount: 1, isLiked: false, commentsCount: 0, author, createdAt: new Date().toISOString(), ...extra };
+}
+
+function renderFeed() {
+  localStorage.setItem('campus.token', 'tok');
+  localStorage.setItem('campus.auth', JSON.stringify({ user: me }));
+  const store = createStore();
+  render(
+    <Provider store={store}>
+      <FeedPage />
+    </Provider>,
+  );
+  return store;
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(cleanup);
+
+describe('feed (spec §2.12)', () => {
+  it('shows 3 skeleton cards while loading, then the posts', async () => {
+    let release!: () => void;
+    installFakeFetch({
+      '/api/posts/feed': () => new Promise<Response>((r) => (release = () => r(ok({ posts: [post('a'), post('b', other)], nextCursor: null })))),
+      '/api/friends/suggestions': () => ok([]),
+    });
+    renderFeed();
+    expect(document.querySelectorAll('.post-skeleton')).toHaveLength(3);
+    await act(async () => release());
+    expect(await screen.findByText('Post a')).toBeTruthy();
+    expect(screen.getByText('Post b')).toBeTruthy();
+    expect(document.querySelectorAll('.post-skeleton')).toHaveLength(0);
+    expect(screen.getByText("You're all caught up.")).toBeTruthy();
+  });
+
+  it('loads the next page with the cursor', async () => {
+    const cursors: Array<string | null> = [];
+    installFakeFetch({
+      '/api/posts/feed': () => ok({ posts: [], nextCursor: null }),
+      '/api/friends/suggestions': () => ok([]),
+    });
+    const fetchMock = installFakeFetch({
+      '/api/posts/feed': (init) => {
+        void init;
+        const url = String(fetchMock.mock.calls[fetchMock.mock.calls.length - 1]![0]);
+        const cursor = new URL(url, 'http://x').searchParams.get('cursor');
+        cursors.push(cursor);
+        return cursor ? ok({ posts: [post('c')], nextCursor: null }) : ok({ posts: [post('a')], nextCursor: 'CUR1' });
+      },
+      '/api/friends/suggestions': () => ok([]),
+    });
+    renderFeed();
+    await screen.findByText('Post a');
+    act(() => screen.getByRole('button', { name: 'Load more posts' }).click());
+    expect(await screen.findByText('Post c')).toBeTruthy();
+    expect(cursors).toEqual([null, 'CUR1']);
+  });
+
+  it('people you may know: first 3, Add → disabled Sent', async () => {
+    let sentTo: unknown;
+    const s = (id: string, name: string) => ({ user: { id, name, avatar: { url: '' }, universityId: 'BWU/X/20/1', role: 'student' }, mutualFriends: 0 });
+    installFakeFetch({
+      '/api/posts/feed': () => ok({ posts: [], nextCursor: null }),
+      '/api/friends/suggestions': () => ok([s('a', 'Ann'), s('b', 'Ben'), s('c', 'Cal'), s('d', 'Dee'), { user: { id: 'x' } }]),
+      '/api/friends/send-request': (init) => {
+        sentTo = JSON.parse(String(init?.body));
+        return ok({ friendRequest: { id: 'r1' } });
+      },
+    });
+    renderFeed();
+    const box = await screen.findByRole('region', { name: 'People You May Know' });
+    await within(box).findByText('Ann');
+    expect(within(box).queryByText('Dee')).toBeNull();
+    expect(within(box).getAllByRole('button', { name: /as a friend/ })).toHaveLength(3);
+    await act(async () => within(box).getByRole('button', { name: 'Add Ben as a friend' }).click());
+    expect(sentTo).toEqual({ receiverId: 'b' });
+    const sent = within(box).getByRole('button', { name: 'Request sent to Ben' }) as HTMLButtonElement;
+    expect(sent.disabled).toBe(true);
+    expect(sent.textContent).toContain('Sent');
+  });
+
+  it('the empty state offers Create Post and Find Friends', async () => {
+    installFakeFetch({ '/api/posts/feed': () => ok({ posts: [], nextCursor: null }), '/api/friends/suggestions': () => ok([]) });
+    renderFeed();
+    expect(await screen.findByText('Welcome to Campus!')).toBeTruthy();
+    act(() => screen.getAllByRole('button', { name: 'Create Post' }).at(-1)!.click());
+    expect(screen.getByRole('dialog', { name: 'Create post' })).toBeTruthy();
+  });
+
+  it('a deleted post (live) leaves the feed', async () => {
+    installFakeFetch({ '/api/posts/feed': () => ok({ posts: [post('a'), post('b')], nextCursor: null }), '/api/friends/suggestions': () => ok([]) });
+    const store = renderFeed();
+    await screen.findByText('Post a');
+    act(() => store.set(removePostAtom, 'a'));
+    expect(screen.queryByText('Post a')).toBeNull();
+    expect(screen.getByText('Post b')).toBeTruthy();
+  });
+});
+
+describe('post card menu (spec §2.13)', () => {
+  it("offers 'Delete post' to the author only and closes on an outside click", async () => {
+    installFakeFetch({
+      '/api/posts/feed': () => ok({ posts: [post('mine'), post('theirs', other)], nextCursor: null }),
+      '/api/friends/suggestions': () => ok([]),
+      '/api/posts/mine': () => ok(null),
+    });
+    renderFeed();
+    const mine = (await screen.findByText('Post mine')).closest('article')!;
+    const theirs = screen.getByText('Post theirs').closest('article')!;
+
+    act(() => within(theirs).getByRole('button', { name: 'Post options' }).click());
+    expect(within(theirs).getByRole('menuitem', { name: 'Copy link' })).toBeTruthy();
+    expect(within(theirs).queryByRole('menuitem', { name: 'Delete post' })).toBeNull();
+    fireEvent.mouseDown(document.body);
+    expect(within(theirs).queryByRole('menu')).toBeNull();
+
+    act(() => within(mine).getByRole('button', { name: 'Post options' }).click());
+    act(() => within(mine).getByRole('menuitem', { name: 'Delete post' }).click());
+    const dialog = screen.getByRole('dialog', { name: 'Delete post?' });
+    await act(async () => within(dialog).getByRole('button', { name: 'Delete' }).click());
+    await waitFor(() => expect(screen.queryByText('Post mine')).toBeNull());
+  });
+
+  it('likes optimistically from the card', async () => {
+    let release!: () => void;
+    installFakeFetch({
+      '/api/posts/feed': () => ok({ posts: [post('a', other, { likesCount: 4 })], nextCursor: null }),
+      '/api/friends/suggestions': () => ok([]),
+      '/api/posts/a/like': () => new Promise<Response>((r) => (release = () => r(ok({ isLiked: true, likesCount: 5 })))),
+    });
+    renderFeed();
+    const card = (await screen.findByText('Post a')).closest('article')!;
+    act(() => within(card).getByRole('button', { name: 'Like' }).click());
+    expect(within(card).getByRole('button', { name: 'Liked' }).getAttribute('aria-pressed')).toBe('true');
+    expect(within(card).getByTestId('likes-count').textContent).toBe('5');
+    await act(async () => release());
+    expect(within(card).getByTestId('likes-count').textContent).toBe('5');
+  });
+
+  it('expands comments, adds one and deletes own', async () => {
+    const c1 = { id: 'c1', postId: 'a', content: 'First!', user: other, createdAt: '2025-01-01T00:00:00Z' };
+    installFakeFetch({
+      '/api/posts/feed': () => ok({ posts: [post('a', other, { commentsCount: 1 })], nextCursor: null }),
+      '/api/friends/suggestions': () => ok([]),
+      '/api/posts/a/comments': (init) =>
+        init?.method === 'POST'
+          ? json({ status: 'success', data: { comment: { id: 'c2', postId: 'a', content: 'Nice', user: me, createdAt: new Date().toISOString() } } }, 201)
+          : ok({ comments: [c1], nextCursor: null }),
+      '/api/posts/a/comments/c2': () => ok(null),
+    });
+    renderFeed();
+    const card = (await screen.findByText('Post a')).closest('article')!;
+    act(() => within(card).getByRole('button', { name: 'Comment' }).click());
+    expect(await within(card).findByText('First!')).toBeTruthy();
+    expect(within(card).queryByRole('button', { name: 'Delete comment' })).toBeNull();
+    fireEvent.change(within(card).getByLabelText('Write a comment'), { target: { value: 'Nice' } });
+    await act(async () => within(card).getByRole('button', { name: 'Send' }).click());
+    expect(await within(card).findByText('Nice')).toBeTruthy();
+    expect(within(card).getByTestId('comments-count').textContent).toBe('2');
+    await act(async () => within(card).getByRole('button', { name: 'Delete comment' }).click());
+    await waitFor(() => expect(within(card).queryByText('Nice')).toBeNull());
+    expect(within(card).getByTestId('comments-count').textContent).toBe('1');
+  });
+});

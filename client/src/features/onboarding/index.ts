@@ -1,0 +1,2 @@
+export { Onboarding } from './Onboarding';
+export { onboardingAtom, startOnboardingAtom, finishOnboardingAtom } from './onboardingAtoms';

@@ -1,0 +1,169 @@
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useRef, useState } from 'react';
+import { userSubtitle } from '../../api/models';
+import { navigateAtom } from '../../app/navigation';
+import { fullDate, relativeTime } from '../../lib/time';
+import { Avatar } from '../../ui/Avatar';
+import { Carousel } from '../../ui/Carousel';
+import { CommentIcon, HeartIcon } from '../../ui/icons';
+import { Modal } from '../../ui/Modal';
+import { showToastAtom } from '../../ui/toast';
+import { currentUserAtom } from '../auth/authAtoms';
+import { Comments } from './Comments';
+import { postLink, type Comment } from './model';
+import { PostMenu } from './PostMenu';
+import { deletePostAtom, likePendingAtom, postAtom, toggleLikeAtom } from './postsAtoms';
+import { copyText, MSG_LINK_COPIED } from './share';
+import { ShareButton } from './ShareButton';
+import { useWatchPost } from './useWatchPost';
+import './PostCard.css';
+
+const CLAMP_CHARS = 600;
+
+export interface PostCardProps {
+  postId: string;
+  /** Show the comments from the start (the post page). */
+  commentsOpen?: boolean;
+  initialComments?: Comment[];
+  initialCommentsCursor?: string | null;
+}
+
+/** Spec §2.13 post card: author, content, images, like, comments, share, menu. */
+export function PostCard({ postId, commentsOpen = false, initialComments, initialCommentsCursor }: PostCardProps) {
+  const post = useAtomValue(postAtom(postId));
+  const me = useAtomValue(currentUserAtom);
+  const pending = useAtomValue(likePendingAtom).has(postId);
+  const toggleLike = useSetAtom(toggleLikeAtom);
+  const deletePost = useSetAtom(deletePostAtom);
+  const navigate = useSetAtom(navigateAtom);
+  const toast = useSetAtom(showToastAtom);
+  const [showComments, setShowComments] = useState(commentsOpen);
+  const [expanded, setExpanded] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const ref = useRef<HTMLElement>(null);
+  useWatchPost(ref, postId, post !== undefined);
+
+  if (!post) return null;
+  const { author } = post;
+  // Spec §6: only the author may delete (the server checks too).
+  const isAuthor = !!me && author.id === me.id;
+  const long = post.content.length > CLAMP_CHARS && !expanded;
+  const text = long ? `${post.content.slice(0, CLAMP_CHARS).trimEnd()}…` : post.content;
+  const openProfile = () => navigate({ page: 'profile', userId: author.id });
+
+  const onCopyLink = async () => {
+    const ok = await copyText(postLink(post.id));
+    if (ok) toast({ message: MSG_LINK_COPIED, tone: 'success', ms: 2000 });
+  };
+
+  const onDelete = async () => {
+    setDeleting(true);
+    try {
+      await deletePost(post.id);
+    } catch (err) {
+      // Spec §8.5: delete failures are silent in the screen.
+      console.error('Delete failed', err);
+      setDeleting(false);
+      setConfirmDelete(false);
+    }
+  };
+
+  return (
+    <article ref={ref} className="card post-card" aria-labelledby={`post-${post.id}-author`} data-post-id={post.id}>
+      <header className="post-card__header">
+        <button type="button" className="post-card__avatar" onClick={openProfile} aria-label={`View ${author.name}'s profile`}>
+          <Avatar name={author.name} url={author.avatar.url} />
+        </button>
+        <div className="post-card__meta">
+          <button type="button" id={`post-${post.id}-author`} className="post-card__author" onClick={openProfile}>
+            {author.name}
+          </button>
+          <span className="post-card__sub">
+            {userSubtitle(author)}
+            {post.createdAt && (
+              <>
+                {' · '}
+                <button type="button" className="post-card__time" onClick={() => navigate({ page: 'post', postId: post.id })}>
+                  <time dateTime={post.createdAt} title={fullDate(post.createdAt)}>
+                    {relativeTime(post.createdAt)}
+                  </time>
+                </button>
+              </>
+            )}
+          </span>
+        </div>
+        <PostMenu canDelete={isAuthor} onCopyLink={() => void onCopyLink()} onDelete={() => setConfirmDelete(true)} />
+      </header>
+
+      {post.content && (
+        <div className="post-card__content">
+          <p>{text}</p>
+          {long && (
+            <button type="button" className="link-button" onClick={() => setExpanded(true)}>
+              See more
+            </button>
+          )}
+        </div>
+      )}
+
+      {post.images.length === 1 && (
+        <div className="post-card__media">
+          <img className="post-card__image" src={post.images[0]!.url} alt={`Image shared by ${author.name}`} loading="lazy" />
+        </div>
+      )}
+      {post.images.length > 1 && (
+        <div className="post-card__media">
+          <Carousel images={post.images.map((i, n) => ({ url: i.url, alt: `Image ${n + 1} shared by ${author.name}` }))} height={480} label={`Images shared by ${author.name}`} />
+        </div>
+      )}
+
+      <div className="post-card__stats">
+        <span className="post-card__likes" aria-label={`${post.likesCount} ${post.likesCount === 1 ? 'like' : 'likes'}`}>
+          {post.likesCount > 0 && (
+            <span className="post-card__like-dot" aria-hidden="true">
+              <HeartIcon size={12} filled />
+            </span>
+          )}
+          <span data-testid="likes-count">{post.likesCount}</span>
+        </span>
+        <button type="button" className="link-button post-card__comments-count" onClick={() => setShowComments((v) => !v)}>
+          <span data-testid="comments-count">{post.commentsCount}</span> {post.commentsCount === 1 ? 'comment' : 'comments'}
+        </button>
+      </div>
+
+      <div className="post-card__actions">
+        <button
+          type="button"
+          className={`post-action${post.isLiked ? ' is-liked' : ''}`}
+          aria-pressed={post.isLiked}
+          aria-busy={pending}
+          onClick={() => void toggleLike(post.id)}
+        >
+          <HeartIcon size={18} filled={post.isLiked} />
+          <span>{post.isLiked ? 'Liked' : 'Like'}</span>
+        </button>
+        <button type="button" className="post-action" aria-expanded={showComments} onClick={() => setShowComments((v) => !v)}>
+          <CommentIcon size={18} />
+          <span>Comment</span>
+        </button>
+        <ShareButton post={post} />
+      </div>
+
+      {showComments && <Comments postId={post.id} initial={initialComments} initialCursor={initialCommentsCursor} />}
+
+      <Modal open={confirmDelete} onClose={() => setConfirmDelete(false)} closable={!deleting} title="Delete post?" size="sm">
+        <p className="muted">This removes the post, its likes and its comments for everyone. It can't be undone.</p>
+        <div className="post-card__confirm">
+          <button type="button" className="button button--secondary" onClick={() => setConfirmDelete(false)} disabled={deleting}>
+            Cancel
+          </button>
+          <button type="button" className="button button--danger" onClick={() => void onDelete()} disabled={deleting} data-autofocus>
+            {deleting ? 'Deleting…' : 'Delete'}
+          </button>
+        </div>
+      </Modal>
+    </article>
+  );
+}
+

@@ -1,0 +1,91 @@
+// Posts and comments as the client keeps them (spec §3 Post), normalized from
+// whatever shape the server sends: author or user (either copied to the
+// other), id or _id, likes as a list or a count, legacy single `media`.
+
+import {
+  idOf,
+  isRecord,
+  normalizeImage,
+  normalizeUserSummary,
+  num,
+  str,
+  type UserSummary,
+} from '../../api/models';
+
+export interface PostImage {
+  url: string;
+  type: string;
+}
+
+export interface Post {
+  id: string;
+  content: string;
+  images: PostImage[];
+  visibility: string;
+  likesCount: number;
+  isLiked: boolean;
+  commentsCount: number;
+  author: UserSummary;
+  createdAt: string;
+}
+
+export interface Comment {
+  id: string;
+  postId: string;
+  content: string;
+  user: UserSummary;
+  createdAt: string;
+}
+
+export function normalizeImages(v: unknown, legacyMedia?: unknown): PostImage[] {
+  const list = Array.isArray(v) ? v : [];
+  const images = list
+    .map((x) => {
+      const r: Record<string, unknown> = isRecord(x) ? x : { url: x };
+      return { url: normalizeImage(r).url, type: str(r.type) || 'image' };
+    })
+    .filter((i) => i.url !== '');
+  if (images.length === 0 && legacyMedia !== undefined) {
+    const m = normalizeImage(legacyMedia);
+    if (m.url) images.push({ url: m.url, type: 'image' });
+  }
+  return images;
+}
+
+export function normalizePost(v: unknown): Post {
+  const r = isRecord(v) ? v : {};
+  // Spec §3: user is copied from author if missing (and we read either).
+  const authorRaw = isRecord(r.author) ? r.author : isRecord(r.user) ? r.user : {};
+  const author = normalizeUserSummary(authorRaw);
+  if (!author.id) author.id = str(r.userId);
+  const likesCount = typeof r.likesCount === 'number' ? num(r.likesCount) : Array.isArray(r.likes) ? r.likes.length : 0;
+  const commentsCount =
+    typeof r.commentsCount === 'number' ? num(r.commentsCount) : Array.isArray(r.comments) ? r.comments.length : 0;
+  return {
+    id: idOf(r),
+    content: str(r.content),
+    images: normalizeImages(r.images, r.media),
+    visibility: str(r.visibility) || 'public',
+    likesCount: Math.max(0, likesCount),
+    isLiked: r.isLiked === true,
+    commentsCount: Math.max(0, commentsCount),
+    author,
+    createdAt: str(r.createdAt),
+  };
+}
+
+export function normalizeComment(v: unknown, postId = ''): Comment {
+  const r = isRecord(v) ? v : {};
+  return {
+    id: idOf(r),
+    postId: str(r.postId) || postId,
+    content: str(r.content),
+    user: normalizeUserSummary(isRecord(r.user) ? r.user : r.author),
+    createdAt: str(r.createdAt),
+  };
+}
+
+/** The shareable link of a post (spec §2.1). */
+export function postLink(postId: string, origin: string = window.location.origin): string {
+  return `${origin}/post/${encodeURIComponent(postId)}`;
+}

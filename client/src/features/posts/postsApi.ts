@@ -1,0 +1,113 @@
+// The post, like and comment calls (spec §7.5, DESIGN §5).
+
+import { apiDelete, apiGet, apiPost, upload } from '../../api/http';
+import { isRecord, str } from '../../api/models';
+import { COMMENTS_PAGE_SIZE, FEED_PAGE_SIZE } from '../../constants';
+import { normalizeComment, normalizePost, type Comment, type Post } from './model';
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+function query(params: Record<string, string | number | null | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+function postsPage(data: unknown): Page<Post> {
+  const r = isRecord(data) ? data : {};
+  const list = Array.isArray(r.posts) ? r.posts : Array.isArray(data) ? data : [];
+  return { items: list.map(normalizePost).filter((p) => p.id !== ''), nextCursor: str(r.nextCursor) || null };
+}
+
+export async function fetchFeed(cursor: string | null, limit = FEED_PAGE_SIZE, signal?: AbortSignal): Promise<Page<Post>> {
+  return postsPage(await apiGet<unknown>(`/posts/feed${query({ limit, cursor })}`, { signal }));
+}
+
+export async function fetchUserPosts(userId: string, cursor: string | null, limit = FEED_PAGE_SIZE): Promise<Page<Post>> {
+  return postsPage(await apiGet<unknown>(`/posts/user/${encodeURIComponent(userId)}${query({ limit, cursor })}`));
+}
+
+export async function fetchPost(
+  postId: string,
+  signal?: AbortSignal,
+): Promise<{ post: Post; comments: Comment[]; commentsCursor: string | null }> {
+  const data = await apiGet<unknown>(`/posts/${encodeURIComponent(postId)}`, { signal });
+  const r = isRecord(data) ? data : {};
+  const post = normalizePost(r.post ?? data);
+  const comments = Array.isArray(r.comments) ? r.comments.map((c) => normalizeComment(c, post.id)) : [];
+  return { post, comments, commentsCursor: str(r.nextCursor) || null };
+}
+
+export interface NewPost {
+  content: string;
+  images: File[];
+}
+
+/**
+ * Spec §7.5: JSON {content, visibility} without images, multipart (content,
+ * visibility, images ×n) with them, reporting upload progress, 60 s timeout.
+ */
+export async function createPost(p: NewPost, onProgress?: (percent: number) => void): Promise<Post> {
+  let data: unknown;
+  if (p.images.length === 0) {
+    data = await apiPost<unknown>('/posts', { content: p.content, visibility: 'public' });
+  } else {
+    const form = new FormData();
+    form.append('content', p.content);
+    form.append('visibility', 'public');
+    for (const f of p.images) form.append('images', f, f.name);
+    data = await upload<unknown>('/posts', form, { onProgress });
+  }
+  const post = normalizePost(isRecord(data) ? (data.post ?? data) : data);
+  if (!post.id) throw new Error('Invalid response from server');
+  return post;
+}
+
+export async function deletePost(postId: string): Promise<void> {
+  await apiDelete<unknown>(`/posts/${encodeURIComponent(postId)}`);
+}
+
+export interface LikeResult {
+  isLiked: boolean;
+  likesCount: number;
+}
+
+/** Like (POST) or unlike (DELETE): explicit, so a repeated call cannot flip it back. */
+export async function setLike(postId: string, liked: boolean): Promise<LikeResult> {
+  const path = `/posts/${encodeURIComponent(postId)}/like`;
+  const data = liked ? await apiPost<unknown>(path) : await apiDelete<unknown>(path);
+  const r = isRecord(data) ? data : {};
+  if (typeof r.isLiked !== 'boolean' || typeof r.likesCount !== 'number') throw new Error('Invalid response from server');
+  return { isLiked: r.isLiked, likesCount: r.likesCount };
+}
+
+export async function fetchComments(postId: string, cursor: string | null, limit = COMMENTS_PAGE_SIZE): Promise<Page<Comment>> {
+  const data = await apiGet<unknown>(`/posts/${encodeURIComponent(postId)}/comments${query({ limit, cursor })}`);
+  const r = isRecord(data) ? data : {};
+  const list = Array.isArray(r.comments) ? r.comments : [];
+  return {
+    items: list.map((c) => normalizeComment(c, postId)).filter((c) => c.id !== ''),
+    nextCursor: str(r.nextCursor) || null,
+  };
+}
+
+/** The count after a comment change, when the server says (it knows about everyone's comments). */
+function countOf(data: unknown): number | undefined {
+  return isRecord(data) && typeof data.commentsCount === 'number' ? data.commentsCount : undefined;
+}
+
+export async function addComment(postId: string, content: string): Promise<{ comment: Comment; commentsCount?: number }> {
+  const data = await apiPost<unknown>(`/posts/${encodeURIComponent(postId)}/comments`, { content });
+  const comment = normalizeComment(isRecord(data) ? (data.comment ?? data) : data, postId);
+  if (!comment.id) throw new Error('Invalid response from server');
+  return { comment, commentsCount: countOf(data) };
+}
+
+export async function deleteComment(postId: string, commentId: string): Promise<{ commentsCount?: number }> {
+  const data = await apiDelete<unknown>(`/posts/${encodeURIComponent(postId)}/comments/${encodeURIComponent(commentId)}`);
+  return { commentsCount: countOf(data) };
+}

@@ -1,0 +1,176 @@
+import { createStore } from 'jotai';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { installFakeFetch, json } from '../../test/fakeFetch';
+import { normalizePost } from './model';
+import {
+  applyCommentsCountAtom,
+  applyLikesCountAtom,
+  createdPostIdsAtom,
+  deletePostAtom,
+  likePendingAtom,
+  postAtom,
+  postCreatedAtom,
+  removePostAtom,
+  toggleLikeAtom,
+  upsertPostsAtom,
+} from './postsAtoms';
+import { makePost } from './testPosts';
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+
+describe('optimistic like (spec §4 Post like)', () => {
+  it('flips at once, then adopts the server answer', async () => {
+    const answer = deferred<Response>();
+    const fetchMock = installFakeFetch({ '/api/posts/p1/like': () => answer.promise });
+    const store = createStore();
+    store.set(upsertPostsAtom, [makePost()]);
+
+    const done = store.set(toggleLikeAtom, 'p1');
+    expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: true, likesCount: 6 });
+    expect(store.get(likePendingAtom).has('p1')).toBe(true);
+    expect(fetchMock.mock.calls[0]![1]!.method).toBe('POST');
+
+    answer.resolve(json({ status: 'success', data: { isLiked: true, likesCount: 42 } }));
+    await expect(done).resolves.toBe(true);
+    expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: true, likesCount: 42 });
+    expect(store.get(likePendingAtom).has('p1')).toBe(false);
+  });
+
+  it('unlikes with DELETE', async () => {
+    const fetchMock = installFakeFetch({
+      '/api/posts/p1/like': () => json({ status: 'success', data: { isLiked: false, likesCount: 4 } }),
+    });
+    const store = createStore();
+    store.set(upsertPostsAtom, [makePost({ isLiked: true })]);
+    const done = store.set(toggleLikeAtom, 'p1');
+    expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: false, likesCount: 4 });
+    await done;
+    expect(fetchMock.mock.calls[0]![1]!.method).toBe('DELETE');
+  });
+
+  it('reverts when the call fails', async () => {
+    installFakeFetch({ '/api/posts/p1/like': () => json({ status: 'error', message: 'nope' }, 500) });
+    const store = createStore();
+    store.set(upsertPostsAtom, [makePost()]);
+    const done = store.set(toggleLikeAtom, 'p1');
+    expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: true, likesCount: 6 });
+    await expect(done).resolves.toBe(false);
+    expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: false, likesCount: 5 });
+  });
+
+  it('reverts on a network failure too', async () => {
+    installFakeFetch({});
+    const store = createStore();
+    store.set(upsertPostsAtom, [makePost({ isLiked: true, likesCount: 1 })]);
+    await store.set(toggleLikeAtom, 'p1');
+    expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: true, likesCount: 1 });
+  });
+
+  it('ignores clicks while a call is in flight', async () => {
+    const answer = deferred<Response>();
+    const fetchMock = installFakeFetch({ '/api/posts/p1/like': () => answer.promise });
+    const store = createStore();
+    store.set(upsertPostsAtom, [makePost()]);
+    const first = store.set(toggleLikeAtom, 'p1');
+    await expect(store.set(toggleLikeAtom, 'p1')).resolves.toBe(false);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: true, likesCount: 6 });
+    answer.resolve(json({ status: 'success', data: { isLiked: true, likesCount: 6 } }));
+    await first;
+  });
+});
+
+describe('live updates', () => {
+  it('post:likes changes the count and keeps the viewer’s isLiked', () => {
+    const store = createStore();
+    store.set(upsertPostsAtom, [makePost({ isLiked: true, likesCount: 3 })]);
+    store.set(applyLikesCountAtom, { postId: 'p1', likesCount: 17 });
+    expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: true, likesCount: 17 });
+  });
+
+  it('post:likes waits for the viewer’s own call in flight', async () => {
+    const answer = deferred<Response>();
+    installFakeFetch({ '/api/posts/p1/like': () => answer.promise });
+    const store = createStore();
+    store.set(upsertPostsAtom, [makePost({ likesCount: 3 })]);
+    const done = store.set(toggleLikeAtom, 'p1');
+    store.set(applyLikesCountAtom, { postId: 'p1', likesCount: 3 }); // an older broadcast
+    expect(store.get(postAtom('p1'))!.likesCount).toBe(4);
+    answer.resolve(json({ status: 'success', data: { isLiked: true, likesCount: 9 } }));
+    await done;
+    expect(store.get(postAtom('p1'))!.likesCount).toBe(9);
+  });
+
+  it('post:comments changes the comment count; unknown posts are ignored', () => {
+    const store = createStore();
+    store.set(upsertPostsAtom, [makePost()]);
+    store.set(applyCommentsCountAtom, { postId: 'p1', commentsCount: 8 });
+    store.set(applyCommentsCountAtom, { postId: 'nope', commentsCount: 8 });
+    expect(store.get(postAtom('p1'))!.commentsCount).toBe(8);
+    expect(store.get(postAtom('nope'))).toBeUndefined();
+  });
+
+  it('post:deleted removes the post and keeps it out of later pages', () => {
+    const store = createStore();
+    store.set(upsertPostsAtom, [makePost()]);
+    store.set(removePostAtom, 'p1');
+    expect(store.get(postAtom('p1'))).toBeUndefined();
+    store.set(upsertPostsAtom, [makePost()]);
+    expect(store.get(postAtom('p1'))).toBeUndefined();
+  });
+});
+
+describe('create and delete', () => {
+  it('a created post goes on top of the created list', () => {
+    const store = createStore();
+    store.set(postCreatedAtom, makePost({ id: 'a' }));
+    store.set(postCreatedAtom, makePost({ id: 'b' }));
+    expect(store.get(createdPostIdsAtom)).toEqual(['b', 'a']);
+    expect(store.get(postAtom('b'))).toBeDefined();
+  });
+
+  it('delete calls the server, then drops the post', async () => {
+    const fetchMock = installFakeFetch({ '/api/posts/p1': () => json({ status: 'success', data: null }) });
+    const store = createStore();
+    store.set(upsertPostsAtom, [makePost()]);
+    await store.set(deletePostAtom, 'p1');
+    expect(fetchMock.mock.calls[0]![1]!.method).toBe('DELETE');
+    expect(store.get(postAtom('p1'))).toBeUndefined();
+  });
+
+  it('a failed delete keeps the post', async () => {
+    installFakeFetch({ '/api/posts/p1': () => json({ status: 'error', message: 'Not yours' }, 403) });
+    const store = createStore();
+    store.set(upsertPostsAtom, [makePost()]);
+    await expect(store.set(deletePostAtom, 'p1')).rejects.toMatchObject({ message: 'Not yours' });
+    expect(store.get(postAtom('p1'))).toBeDefined();
+  });
+});
+
+describe('normalizePost (spec §3)', () => {
+  it('reads user when author is missing, _id, likes lists and legacy media', () => {
+    const p = normalizePost({
+      _id: 'x1',
+      content: 'hi',
+      user: { _id: 'u5', name: 'Ravi', avatar: 'http://a/b.png' },
+      likes: ['a', 'b'],
+      comments: [{}, {}, {}],
+      media: { url: '/media/1.jpg' },
+    });
+    expect(p).toMatchObject({ id: 'x1', likesCount: 2, commentsCount: 3, isLiked: false });
+    expect(p.author).toMatchObject({ id: 'u5', name: 'Ravi', avatar: { url: 'http://a/b.png' } });
+    expect(p.images).toEqual([{ url: '/media/1.jpg', type: 'image' }]);
+  });
+
+  it('defaults a missing name to User', () => {
+    expect(normalizePost({ id: 'x', author: { id: 'u' } }).author.name).toBe('User');
+  });
+});

@@ -1,0 +1,148 @@
+// Posts, normalized by id, so every copy on screen (feed, post page, profile)
+// shows the same counts: a like, a live count from the socket or a deletion
+// updates them all at once (spec §4 Post like: "other copies update").
+// Primitive atoms stay private; screens use the derived and action atoms.
+
+import { atom, type Atom, type Getter, type Setter } from 'jotai';
+import { deletePost, setLike } from './postsApi';
+import type { Post } from './model';
+
+const postsByIdAtom = atom<Record<string, Post>>({});
+/** Posts created in this session, newest first; lists merge them in (spec §4 Post dialog). */
+const createdIdsAtom = atom<string[]>([]);
+/** Posts deleted in this session: a page fetched before the deletion must not bring them back. */
+const deletedIdsAtom = atom<ReadonlySet<string>>(new Set<string>());
+/** Like calls in flight, by post id. */
+const likePendingBaseAtom = atom<ReadonlySet<string>>(new Set<string>());
+
+export const postsByIdReadAtom = atom((get) => get(postsByIdAtom));
+export const createdPostIdsAtom = atom((get) => get(createdIdsAtom));
+export const likePendingAtom = atom((get) => get(likePendingBaseAtom));
+
+const postAtomCache = new Map<string, Atom<Post | undefined>>();
+
+/** The post with this id (undefined when unknown or deleted). */
+export function postAtom(id: string): Atom<Post | undefined> {
+  let a = postAtomCache.get(id);
+  if (!a) {
+    a = atom((get) => get(postsByIdAtom)[id]);
+    postAtomCache.set(id, a);
+  }
+  return a;
+}
+
+/** Keeps ids that still exist, in order, without duplicates. */
+export function existingIds(ids: readonly string[], byId: Record<string, Post>): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const id of ids) {
+    if (byId[id] && !seen.has(id)) {
+      seen.add(id);
+      out.push(id);
+    }
+  }
+  return out;
+}
+
+/** Stores posts from the server. A post with a like in flight keeps its optimistic state. */
+export const upsertPostsAtom = atom(null, (get, set, posts: readonly Post[]) => {
+  if (posts.length === 0) return;
+  const deleted = get(deletedIdsAtom);
+  const pending = get(likePendingBaseAtom);
+  const next = { ...get(postsByIdAtom) };
+  for (const p of posts) {
+    if (!p.id || deleted.has(p.id)) continue;
+    const cur = next[p.id];
+    next[p.id] = cur && pending.has(p.id) ? { ...p, isLiked: cur.isLiked, likesCount: cur.likesCount } : p;
+  }
+  set(postsByIdAtom, next);
+});
+
+function patchPost(get: Getter, set: Setter, id: string, patch: Partial<Post>): void {
+  const all = get(postsByIdAtom);
+  const cur = all[id];
+  if (!cur) return;
+  set(postsByIdAtom, { ...all, [id]: { ...cur, ...patch } });
+}
+
+/**
+ * A live like count (socket `post:likes`): the count changes, the viewer's own
+ * isLiked stays. Ignored while this viewer's like call is in flight: its
+ * answer carries the authoritative count, and an older broadcast would make
+ * the number jump back and forth.
+ */
+export const applyLikesCountAtom = atom(null, (get, set, e: { postId: string; likesCount: number }) => {
+  if (get(likePendingBaseAtom).has(e.postId)) return;
+  patchPost(get, set, e.postId, { likesCount: Math.max(0, e.likesCount) });
+});
+
+/** A live comment count (socket `post:comments`). */
+export const applyCommentsCountAtom = atom(null, (get, set, e: { postId: string; commentsCount: number }) => {
+  patchPost(get, set, e.postId, { commentsCount: Math.max(0, e.commentsCount) });
+});
+
+/** Adds n (may be negative) to a post's comment count after this viewer's own add or delete. */
+export const bumpCommentsCountAtom = atom(null, (get, set, e: { postId: string; delta: number }) => {
+  const cur = get(postsByIdAtom)[e.postId];
+  if (cur) patchPost(get, set, e.postId, { commentsCount: Math.max(0, cur.commentsCount + e.delta) });
+});
+
+/** Drops a post everywhere (deleted here, or socket `post:deleted`). */
+export const removePostAtom = atom(null, (get, set, postId: string) => {
+  const deleted = new Set(get(deletedIdsAtom));
+  deleted.add(postId);
+  set(deletedIdsAtom, deleted);
+  const all = get(postsByIdAtom);
+  if (all[postId]) {
+    const next = { ...all };
+    delete next[postId];
+    set(postsByIdAtom, next);
+  }
+  const created = get(createdIdsAtom);
+  if (created.includes(postId)) set(createdIdsAtom, created.filter((id) => id !== postId));
+});
+
+/** Spec §4 Post dialog: on success the post is prepended to the feed and the profile list. */
+export const postCreatedAtom = atom(null, (get, set, post: Post) => {
+  set(upsertPostsAtom, [post]);
+  set(createdIdsAtom, [post.id, ...get(createdIdsAtom).filter((id) => id !== post.id)]);
+});
+
+/**
+ * Spec §4 Post like: optimistic toggle (flip the flag, count ±1), then adopt
+ * the server's isLiked and likesCount; on failure revert. One call per post at
+ * a time: clicks while one is in flight are ignored, so the last state shown
+ * is always the one the server confirmed. Resolves to false on failure
+ * (failures are silent in the screens, spec §8.5).
+ */
+export const toggleLikeAtom = atom(null, async (get, set, postId: string): Promise<boolean> => {
+  const before = get(postsByIdAtom)[postId];
+  if (!before || get(likePendingBaseAtom).has(postId)) return false;
+  const liked = !before.isLiked;
+  const delta = liked ? 1 : -1;
+  set(likePendingBaseAtom, new Set(get(likePendingBaseAtom)).add(postId));
+  patchPost(get, set, postId, { isLiked: liked, likesCount: Math.max(0, before.likesCount + delta) });
+  const done = () => {
+    const pending = new Set(get(likePendingBaseAtom));
+    pending.delete(postId);
+    set(likePendingBaseAtom, pending);
+  };
+  try {
+    const result = await setLike(postId, liked);
+    done();
+    patchPost(get, set, postId, { isLiked: result.isLiked, likesCount: Math.max(0, result.likesCount) });
+    return true;
+  } catch (err) {
+    done();
+    const cur = get(postsByIdAtom)[postId];
+    if (cur) patchPost(get, set, postId, { isLiked: before.isLiked, likesCount: Math.max(0, cur.likesCount - delta) });
+    console.error('Like failed', err);
+    return false;
+  }
+});
+
+/** Deletes on the server, then everywhere on screen. Rejects with the server's error. */
+export const deletePostAtom = atom(null, async (_get, set, postId: string) => {
+  await deletePost(postId);
+  set(removePostAtom, postId);
+});

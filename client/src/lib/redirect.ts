@@ -1,0 +1,18 @@
+// Full-page navigations (sign-out, 401, socket auth error). A full load is the
+// simplest way to drop every piece of the previous user's state — atoms,
+// caches, the socket — at once. Tests replace it to observe the target.
+
+let impl: (path: string) => void = (path) => window.location.assign(path);
+
+export function redirectTo(path: string): void {
+  impl(path);
+}
+
+/** Replaces the redirect (tests). Returns a function restoring the previous one. */
+export function setRedirect(fn: (path: string) => void): () => void {
+  const prev = impl;
+  impl = fn;
+  return () => {
+    impl = prev;
+  };
+}

@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import { AVATAR_SIZE } from '../constants';
+import './Avatar.css';
+
+/** Up to two initials: first and last word of the name ('User' when there is no name). */
+export function initialsOf(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return 'U';
+  const first = words[0]!.charAt(0);
+  const last = words.length > 1 ? words[words.length - 1]!.charAt(0) : '';
+  return (first + last).toUpperCase();
+}
+
+/** A stable colour for a name, so a person keeps theirs everywhere. */
+export function hueIndex(name: string, buckets = 8): number {
+  let h = 0;
+  for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
+  return h % buckets;
+}
+
+export interface AvatarProps {
+  name: string;
+  url?: string;
+  /** Pixels; 40 by default, 32 in search (spec §9). */
+  size?: number;
+  className?: string;
+}
+
+/**
+ * A round avatar: the picture, or initials drawn here when there is no url or
+ * it fails to load (no external avatar service: CSP is default-src 'self').
+ */
+export function Avatar({ name, url, size = AVATAR_SIZE, className }: AvatarProps) {
+  const [failedUrl, setFailedUrl] = useState<string | null>(null);
+  const showImage = !!url && failedUrl !== url;
+  const classes = ['avatar', `avatar--hue-${hueIndex(name)}`, className].filter(Boolean).join(' ');
+  // Sizes vary per use; CSSOM styles set by React are allowed under the CSP.
+  const style = { width: size, height: size, fontSize: Math.max(11, Math.round(size * 0.4)) };
+  return (
+    <span className={classes} style={style} role="img" aria-label={name}>
+      {showImage ? (
+        <img className="avatar__img" src={url} alt="" draggable={false} onError={() => setFailedUrl(url)} />
+      ) : (
+        <span className="avatar__initials" aria-hidden="true">
+          {initialsOf(name)}
+        </span>
+      )}
+    </span>
+  );
+}

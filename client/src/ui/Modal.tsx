@@ -1,0 +1,103 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { CloseIcon } from './icons';
+import './Modal.css';
+
+export interface ModalProps {
+  open: boolean;
+  /** Escape, the close button and a click outside call it, unless `closable` is false. */
+  onClose: () => void;
+  title: ReactNode;
+  children: ReactNode;
+  /** False blocks every way of closing (e.g. while a post is being submitted). */
+  closable?: boolean;
+  className?: string;
+  /** Centre (default) or a sheet from the bottom on narrow screens. */
+  size?: 'sm' | 'md' | 'lg';
+}
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** A dialog over the page: labelled, focus kept inside, focus returned on close. */
+export function Modal({ open, onClose, title, children, closable = true, className, size = 'md' }: ModalProps) {
+  const titleId = useId();
+  const panelRef = useRef<HTMLDivElement>(null);
+  const closableRef = useRef(closable);
+  const onCloseRef = useRef(onClose);
+  closableRef.current = closable;
+  onCloseRef.current = onClose;
+
+  useEffect(() => {
+    if (!open) return;
+    const previouslyFocused = document.activeElement as HTMLElement | null;
+    const panel = panelRef.current;
+    const first = panel?.querySelector<HTMLElement>('[data-autofocus]') ?? panel?.querySelector<HTMLElement>(FOCUSABLE);
+    (first ?? panel)?.focus();
+    document.body.classList.add('modal-open');
+
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        if (closableRef.current) onCloseRef.current();
+        return;
+      }
+      if (e.key !== 'Tab' || !panelRef.current) return;
+      // Keep Tab inside the dialog.
+      const items = [...panelRef.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
+      if (items.length === 0) return;
+      const firstItem = items[0]!;
+      const lastItem = items[items.length - 1]!;
+      if (e.shiftKey && document.activeElement === firstItem) {
+        e.preventDefault();
+        lastItem.focus();
+      } else if (!e.shiftKey && document.activeElement === lastItem) {
+        e.preventDefault();
+        firstItem.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      if (!document.querySelector('.modal__backdrop')) document.body.classList.remove('modal-open');
+      previouslyFocused?.focus?.();
+    };
+  }, [open]);
+
+  if (!open) return null;
+
+  return createPortal(
+    <div
+      className="modal__backdrop"
+      onMouseDown={(e) => {
+        if (e.target === e.currentTarget && closable) onClose();
+      }}
+    >
+      <div
+        ref={panelRef}
+        className={['modal', `modal--${size}`, className].filter(Boolean).join(' ')}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+      >
+        <header className="modal__header">
+          <h2 id={titleId} className="modal__title">
+            {title}
+          </h2>
+          <button
+            type="button"
+            className="icon-button modal__close"
+            onClick={onClose}
+            disabled={!closable}
+            aria-label="Close"
+          >
+            <CloseIcon />
+          </button>
+        </header>
+        <div className="modal__body">{children}</div>
+      </div>
+    </div>,
+    document.body,
+  );
+}

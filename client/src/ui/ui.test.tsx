@@ -1,0 +1,108 @@
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StrengthMeter } from '../features/auth/AuthCard';
+import { badgeText } from '../app/TopBar';
+import { Avatar, hueIndex, initialsOf } from './Avatar';
+import { filledCode, OtpInput, toBoxes } from './OtpInput';
+import { nearEnd, pullDistance, shouldRefresh } from './PullToRefresh';
+
+afterEach(cleanup);
+
+describe('Avatar', () => {
+  it('draws initials when there is no url', () => {
+    expect(initialsOf('Asha Rao')).toBe('AR');
+    expect(initialsOf('asha mary rao')).toBe('AR');
+    expect(initialsOf('Asha')).toBe('A');
+    expect(initialsOf('  ')).toBe('U');
+    expect(hueIndex('Asha Rao')).toBe(hueIndex('Asha Rao'));
+    render(<Avatar name="Asha Rao" url="" />);
+    const el = screen.getByRole('img', { name: 'Asha Rao' });
+    expect(el.textContent).toBe('AR');
+    expect(el.style.width).toBe('40px');
+  });
+
+  it('shows the picture, and initials if it fails to load', () => {
+    render(<Avatar name="Asha Rao" url="/media/a.png" size={32} />);
+    const el = screen.getByRole('img', { name: 'Asha Rao' });
+    const img = el.querySelector('img')!;
+    expect(img.getAttribute('src')).toBe('/media/a.png');
+    expect(el.style.width).toBe('32px');
+    fireEvent.error(img);
+    expect(el.textContent).toBe('AR');
+  });
+});
+
+describe('StrengthMeter', () => {
+  it.each([
+    ['short', 'strength-meter--weak', 'Weak'],
+    ['abcdefg1', 'strength-meter--medium', 'Medium'],
+    ['Abcdef1!', 'strength-meter--strong', 'Strong'],
+  ])('%s → %s', (pw, cls, word) => {
+    const { container } = render(<StrengthMeter password={pw} />);
+    const meter = container.querySelector('.strength-meter')!;
+    expect(meter.classList.contains(cls)).toBe(true);
+    expect(meter.textContent).toContain(word);
+  });
+
+  it('is hidden for an empty password', () => {
+    const { container } = render(<StrengthMeter password="" />);
+    expect(container.querySelector('.strength-meter')).toBeNull();
+  });
+});
+
+function OtpHarness() {
+  const [v, setV] = useState('');
+  return (
+    <>
+      <OtpInput value={v} onChange={setV} />
+      <output data-testid="value">{v}</output>
+    </>
+  );
+}
+
+describe('OtpInput', () => {
+  it('takes digits only, advances, and moves back on Backspace in an empty box', () => {
+    render(<OtpHarness />);
+    const boxes = screen.getAllByRole('textbox') as HTMLInputElement[];
+    expect(boxes).toHaveLength(6);
+    fireEvent.change(boxes[0]!, { target: { value: 'a' } });
+    expect(screen.getByTestId('value').textContent).toBe('');
+    fireEvent.change(boxes[0]!, { target: { value: '4' } });
+    expect(document.activeElement).toBe(boxes[1]);
+    fireEvent.change(boxes[1]!, { target: { value: '2' } });
+    expect(screen.getByTestId('value').textContent).toBe('42');
+    act(() => boxes[2]!.focus());
+    fireEvent.keyDown(boxes[2]!, { key: 'Backspace' });
+    expect(screen.getByTestId('value').textContent).toBe('4');
+    expect(document.activeElement).toBe(boxes[1]);
+  });
+
+  it('fills every box from a pasted code', () => {
+    render(<OtpHarness />);
+    const boxes = screen.getAllByRole('textbox') as HTMLInputElement[];
+    fireEvent.paste(boxes[0]!, { clipboardData: { getData: () => '12-34 56' } });
+    expect(screen.getByTestId('value').textContent).toBe('123456');
+    expect(filledCode('123456')).toBe('123456');
+    expect(filledCode('12 456')).toBe('');
+    expect(toBoxes('12')).toEqual(['1', '2', ' ', ' ', ' ', ' ']);
+  });
+});
+
+describe('small rules', () => {
+  it('caps the unread badge at 9+', () => {
+    expect(badgeText(3)).toBe('3');
+    expect(badgeText(9)).toBe('9');
+    expect(badgeText(10)).toBe('9+');
+  });
+
+  it('pull-to-refresh: threshold 67, maximum 95, fetch-more within 100 px', () => {
+    expect(pullDistance(100)).toBe(50);
+    expect(pullDistance(1000)).toBe(95);
+    expect(shouldRefresh(66)).toBe(false);
+    expect(shouldRefresh(67)).toBe(true);
+    expect(nearEnd(900, 800, 1800)).toBe(true); // exactly 100 px left
+    expect(nearEnd(899, 800, 1800)).toBe(false); // 101 px left
+    expect(nearEnd(0, 800, 2000)).toBe(false);
+  });
+});

@@ -1,0 +1,113 @@
+package domain
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Messages of posts and comments. The spec's (§5) are written exactly as the
+// spec has them; the rest are ours.
+const (
+	MsgPostEmpty     = "Please add some content or media to your post."
+	MsgTooManyImages = "You can upload a maximum of 3 images."
+	MsgPostTooLong   = "Post content must be at most 2000 characters long."
+	MsgVisibility    = "Posts are always public: visibility must be \"public\"."
+	MsgCommentEmpty  = "Please write something before posting your comment."
+	MsgCommentLong   = "Comment must be at most 1000 characters long."
+	MsgBadText       = "Text contains characters that are not allowed."
+	MsgPostNotFound  = "Post not found"
+	MsgCommentGone   = "Comment not found"
+	MsgNotYourPost   = "You can only change or delete your own posts."
+	MsgNotYourRemark = "You can only delete your own comments or comments on your posts."
+)
+
+// Limits of spec §5 and §9.
+const (
+	MaxPostLength    = 2000
+	MaxPostImages    = 3
+	MaxCommentLength = 1000
+	// VisibilityPublic is the only visibility: spec §3 says posts are always
+	// public when created.
+	VisibilityPublic = "public"
+)
+
+// PostInput is a new post as a client sends it (JSON, or the text fields of
+// the multipart form). Images are counted by the caller, which holds them.
+type PostInput struct {
+	Content    string `json:"content"`
+	Visibility string `json:"visibility"`
+}
+
+// Post is a validated new post.
+type Post struct {
+	Content    string
+	Visibility string
+}
+
+// Validate checks a new post with images attached: text or at least one
+// image, at most 2000 characters, at most 3 images.
+func (in PostInput) Validate(images int) (Post, error) {
+	if images > MaxPostImages {
+		return Post{}, InvalidField("images", MsgTooManyImages)
+	}
+	content, err := postContent(in.Content, images)
+	if err != nil {
+		return Post{}, err
+	}
+	switch strings.ToLower(strings.TrimSpace(in.Visibility)) {
+	case "", VisibilityPublic:
+	default:
+		return Post{}, InvalidField("visibility", MsgVisibility)
+	}
+	return Post{Content: content, Visibility: VisibilityPublic}, nil
+}
+
+// PostEditInput is the body of PUT /posts/{id}.
+type PostEditInput struct {
+	Content string `json:"content"`
+}
+
+// Validate checks new text for a post that keeps its images: with none, the
+// text may not be blank.
+func (in PostEditInput) Validate(images int) (string, error) {
+	return postContent(in.Content, images)
+}
+
+func postContent(raw string, images int) (string, error) {
+	content := strings.TrimSpace(raw)
+	if !cleanText(content) {
+		return "", InvalidField("content", MsgBadText)
+	}
+	if content == "" && images == 0 {
+		return "", InvalidField("content", MsgPostEmpty)
+	}
+	if utf8.RuneCountInString(content) > MaxPostLength {
+		return "", InvalidField("content", MsgPostTooLong)
+	}
+	return content, nil
+}
+
+// CommentInput is the body of POST /posts/{id}/comments.
+type CommentInput struct {
+	Content string `json:"content"`
+}
+
+// Validate answers the comment's trimmed text: 1 to 1000 characters.
+func (in CommentInput) Validate() (string, error) {
+	content := strings.TrimSpace(in.Content)
+	switch {
+	case !cleanText(content):
+		return "", InvalidField("content", MsgBadText)
+	case content == "":
+		return "", InvalidField("content", MsgCommentEmpty)
+	case utf8.RuneCountInString(content) > MaxCommentLength:
+		return "", InvalidField("content", MsgCommentLong)
+	}
+	return content, nil
+}
+
+// cleanText refuses what Postgres text cannot store (invalid UTF-8, NUL),
+// which a multipart field can carry even though JSON cannot.
+func cleanText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
+}

@@ -1,0 +1,136 @@
+package domain
+
+import (
+	"cmp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Search constants (spec §9, DESIGN §5).
+const (
+	// SearchSnippetRunes is where a post or comment snippet is cut; the
+	// cut text gets SearchEllipsis appended.
+	SearchSnippetRunes = 60
+	SearchEllipsis     = "..."
+	// SearchDefaultLimit and SearchMaxLimit bound ?limit= of the search calls.
+	SearchDefaultLimit = 20
+	SearchMaxLimit     = 50
+	// SearchMaxQueryRunes caps how much of a query is looked at.
+	SearchMaxQueryRunes = 200
+)
+
+// SearchKind is the type of a search result (spec §3 "Search result").
+type SearchKind string
+
+// The kinds, in the order spec §9 lists them after the exact matches.
+const (
+	SearchUser    SearchKind = "user"
+	SearchPost    SearchKind = "post"
+	SearchComment SearchKind = "comment"
+)
+
+// Rank is the kind's place in the result order: users, posts, comments.
+func (k SearchKind) Rank() int {
+	switch k {
+	case SearchUser:
+		return 0
+	case SearchPost:
+		return 1
+	case SearchComment:
+		return 2
+	}
+	return 3
+}
+
+// SearchLimit reads ?limit=: zero or negative means the default, and the
+// maximum caps it.
+func SearchLimit(n int) int {
+	if n <= 0 {
+		return SearchDefaultLimit
+	}
+	return min(n, SearchMaxLimit)
+}
+
+// CollapseSpace trims s and turns every run of white space (new lines
+// included) into one space.
+func CollapseSpace(s string) string {
+	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
+}
+
+// SearchSnippet is the one-line title of a post or comment result: the
+// content with its white space collapsed, cut at 60 characters plus "..."
+// when longer.
+func SearchSnippet(content string) string {
+	s := CollapseSpace(content)
+	if utf8.RuneCountInString(s) <= SearchSnippetRunes {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == SearchSnippetRunes {
+			return strings.TrimRightFunc(s[:i], unicode.IsSpace) + SearchEllipsis
+		}
+		n++
+	}
+	return s
+}
+
+// ExactKey is the form in which a title, subtitle or query is compared for
+// an exact match: white space collapsed, case folded.
+func ExactKey(s string) string {
+	return strings.ToLower(CollapseSpace(s))
+}
+
+// IsExactMatch reports whether a result's title or subtitle equals the
+// query, ignoring case and surrounding or repeated white space (spec §9).
+func IsExactMatch(query, title, subtitle string) bool {
+	q := ExactKey(query)
+	if q == "" {
+		return false
+	}
+	return ExactKey(title) == q || ExactKey(subtitle) == q
+}
+
+// UserSearchSubtitle is a user result's subtitle: the university ID of a
+// student, "Faculty · {department}" for faculty.
+func UserSearchSubtitle(role Role, universityID, department string) string {
+	if role == RoleFaculty {
+		if department == "" {
+			return "Faculty"
+		}
+		return "Faculty · " + department
+	}
+	if universityID == "" {
+		return "Student"
+	}
+	return universityID
+}
+
+// CommentSearchSubtitle is a comment result's subtitle.
+func CommentSearchSubtitle(postAuthor string) string {
+	return "Comment on " + postAuthor + "'s post"
+}
+
+// SearchRanking is what orders a result: exact matches first, then users,
+// posts and comments, and within each group the higher relevance first.
+type SearchRanking struct {
+	Kind  SearchKind
+	Exact bool
+	Score float64
+}
+
+// CompareSearch orders two results as spec §9 says; ties keep their order
+// when used with a stable sort.
+func CompareSearch(a, b SearchRanking) int {
+	if a.Exact != b.Exact {
+		if a.Exact {
+			return -1
+		}
+		return 1
+	}
+	if c := cmp.Compare(a.Kind.Rank(), b.Kind.Rank()); c != 0 {
+		return c
+	}
+	return cmp.Compare(b.Score, a.Score)
+}

@@ -1,0 +1,323 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fasthttp/websocket"
+	"github.com/google/uuid"
+	"github.com/rs/zerolog"
+	"github.com/uptrace/bun"
+	"github.com/valyala/fasthttp"
+
+	"campus/actors"
+	"campus/app"
+	"campus/cluster"
+	"campus/config"
+	"campus/mail"
+	"campus/media"
+	"campus/persistence"
+	"campus/persistence/testdb"
+)
+
+// liveStack is a whole node over real TCP: fresh Postgres, a cluster of one
+// with the post and user grains, the hub, the media store, the sessions
+// with their revocation listener, and the HTTP server with every post and
+// websocket route.
+type liveStack struct {
+	db       *bun.DB
+	sessions *app.Sessions
+	live     *actors.Live
+	hub      *actors.Hub
+	media    *media.Store
+	mediaDir string
+	srv      *Server
+	addr     string // host:port
+	client   *fasthttp.Client
+}
+
+type liveOptions struct {
+	mutate func(*Deps)
+}
+
+func newLiveStack(t *testing.T, o liveOptions) *liveStack {
+	t.Helper()
+	ctx := context.Background()
+	st := &liveStack{db: testdb.New(t), mediaDir: t.TempDir()}
+	log := zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)
+	var err error
+	if st.media, err = media.New(st.mediaDir, zerolog.Nop()); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := app.LoadKeys(ctx, st.db, t.TempDir()+"/secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := app.NewSigner(keys.Token, "Campus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.sessions = app.NewSessions(st.db, signer, zerolog.Nop())
+	lctx, stopListen := context.WithCancel(ctx)
+	listening := make(chan struct{})
+	go func() { st.sessions.Listen(lctx); close(listening) }()
+
+	st.live = actors.New(actors.Config{DB: st.db, Log: log, Render: app.NotificationFrames, CallTimeout: 10 * time.Second})
+	node, err := cluster.Start(ctx, cluster.Options{Name: "campus-" + uuid.NewString()[:8], Addr: "127.0.0.1:0",
+		Kinds: st.live.Kinds(), Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.hub, err = st.live.Start(node.Cluster, actors.HubOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	st.sessions.OnRevoke(st.hub.UserRevoked)
+
+	mailer, err := mail.NewDir(t.TempDir(), "Campus <no-reply@campus.test>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ClientDir = "testdata/dist"
+	d := Deps{
+		Config: cfg, Log: log, Media: st.media.Handler(), Sessions: st.sessions,
+		Accounts: app.NewAccounts(app.AccountsDeps{DB: st.db, Hasher: app.NewHasher(2), Sessions: st.sessions,
+			Mailer: mailer, Media: st.media, CodeKey: keys.Code, Product: "Campus", Log: zerolog.Nop()}),
+		Posts:    app.NewPosts(app.PostsDeps{DB: st.db, Media: st.media, Grains: st.live, Log: log}),
+		Realtime: app.NewRealtime(st.db, st.sessions),
+		Hub:      st.hub,
+	}
+	if o.mutate != nil {
+		o.mutate(&d)
+	}
+	st.srv = New(d)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.addr = ln.Addr().String()
+	go func() { _ = st.srv.Serve(ln) }()
+	st.client = &fasthttp.Client{MaxConnsPerHost: 1000, ReadTimeout: 30 * time.Second}
+
+	// Undone in reverse before testdb drops the database: sockets, HTTP,
+	// grains, cluster, listener.
+	t.Cleanup(func() {
+		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		_ = st.hub.CloseAll(sctx, actors.CloseGoingAway, "test over")
+		_ = st.srv.Shutdown(sctx)
+		st.live.Drain(sctx)
+		node.Stop()
+		stopListen()
+		<-listening
+	})
+	return st
+}
+
+// user creates a verified user directly in the database and signs a token.
+func (st *liveStack) user(t *testing.T, name string) (*persistence.User, string) {
+	t.Helper()
+	u := &persistence.User{ID: persistence.NewID(), Name: name, Role: "student", PasswordHash: "x",
+		Email: strings.ToLower(strings.ReplaceAll(name, " ", ".")) + "-" + uuid.NewString()[:6] + "@uni.edu",
+		EmailVerifiedAt: time.Now()}
+	if err := persistence.InsertUser(context.Background(), st.db, u); err != nil {
+		t.Fatal(err)
+	}
+	tok, err := st.sessions.Issue(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u, tok
+}
+
+// request sends one HTTP request; body is JSON-encoded unless it is []byte.
+func (st *liveStack) request(t testing.TB, method, path, token string, body any, contentType string) (int, map[string]any) {
+	t.Helper()
+	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(resp)
+	req.SetRequestURI("http://" + st.addr + path)
+	req.Header.SetMethod(method)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		req.SetBody(b)
+		req.Header.SetContentType(contentType)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.SetBody(raw)
+		req.Header.SetContentType("application/json")
+	}
+	if err := st.client.DoTimeout(req, resp, 30*time.Second); err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	var env map[string]any
+	if err := json.Unmarshal(resp.Body(), &env); err != nil {
+		t.Fatalf("%s %s: not JSON (%d): %q", method, path, resp.StatusCode(), resp.Body())
+	}
+	return resp.StatusCode(), env
+}
+
+func (st *liveStack) call(t testing.TB, method, path, token string, body any) (int, map[string]any) {
+	t.Helper()
+	return st.request(t, method, path, token, body, "")
+}
+
+// multipartBody builds a form with text fields and files under "images".
+func multipartBody(t *testing.T, fields map[string]string, files map[string][]byte) ([]byte, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for k, v := range fields {
+		if err := w.WriteField(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, data := range files {
+		fw, err := w.CreateFormFile("images", name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fw.Write(data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), w.FormDataContentType()
+}
+
+// post creates a text post and answers its id.
+func (st *liveStack) post(t *testing.T, token, content string) string {
+	t.Helper()
+	status, env := st.call(t, "POST", "/api/posts", token, map[string]any{"content": content, "visibility": "public"})
+	if status != 201 {
+		t.Fatalf("create post: %d %v", status, env)
+	}
+	return data(env)["post"].(map[string]any)["id"].(string)
+}
+
+// wsConn is a test websocket client.
+type wsConn struct {
+	*websocket.Conn
+	t *testing.T
+}
+
+type wsFrame struct {
+	Event string         `json:"event"`
+	Data  map[string]any `json:"data"`
+}
+
+// dial opens /api/ws with the token in the query (if any) and extra headers.
+func (st *liveStack) dial(t *testing.T, token string, header http.Header) (*wsConn, *http.Response, error) {
+	t.Helper()
+	u := url.URL{Scheme: "ws", Host: st.addr, Path: "/api/ws"}
+	if token != "" {
+		u.RawQuery = "token=" + url.QueryEscape(token)
+	}
+	d := websocket.Dialer{HandshakeTimeout: 5 * time.Second}
+	c, resp, err := d.Dial(u.String(), header)
+	if err != nil {
+		return nil, resp, err
+	}
+	t.Cleanup(func() { c.Close() })
+	return &wsConn{Conn: c, t: t}, resp, nil
+}
+
+// connect dials and waits for the ready frame.
+func (st *liveStack) connect(t *testing.T, token string) *wsConn {
+	t.Helper()
+	c, _, err := st.dial(t, token, nil)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	if f := c.next(t, "ready"); f.Data["userId"] == "" {
+		t.Fatalf("ready %v", f)
+	}
+	return c
+}
+
+// read answers the next frame within d.
+func (c *wsConn) read(d time.Duration) (wsFrame, error) {
+	_ = c.SetReadDeadline(time.Now().Add(d))
+	var f wsFrame
+	_, raw, err := c.ReadMessage()
+	if err != nil {
+		return f, err
+	}
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return f, fmt.Errorf("frame %q: %w", raw, err)
+	}
+	return f, nil
+}
+
+// next skips frames until one named event arrives (5 s at most).
+func (c *wsConn) next(t *testing.T, event string) wsFrame {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		f, err := c.read(time.Until(deadline))
+		if err != nil {
+			t.Fatalf("waiting for %q: %v", event, err)
+		}
+		if f.Event == event {
+			return f
+		}
+	}
+}
+
+// send writes one frame.
+func (c *wsConn) send(t *testing.T, event string, data any) {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{"event": event, "data": data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteMessage(websocket.TextMessage, b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// closeCode reads until the server closes and answers the close code.
+func (c *wsConn) closeCode(t *testing.T) int {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		_ = c.SetReadDeadline(deadline)
+		if _, _, err := c.ReadMessage(); err != nil {
+			if ce, ok := err.(*websocket.CloseError); ok {
+				return ce.Code
+			}
+			t.Fatalf("no close frame: %v", err)
+		}
+	}
+}
+
+// watch watches posts. The test round trip after it proves the server's
+// reader handed the watch to the hub; any event caused after that reaches
+// the hub's mailbox behind the watch.
+func (c *wsConn) watch(t *testing.T, ids ...string) {
+	t.Helper()
+	c.send(t, "watch", map[string]any{"postIds": ids})
+	c.send(t, "test", map[string]any{})
+	c.next(t, "test:response")
+}

@@ -1,0 +1,167 @@
+package httpapi
+
+import (
+	"bytes"
+	"io"
+	"mime/multipart"
+
+	"github.com/valyala/fasthttp"
+
+	"campus/app"
+	"campus/domain"
+)
+
+// Upload limits of POST /posts (DESIGN §10): three images of 5 MB and the
+// form around them. The server-wide body cap is the same size, so this is
+// what a too-big upload meets first; JSON routes have their own 64 KiB.
+const maxPostUpload = maxRequestBody
+
+// postRoutes are spec §7.5 and DESIGN §5's post, comment and like calls.
+func (s *Server) postRoutes() {
+	a := s.deps.Posts
+	if a == nil {
+		return
+	}
+	r := s.router
+	r.POST("/api/posts", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
+		in, images, closeAll, err := postForm(ctx)
+		defer closeAll()
+		if err != nil {
+			return nil, err
+		}
+		res, err := a.Create(appContext(ctx), p, in, images)
+		if err == nil {
+			created(ctx)
+		}
+		return res, err
+	}))
+	r.GET("/api/posts/feed", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
+		limit, cursor := pageQuery(ctx)
+		return a.Feed(appContext(ctx), p, limit, cursor)
+	}))
+	r.GET("/api/posts/user/{id}", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
+		id, err := pathID(ctx, "id", "User not found")
+		if err != nil {
+			return nil, err
+		}
+		limit, cursor := pageQuery(ctx)
+		return a.UserPosts(appContext(ctx), p, id, limit, cursor)
+	}))
+	r.GET("/api/posts/{id}", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
+		id, err := pathID(ctx, "id", domain.MsgPostNotFound)
+		if err != nil {
+			return nil, err
+		}
+		return a.Get(appContext(ctx), p, id)
+	}))
+	r.PUT("/api/posts/{id}", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
+		id, err := pathID(ctx, "id", domain.MsgPostNotFound)
+		if err != nil {
+			return nil, err
+		}
+		var in domain.PostEditInput
+		if err := decodeJSON(ctx, &in); err != nil {
+			return nil, err
+		}
+		return a.Update(appContext(ctx), p, id, in)
+	}))
+	r.DELETE("/api/posts/{id}", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
+		id, err := pathID(ctx, "id", domain.MsgPostNotFound)
+		if err != nil {
+			return nil, err
+		}
+		return a.Delete(appContext(ctx), p, id)
+	}))
+	r.GET("/api/posts/{id}/comments", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
+		id, err := pathID(ctx, "id", domain.MsgPostNotFound)
+		if err != nil {
+			return nil, err
+		}
+		limit, cursor := pageQuery(ctx)
+		return a.Comments(appContext(ctx), p, id, limit, cursor)
+	}))
+	r.POST("/api/posts/{id}/comments", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
+		id, err := pathID(ctx, "id", domain.MsgPostNotFound)
+		if err != nil {
+			return nil, err
+		}
+		var in domain.CommentInput
+		if err := decodeJSON(ctx, &in); err != nil {
+			return nil, err
+		}
+		res, err := a.AddComment(appContext(ctx), p, id, in)
+		if err == nil {
+			created(ctx)
+		}
+		return res, err
+	}))
+	r.DELETE("/api/posts/{id}/comments/{cid}", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
+		id, err := pathID(ctx, "id", domain.MsgPostNotFound)
+		if err != nil {
+			return nil, err
+		}
+		cid, err := pathID(ctx, "cid", domain.MsgCommentGone)
+		if err != nil {
+			return nil, err
+		}
+		return a.DeleteComment(appContext(ctx), p, id, cid)
+	}))
+	like := func(action app.LikeAction) fasthttp.RequestHandler {
+		return s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
+			id, err := pathID(ctx, "id", domain.MsgPostNotFound)
+			if err != nil {
+				return nil, err
+			}
+			return a.Like(appContext(ctx), p, id, action)
+		})
+	}
+	r.POST("/api/posts/{id}/like", like(app.Like))
+	r.DELETE("/api/posts/{id}/like", like(app.Unlike))
+	r.PATCH("/api/posts/{id}/like", like(app.ToggleLike))
+}
+
+// postForm reads a new post: JSON {content, visibility}, or multipart with
+// the fields content and visibility and up to three files in images (spec
+// §7.5). The returned closer releases the opened files.
+func postForm(ctx *fasthttp.RequestCtx) (domain.PostInput, []io.Reader, func(), error) {
+	var in domain.PostInput
+	noop := func() {}
+	ct := bytes.ToLower(ctx.Request.Header.ContentType())
+	if !bytes.HasPrefix(ct, []byte("multipart/form-data")) {
+		return in, nil, noop, decodeJSON(ctx, &in)
+	}
+	if len(ctx.PostBody()) > maxPostUpload {
+		return in, nil, noop, errBodyTooLarge
+	}
+	form, err := ctx.MultipartForm()
+	if err != nil {
+		return in, nil, noop, domain.Invalid("Malformed upload")
+	}
+	in.Content = first(form.Value["content"])
+	in.Visibility = first(form.Value["visibility"])
+	headers := form.File["images"]
+	var files []multipart.File
+	closeAll := func() {
+		for _, f := range files {
+			_ = f.Close()
+		}
+	}
+	images := make([]io.Reader, 0, len(headers))
+	for _, h := range headers {
+		f, err := h.Open()
+		if err != nil {
+			closeAll()
+			return in, nil, noop, domain.Invalid("Malformed upload")
+		}
+		files = append(files, f)
+		images = append(images, f)
+	}
+	return in, images, closeAll, nil
+}
+
+func first(vs []string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return vs[0]
+}

@@ -1,0 +1,391 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/fasthttp/websocket"
+	"github.com/google/uuid"
+	"github.com/rs/zerolog"
+
+	"campus/actors"
+	"campus/persistence"
+)
+
+func TestLiveEventsReachSockets(t *testing.T) {
+	st := newLiveStack(t, liveOptions{})
+	author, authorTok := st.user(t, "Live Author")
+	liker, likerTok := st.user(t, "Live Liker")
+	_, watcherTok := st.user(t, "Live Watcher")
+	id := st.post(t, authorTok, "watch me")
+
+	authorWS := st.connect(t, authorTok)
+	watcherWS := st.connect(t, watcherTok)
+	watcherWS.watch(t, id)
+
+	status, env := st.call(t, "POST", "/api/posts/"+id+"/like", likerTok, nil)
+	if status != 200 || data(env)["isLiked"] != true || data(env)["likesCount"] != 1.0 {
+		t.Fatalf("like %d %v", status, env)
+	}
+	t.Run("watcher gets the count", func(t *testing.T) {
+		f := watcherWS.next(t, "post:likes")
+		if f.Data["postId"] != id || f.Data["likesCount"] != 1.0 {
+			t.Fatalf("post:likes %v", f.Data)
+		}
+	})
+	t.Run("author gets post:like and a notification", func(t *testing.T) {
+		f := authorWS.next(t, "post:like")
+		from := f.Data["fromUser"].(map[string]any)
+		if f.Data["postId"] != id || from["id"] != liker.ID.String() || from["name"] != "Live Liker" || from["avatar"] == nil {
+			t.Fatalf("post:like %v", f.Data)
+		}
+		n := authorWS.next(t, "notification")
+		if n.Data["type"] != "like" || n.Data["unreadCount"] != 1.0 || n.Data["post"].(map[string]any)["id"] != id ||
+			n.Data["sender"].(map[string]any)["id"] != liker.ID.String() || n.Data["message"] != "Live Liker liked your post" {
+			t.Fatalf("notification %v", n.Data)
+		}
+		rows, err := st.db.NewSelect().Model((*persistence.Notification)(nil)).
+			Where("user_id = ? AND sender_id = ? AND post_id = ? AND type = 'like'", author.ID, liker.ID, id).Count(context.Background())
+		if err != nil || rows != 1 {
+			t.Fatalf("notification rows %d %v", rows, err)
+		}
+	})
+	t.Run("unlike and like again: no second notification", func(t *testing.T) {
+		st.call(t, "DELETE", "/api/posts/"+id+"/like", likerTok, nil)
+		st.call(t, "POST", "/api/posts/"+id+"/like", likerTok, nil)
+		// The comment's notification arrives; no like one may come first.
+		st.call(t, "POST", "/api/posts/"+id+"/comments", likerTok, map[string]any{"content": "Great post"})
+		f := authorWS.next(t, "notification")
+		if f.Data["type"] != "comment" || f.Data["unreadCount"] != 2.0 {
+			t.Fatalf("expected the comment notification, got %v", f.Data)
+		}
+		if f := watcherWS.next(t, "post:comments"); f.Data["commentsCount"] != 1.0 {
+			t.Fatalf("post:comments %v", f.Data)
+		}
+	})
+	t.Run("the author's own like notifies nobody", func(t *testing.T) {
+		st.call(t, "POST", "/api/posts/"+id+"/like", authorTok, nil)
+		authorWS.send(t, "test", map[string]any{})
+		for {
+			f, err := authorWS.read(2 * time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Event == "post:like" || f.Event == "notification" {
+				t.Fatalf("self-like pushed %v", f)
+			}
+			if f.Event == "test:response" {
+				break
+			}
+		}
+	})
+	t.Run("deleting the post tells watchers", func(t *testing.T) {
+		if status, env := st.call(t, "DELETE", "/api/posts/"+id, authorTok, nil); status != 200 {
+			t.Fatalf("%d %v", status, env)
+		}
+		if f := watcherWS.next(t, "post:deleted"); f.Data["postId"] != id {
+			t.Fatalf("post:deleted %v", f.Data)
+		}
+	})
+}
+
+// TestLiveCountsAreCoalesced: many likes in a short time reach a watcher as
+// at most one count per 250 ms, and the last count always arrives.
+func TestLiveCountsAreCoalesced(t *testing.T) {
+	st := newLiveStack(t, liveOptions{})
+	_, aTok := st.user(t, "Coalesce Author")
+	id := st.post(t, aTok, "busy")
+	tokens := make([]string, 40)
+	for i := range tokens {
+		_, tokens[i] = st.user(t, fmt.Sprintf("Coalesce %d", i))
+	}
+	ws := st.connect(t, aTok)
+	ws.watch(t, id)
+	start := time.Now()
+	// 40 likes spread over about a second: uncoalesced, 40 frames.
+	for _, tok := range tokens {
+		if status, _ := st.call(t, "POST", "/api/posts/"+id+"/like", tok, nil); status != 200 {
+			t.Fatalf("like %d", status)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	elapsed := time.Since(start)
+	var counts []float64
+	for {
+		f, err := ws.read(time.Second)
+		if err != nil {
+			break // a second of silence: the trailing count has gone out
+		}
+		if f.Event == "post:likes" {
+			counts = append(counts, f.Data["likesCount"].(float64))
+		}
+	}
+	if len(counts) == 0 || counts[len(counts)-1] != float64(len(tokens)) {
+		t.Fatalf("counts %v: the last must be %d", counts, len(tokens))
+	}
+	if limit := int(elapsed/(250*time.Millisecond)) + 2; len(counts) > limit {
+		t.Fatalf("%d count frames in %v (at most %d)", len(counts), elapsed, limit)
+	}
+	t.Logf("%d likes in %v → %d post:likes frames", len(tokens), elapsed.Round(time.Millisecond), len(counts))
+}
+
+func TestWebsocketAuth(t *testing.T) {
+	st := newLiveStack(t, liveOptions{})
+	u, tok := st.user(t, "Socket Owner")
+	_, otherTok := st.user(t, "Socket Bystander")
+
+	t.Run("bad token closes with 1008", func(t *testing.T) {
+		for _, bad := range []string{"nonsense", tok + "x"} {
+			c, _, err := st.dial(t, bad, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if code := c.closeCode(t); code != websocket.ClosePolicyViolation {
+				t.Fatalf("close code %d", code)
+			}
+		}
+	})
+	t.Run("token as the first frame", func(t *testing.T) {
+		c, _, err := st.dial(t, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.send(t, "auth", map[string]any{"token": tok})
+		if f := c.next(t, "ready"); f.Data["userId"] != u.ID.String() || f.Data["unreadCount"] != 0.0 {
+			t.Fatalf("ready %v", f.Data)
+		}
+	})
+	t.Run("no token at all", func(t *testing.T) {
+		c, _, err := st.dial(t, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.send(t, "test", map[string]any{})
+		if code := c.closeCode(t); code != websocket.ClosePolicyViolation {
+			t.Fatalf("close code %d", code)
+		}
+	})
+	t.Run("foreign origin refused", func(t *testing.T) {
+		_, resp, err := st.dial(t, tok, http.Header{"Origin": {"https://evil.example"}})
+		if err == nil || resp == nil || resp.StatusCode != 403 {
+			t.Fatalf("dial from a foreign origin: %v %v", resp, err)
+		}
+		if _, _, err := st.dial(t, tok, http.Header{"Origin": {"http://" + st.addr}}); err != nil {
+			t.Fatalf("own origin: %v", err)
+		}
+	})
+	t.Run("logout closes the user's sockets", func(t *testing.T) {
+		mine := st.connect(t, tok)
+		other := st.connect(t, otherTok)
+		if status, env := st.call(t, "POST", "/api/auth/logout", tok, nil); status != 200 {
+			t.Fatalf("logout %d %v", status, env)
+		}
+		if code := mine.closeCode(t); code != websocket.ClosePolicyViolation {
+			t.Fatalf("close code %d", code)
+		}
+		other.send(t, "test", map[string]any{})
+		other.next(t, "test:response")
+		// The old token cannot connect again.
+		c, _, err := st.dial(t, tok, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code := c.closeCode(t); code != websocket.ClosePolicyViolation {
+			t.Fatalf("close code %d", code)
+		}
+	})
+	t.Run("a revocation spares sockets whose token still holds", func(t *testing.T) {
+		ctx := context.Background()
+		u, oldTok := st.user(t, "Password Changer")
+		old := st.connect(t, oldTok)
+		if err := st.sessions.Revoke(ctx, st.db, u.ID); err != nil {
+			t.Fatal(err)
+		}
+		if code := old.closeCode(t); code != websocket.ClosePolicyViolation {
+			t.Fatalf("old socket close code %d", code)
+		}
+		fresh, err := persistence.UserByID(ctx, st.db, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		newTok, err := st.sessions.Issue(fresh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := st.connect(t, newTok)
+		st.hub.UserRevoked(u.ID) // as if another NOTIFY came: the socket re-checks and stays
+		time.Sleep(200 * time.Millisecond)
+		c.send(t, "test", map[string]any{})
+		c.next(t, "test:response")
+	})
+}
+
+func TestWebsocketFrames(t *testing.T) {
+	st := newLiveStack(t, liveOptions{})
+	_, tok := st.user(t, "Frame Sender")
+	c := st.connect(t, tok)
+	tests := []struct {
+		name  string
+		frame string
+		event string // the answer; "" means none
+		msg   string
+	}{
+		{"test", `{"event":"test","data":{}}`, "test:response", ""},
+		{"test without data", `{"event":"test"}`, "test:response", ""},
+		{"bad json", `{"event":`, "error", msgBadFrame},
+		{"not an object", `[1,2]`, "error", msgBadFrame},
+		{"no event", `{"data":{}}`, "error", msgBadFrame},
+		{"unknown event", `{"event":"shout","data":{}}`, "error", msgUnknownEvent},
+		{"too large", `{"event":"test","data":{"x":"` + strings.Repeat("a", 17<<10) + `"}}`, "error", msgFrameTooLarge},
+		{"client post:like is ignored", `{"event":"post:like","data":{"postId":"x","postAuthorId":"y"}}`, "", ""},
+		{"client friend:request is ignored", `{"event":"friend:request","data":{"toUserId":"x"}}`, "", ""},
+		{"watch without ids", `{"event":"watch","data":{}}`, "error", msgBadWatch},
+		{"watch with bad ids", `{"event":"watch","data":{"postIds":["nope","` + uuid.NewString() + `"]}}`, "error", msgBadPostIDs},
+		{"unwatch", `{"event":"unwatch","data":{"postIds":["` + uuid.NewString() + `"]}}`, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := c.WriteMessage(websocket.TextMessage, []byte(tt.frame)); err != nil {
+				t.Fatal(err)
+			}
+			// A test frame after it: its answer comes after the answer to
+			// the frame under test, if any.
+			c.send(t, "test", map[string]any{})
+			f, err := c.read(5 * time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tt.event
+			if want == "" {
+				want = "test:response"
+			}
+			if f.Event != want || (tt.msg != "" && f.Data["message"] != tt.msg) {
+				t.Fatalf("answer %v, want %s %q", f, want, tt.msg)
+			}
+			if tt.event != "" {
+				c.next(t, "test:response") // the probe's own answer
+			}
+		})
+	}
+	t.Run("at most 200 watched posts", func(t *testing.T) {
+		ids := make([]string, 201)
+		for i := range ids {
+			ids[i] = uuid.NewString()
+		}
+		c.send(t, "watch", map[string]any{"postIds": ids[:150]})
+		c.send(t, "watch", map[string]any{"postIds": ids[150:]})
+		if f := c.next(t, "error"); f.Data["message"] != msgTooManyWatch {
+			t.Fatalf("answer %v", f)
+		}
+	})
+}
+
+func TestTooManySockets(t *testing.T) {
+	st := newLiveStack(t, liveOptions{})
+	_, tok := st.user(t, "Many Tabs")
+	for range actors.DefaultMaxSocketsPerUser {
+		st.connect(t, tok)
+	}
+	c, _, err := st.dial(t, tok, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := c.closeCode(t); code != websocket.CloseTryAgainLater {
+		t.Fatalf("close code %d", code)
+	}
+	if n, err := st.hub.Sockets(); err != nil || n != actors.DefaultMaxSocketsPerUser {
+		t.Fatalf("hub has %d sockets (%v)", n, err)
+	}
+}
+
+func TestShutdownClosesSocketsGoingAway(t *testing.T) {
+	st := newLiveStack(t, liveOptions{})
+	_, tok := st.user(t, "Shutdown Watcher")
+	c := st.connect(t, tok)
+	if err := st.hub.CloseAll(context.Background(), actors.CloseGoingAway, "bye"); err != nil {
+		t.Fatal(err)
+	}
+	if code := c.closeCode(t); code != websocket.CloseGoingAway {
+		t.Fatalf("close code %d", code)
+	}
+	// New sockets are turned away too.
+	c2, _, err := st.dial(t, tok, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := c2.closeCode(t); code != websocket.CloseGoingAway {
+		t.Fatalf("late socket close code %d", code)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		n, err := st.hub.Sockets()
+		if err == nil && n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d sockets still registered", n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// FuzzFrame feeds arbitrary frames to the websocket frame handler: it never
+// panics, answers only well-formed frames, and answers every bad frame with
+// an error frame.
+func FuzzFrame(f *testing.F) {
+	for _, seed := range []string{
+		`{"event":"test","data":{}}`, `{"event":"watch","data":{"postIds":["` + uuid.NewString() + `"]}}`,
+		`{"event":"unwatch","data":{"postIds":[]}}`, `{"event":"watch","data":{"postIds":null}}`,
+		`{"event":"auth","data":{"token":"x"}}`, `{"event":"post:comment"}`, `{"event":1}`, `null`, `"x"`,
+		`{"event":"watch","data":[1]}`, `{"event":"\u0000"}`, "\xff\xfe", `{"event":"test","data":` + strings.Repeat("[", 5000),
+	} {
+		f.Add([]byte(seed))
+	}
+	system := actor.NewActorSystem()
+	hub, err := actors.StartLocalHub(system, zerolog.Nop(), actors.HubOptions{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	// A registered session without a socket: the handler only hands it to
+	// the hub, which writes nothing to it here.
+	sess := actors.NewSession(nil, uuid.New(), actors.SessionOptions{})
+	if err := hub.Register(sess); err != nil {
+		f.Fatal(err)
+	}
+	known := map[string]bool{"test": true, "watch": true, "unwatch": true, "auth": true,
+		"friend:request": true, "friend:accept": true, "post:like": true, "post:comment": true}
+	f.Fuzz(func(t *testing.T, frame []byte) {
+		c := newWSClient(hub, sess)
+		reply := c.handle(frame)
+		var in struct {
+			Event string          `json:"event"`
+			Data  json.RawMessage `json:"data"`
+		}
+		bad := len(frame) > wsMaxFrame || json.Unmarshal(frame, &in) != nil || !known[in.Event]
+		if reply == nil {
+			if bad {
+				t.Fatalf("bad frame %q not answered", frame)
+			}
+			return
+		}
+		var out struct {
+			Event string         `json:"event"`
+			Data  map[string]any `json:"data"`
+		}
+		if err := json.Unmarshal(reply, &out); err != nil {
+			t.Fatalf("reply %q is not JSON", reply)
+		}
+		if bad && (out.Event != "error" || out.Data["message"] == "") {
+			t.Fatalf("bad frame %q answered %q", frame, reply)
+		}
+		if len(c.watched) > wsMaxWatched {
+			t.Fatalf("%d watched", len(c.watched))
+		}
+	})
+}

@@ -1,0 +1,100 @@
+package persistence
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+)
+
+// Queries of the user grain: the notifications it creates on the user's
+// behalf (the unread count it pushes with them is UnreadNotificationCount).
+
+// InsertNotificationsOnce stores ns in one statement and answers those it
+// inserted, with CreatedAt filled, in the order given. A notification whose
+// id is already stored (a retried request) or that would be a second like
+// notification of one liker on one post (notifications_like_key) is skipped.
+func InsertNotificationsOnce(ctx context.Context, db bun.IDB, ns []*Notification) ([]*Notification, error) {
+	if len(ns) == 0 {
+		return nil, nil
+	}
+	n := len(ns)
+	ids, users, types := make([]string, n), make([]string, n), make([]string, n)
+	senders, posts, comments := make([]string, n), make([]string, n), make([]string, n)
+	byID := make(map[uuid.UUID]*Notification, n)
+	for i, x := range ns {
+		ids[i], users[i], types[i] = x.ID.String(), x.UserID.String(), x.Type
+		senders[i], posts[i], comments[i] = optionalID(x.SenderID), optionalID(x.PostID), optionalID(x.CommentID)
+		byID[x.ID] = x
+	}
+	// WITH ORDINALITY keeps the given order, so that the notifications of
+	// one batch are created oldest first. Rows whose user, sender, post or
+	// comment was deleted meanwhile are skipped rather than failing the
+	// batch on a foreign key.
+	rows, err := db.QueryContext(ctx, `INSERT INTO notifications (id, user_id, type, sender_id, post_id, comment_id)
+		SELECT n.id, n.user_id, n.type, nullif(n.sender, '')::uuid, nullif(n.post, '')::uuid, nullif(n.comment, '')::uuid
+		FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[])
+			WITH ORDINALITY AS n (id, user_id, type, sender, post, comment, ord)
+		WHERE EXISTS (SELECT 1 FROM users u WHERE u.id = n.user_id)
+		  AND (nullif(n.sender, '') IS NULL OR EXISTS (SELECT 1 FROM users u WHERE u.id = nullif(n.sender, '')::uuid))
+		  AND (nullif(n.post, '') IS NULL OR EXISTS (SELECT 1 FROM posts p WHERE p.id = nullif(n.post, '')::uuid))
+		  AND (nullif(n.comment, '') IS NULL OR EXISTS (SELECT 1 FROM comments c WHERE c.id = nullif(n.comment, '')::uuid))
+		ORDER BY n.ord
+		ON CONFLICT DO NOTHING
+		RETURNING id, created_at`,
+		pgdialect.Array(ids), pgdialect.Array(users), pgdialect.Array(types),
+		pgdialect.Array(senders), pgdialect.Array(posts), pgdialect.Array(comments))
+	if err != nil {
+		return nil, fmt.Errorf("persistence: insert notifications: %w", err)
+	}
+	defer rows.Close()
+	inserted := make(map[uuid.UUID]bool, n)
+	for rows.Next() {
+		var id uuid.UUID
+		var at time.Time
+		if err := rows.Scan(&id, &at); err != nil {
+			return nil, fmt.Errorf("persistence: insert notifications: %w", err)
+		}
+		if x := byID[id]; x != nil {
+			x.CreatedAt = at
+			inserted[id] = true
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("persistence: insert notifications: %w", err)
+	}
+	out := make([]*Notification, 0, len(inserted))
+	for _, x := range ns {
+		if inserted[x.ID] {
+			out = append(out, x)
+		}
+	}
+	return out, nil
+}
+
+// UsersByIDs loads the given users, keyed by id; missing ones are absent.
+func UsersByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID) (map[uuid.UUID]*User, error) {
+	out := make(map[uuid.UUID]*User, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var us []*User
+	if err := db.NewSelect().Model(&us).Where("u.id IN (?)", bun.In(ids)).Scan(ctx); err != nil && err != sql.ErrNoRows {
+		return nil, fmt.Errorf("persistence: users by ids: %w", err)
+	}
+	for _, u := range us {
+		out[u.ID] = u
+	}
+	return out, nil
+}
+
+func optionalID(id uuid.UUID) string {
+	if id == uuid.Nil {
+		return ""
+	}
+	return id.String()
+}

@@ -1,0 +1,106 @@
+package persistence
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+)
+
+// InsertNotification stores n (its ID is made here when zero) and fills in
+// its created_at.
+func InsertNotification(ctx context.Context, db bun.IDB, n *Notification) error {
+	if n.ID == uuid.Nil {
+		n.ID = NewID()
+	}
+	if _, err := db.NewInsert().Model(n).Returning("created_at").Exec(ctx); err != nil {
+		return fmt.Errorf("persistence: insert notification: %w", err)
+	}
+	return nil
+}
+
+// UnreadNotificationCount is how many of userID's notifications are unread.
+func UnreadNotificationCount(ctx context.Context, db bun.IDB, userID uuid.UUID) (int, error) {
+	n, err := db.NewSelect().Model((*Notification)(nil)).Where("user_id = ? AND NOT is_read", userID).Count(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("persistence: unread notifications: %w", err)
+	}
+	return int(n), nil
+}
+
+// NotificationsOf lists userID's notifications newest first, with their
+// senders, starting after the keyset.
+func NotificationsOf(ctx context.Context, db bun.IDB, userID uuid.UUID, after Keyset, limit int) ([]Notification, error) {
+	var out []Notification
+	q := db.NewSelect().Model(&out).Relation("Sender").
+		Where("n.user_id = ?", userID).
+		OrderExpr("n.created_at DESC, n.id DESC").Limit(int64(limit))
+	if !after.IsZero() {
+		q = q.Where("(n.created_at, n.id) < (?, ?)", after.At, after.ID)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, fmt.Errorf("persistence: notifications: %w", err)
+	}
+	return out, nil
+}
+
+// MarkNotificationsRead marks those of ids that belong to userID read and
+// returns how many changed; other users' ids are ignored.
+func MarkNotificationsRead(ctx context.Context, db bun.IDB, userID uuid.UUID, ids []uuid.UUID) (int, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	res, err := db.NewUpdate().Model((*Notification)(nil)).Set("is_read = true").
+		Where("user_id = ? AND id IN (?) AND NOT is_read", userID, bun.In(ids)).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("persistence: mark notifications read: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
+
+// MarkAllNotificationsRead marks every unread notification of userID read.
+func MarkAllNotificationsRead(ctx context.Context, db bun.IDB, userID uuid.UUID) (int, error) {
+	res, err := db.NewUpdate().Model((*Notification)(nil)).Set("is_read = true").
+		Where("user_id = ? AND NOT is_read", userID).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("persistence: mark all notifications read: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
+
+// DeleteNotification removes userID's notification id; false when userID
+// has no such notification (someone else's counts as none).
+func DeleteNotification(ctx context.Context, db bun.IDB, userID, id uuid.UUID) (bool, error) {
+	res, err := db.NewDelete().Model((*Notification)(nil)).Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
+	if err != nil {
+		return false, fmt.Errorf("persistence: delete notification: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// DeleteFriendRequestNotifications removes the friend_request notifications
+// that sender's requests left with recipient (a declined or cancelled
+// request takes its notification with it).
+func DeleteFriendRequestNotifications(ctx context.Context, db bun.IDB, recipient, sender uuid.UUID) error {
+	_, err := db.NewDelete().Model((*Notification)(nil)).
+		Where("user_id = ? AND sender_id = ? AND type = ?", recipient, sender, NotifyFriendRequest).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("persistence: delete friend request notifications: %w", err)
+	}
+	return nil
+}
+
+// ReadFriendRequestNotifications marks sender's friend_request
+// notifications to recipient read (the request was answered).
+func ReadFriendRequestNotifications(ctx context.Context, db bun.IDB, recipient, sender uuid.UUID) error {
+	_, err := db.NewUpdate().Model((*Notification)(nil)).Set("is_read = true").
+		Where("user_id = ? AND sender_id = ? AND type = ? AND NOT is_read", recipient, sender, NotifyFriendRequest).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("persistence: read friend request notifications: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,580 @@
+package persistence
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+
+	"campus/domain"
+)
+
+// ImageRef is the {url, type} of a post image as lists show it.
+type ImageRef struct {
+	URL  string `json:"url"`
+	Type string `json:"type"`
+}
+
+// PostRow is a post as a reader sees it: with its author, its images in
+// order and whether the reader likes it. One query fills a whole page.
+type PostRow struct {
+	Post `bun:",extend"`
+
+	ImageList []ImageRef `bun:"image_list,scanonly,type:jsonb"`
+	IsLiked   bool       `bun:"is_liked,scanonly"`
+}
+
+// PostQuery selects a page of posts, newest first.
+type PostQuery struct {
+	Viewer uuid.UUID // whose likes fill IsLiked
+	Author uuid.UUID // only this author's posts; zero for everyone's
+	After  Keyset    // the last post of the previous page (At, ID)
+	Limit  int
+}
+
+// authorColumns are the user columns a post or comment shows (UserSummary).
+func authorColumns(q *bun.SelectQuery) *bun.SelectQuery {
+	return q.Column("id", "name", "role", "university_id", "department", "avatar_url", "avatar_key")
+}
+
+// postRows is the one query behind the feed, a profile's posts and a single
+// post: page (a query on posts alone, already ordered and limited) joined
+// to the authors, with images aggregated and the viewer's like looked up
+// per row, both through indexes. Limiting inside makes the planner see a
+// page of rows rather than the whole table, so the like lookup stays an
+// index probe per post however many posts the viewer has liked.
+func postRows(db bun.IDB, viewer uuid.UUID, page *bun.SelectQuery) *bun.SelectQuery {
+	return db.NewSelect().Model((*PostRow)(nil)).
+		ModelTableExpr("(?) AS p", page).
+		ColumnExpr("p.*").
+		Relation("Author", authorColumns).
+		ColumnExpr(`coalesce((SELECT json_agg(json_build_object('url', pi.url, 'type', pi.type) ORDER BY pi.position)
+			FROM post_images pi WHERE pi.post_id = p.id), '[]') AS image_list`).
+		ColumnExpr("EXISTS (SELECT 1 FROM post_likes pl WHERE pl.post_id = p.id AND pl.user_id = ?) AS is_liked", viewer)
+}
+
+// Posts answers a page of posts, newest first, and whether there are more.
+func Posts(ctx context.Context, db bun.IDB, pq PostQuery) ([]*PostRow, bool, error) {
+	page := db.NewSelect().TableExpr("posts").ColumnExpr("*").
+		OrderExpr("created_at DESC, id DESC").Limit(int64(pq.Limit) + 1)
+	if pq.Author != uuid.Nil {
+		page = page.Where("user_id = ?", pq.Author)
+	}
+	if !pq.After.IsZero() {
+		page = page.Where("(created_at, id) < (?, ?)", pq.After.At, pq.After.ID)
+	}
+	var rows []*PostRow
+	if err := postRows(db, pq.Viewer, page).OrderExpr("p.created_at DESC, p.id DESC").Scan(ctx, &rows); err != nil {
+		return nil, false, fmt.Errorf("persistence: posts: %w", err)
+	}
+	more := len(rows) > pq.Limit
+	if more {
+		rows = rows[:pq.Limit]
+	}
+	return rows, more, nil
+}
+
+// PostByID loads one post as viewer sees it; domain.ErrNotFound if none.
+func PostByID(ctx context.Context, db bun.IDB, id, viewer uuid.UUID) (*PostRow, error) {
+	row := new(PostRow)
+	page := db.NewSelect().TableExpr("posts").ColumnExpr("*").Where("id = ?", id)
+	if err := postRows(db, viewer, page).Scan(ctx, row); err != nil {
+		return nil, notFound(err, "persistence: post by id")
+	}
+	return row, nil
+}
+
+// InsertPost stores a new post with its images and queues it for search.
+func InsertPost(ctx context.Context, db bun.IDB, p *Post, images []*PostImage) error {
+	if _, err := db.NewInsert().Model(p).Returning("created_at, updated_at").Exec(ctx); err != nil {
+		return fmt.Errorf("persistence: insert post: %w", err)
+	}
+	if len(images) > 0 {
+		if _, err := db.NewInsert().Model(&images).Exec(ctx); err != nil {
+			return fmt.Errorf("persistence: insert post images: %w", err)
+		}
+	}
+	return AddOutbox(ctx, db, EntityPost, p.ID, OpUpsert)
+}
+
+// LockedPost is what an author's change needs to know about a post.
+type LockedPost struct {
+	AuthorID uuid.UUID
+	Images   int
+}
+
+// LockPost locks the post's row for the rest of tx and answers its author
+// and image count; domain.ErrNotFound if there is no such post.
+func LockPost(ctx context.Context, tx bun.IDB, id uuid.UUID) (LockedPost, error) {
+	var lp LockedPost
+	err := tx.QueryRowContext(ctx, `SELECT p.user_id, (SELECT count(*) FROM post_images pi WHERE pi.post_id = p.id)
+		FROM posts p WHERE p.id = ? FOR UPDATE`, id).Scan(&lp.AuthorID, &lp.Images)
+	if err != nil {
+		return lp, notFound(err, "persistence: lock post")
+	}
+	return lp, nil
+}
+
+// SetPostContent replaces a post's text and queues it for search.
+func SetPostContent(ctx context.Context, db bun.IDB, id uuid.UUID, content string) error {
+	_, err := db.NewUpdate().Model((*Post)(nil)).Set("content = ?", content).Set("updated_at = now()").
+		Where("id = ?", id).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("persistence: set post content: %w", err)
+	}
+	return AddOutbox(ctx, db, EntityPost, id, OpUpsert)
+}
+
+// DeletePost removes a post and, by cascade, its images, likes, comments and
+// notifications, telling search about the post and each comment. It answers
+// the storage keys of the images, to delete once the transaction commits.
+func DeletePost(ctx context.Context, tx bun.IDB, id uuid.UUID) ([]string, error) {
+	var keys []string
+	if err := tx.NewSelect().Model((*PostImage)(nil)).Column("storage_key").Where("post_id = ?", id).
+		Scan(ctx, &keys); err != nil {
+		return nil, fmt.Errorf("persistence: post image keys: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO search_outbox (entity, entity_id, op)
+		SELECT ?, id, ? FROM comments WHERE post_id = ?`, EntityComment, OpDelete, id); err != nil {
+		return nil, fmt.Errorf("persistence: outbox post comments: %w", err)
+	}
+	if err := AddOutbox(ctx, tx, EntityPost, id, OpDelete); err != nil {
+		return nil, err
+	}
+	res, err := tx.NewDelete().Model((*Post)(nil)).Where("id = ?", id).Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("persistence: delete post: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil, fmt.Errorf("persistence: delete post: %w", domain.ErrNotFound)
+	}
+	return keys, nil
+}
+
+// Comments answers a page of a post's comments, oldest first, with their
+// authors, and whether there are more.
+func Comments(ctx context.Context, db bun.IDB, postID uuid.UUID, after Keyset, limit int) ([]*Comment, bool, error) {
+	var cs []*Comment
+	q := db.NewSelect().Model(&cs).Relation("Author", authorColumns).
+		Where("c.post_id = ?", postID).
+		OrderExpr("c.created_at ASC, c.id ASC").Limit(int64(limit) + 1)
+	if !after.IsZero() {
+		q = q.Where("(c.created_at, c.id) > (?, ?)", after.At, after.ID)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, false, fmt.Errorf("persistence: comments: %w", err)
+	}
+	more := len(cs) > limit
+	if more {
+		cs = cs[:limit]
+	}
+	return cs, more, nil
+}
+
+// PostExists reports whether the post is there.
+func PostExists(ctx context.Context, db bun.IDB, id uuid.UUID) (bool, error) {
+	ok, err := db.NewSelect().Model((*Post)(nil)).Where("id = ?", id).Exists(ctx)
+	if err != nil {
+		return false, fmt.Errorf("persistence: post exists: %w", err)
+	}
+	return ok, nil
+}
+
+// LikeOp is one like-button action.
+type LikeOp int8
+
+// Like-button actions. Set and Unset are idempotent; Toggle flips whatever
+// the state is at that moment.
+const (
+	LikeSet LikeOp = iota + 1
+	LikeUnset
+	LikeToggle
+)
+
+// LikeChange is one user's like action on the batch's post.
+type LikeChange struct {
+	UserID uuid.UUID
+	Op     LikeOp
+}
+
+// CommentRemoval is a request by UserID to delete a comment.
+type CommentRemoval struct {
+	CommentID uuid.UUID
+	UserID    uuid.UUID
+}
+
+// PostBatch is everything the post grain writes to one post in one
+// transaction: like actions in arrival order, new comments (ID, UserID and
+// Content set by the caller), and comment removals.
+type PostBatch struct {
+	PostID   uuid.UUID
+	Likes    []LikeChange
+	Comments []*Comment
+	Removals []CommentRemoval
+}
+
+// PostBatchResult is what a committed batch did. Counts are the ones
+// Postgres returned after the batch, so they are exact even if another
+// writer (a twin grain activation) changed the post at the same time.
+type PostBatchResult struct {
+	AuthorID      uuid.UUID
+	LikesCount    int
+	CommentsCount int
+	// Liked is, per entry of Likes, whether the user likes the post after
+	// that action.
+	Liked []bool
+	// NewLikers are the users whose like row this batch inserted.
+	NewLikers []uuid.UUID
+	// NewComments are the comments this batch inserted (a retried comment
+	// that already existed is not among them); every Comments entry has its
+	// CreatedAt filled either way.
+	NewComments []*Comment
+	// RemovalErrs is, per entry of Removals, nil when the comment is gone
+	// (now or before), domain.ErrNotFound-kind for a comment not on this
+	// post, domain.ErrForbidden-kind when the user may not delete it.
+	RemovalErrs []error
+}
+
+// ErrPostGone means the batch's post does not exist (any more).
+var ErrPostGone = fmt.Errorf("persistence: post: %w", domain.ErrNotFound)
+
+// likePlan is one user's like actions resolved against the state before
+// the batch.
+type likePlan struct {
+	ops []int // indexes into PostBatch.Likes, in order
+	// needInitial is true when the first action is a toggle, whose result
+	// depends on the state before the batch.
+	needInitial bool
+	// final is the state after all actions when it does not depend on the
+	// initial state (some Set or Unset came first or later); flip means
+	// "the opposite of the initial state", keep "the initial state".
+	known, final, flip bool
+}
+
+// ApplyPostBatch writes b in one transaction: one multi-row like insert, one
+// multi-row like delete and one counter update (a single statement when the
+// batch holds only likes), plus the comment rows and their search outbox
+// entries. Counters move by the rows actually inserted and deleted.
+func ApplyPostBatch(ctx context.Context, db bun.IDB, b PostBatch) (PostBatchResult, error) {
+	res := PostBatchResult{Liked: make([]bool, len(b.Likes)), RemovalErrs: make([]error, len(b.Removals))}
+	plans, order := planLikes(b.Likes)
+	var set, unset, flip, need []string
+	for _, u := range order {
+		p := plans[u]
+		if p.needInitial {
+			need = append(need, u.String())
+		}
+		switch {
+		case p.known && p.final:
+			set = append(set, u.String())
+		case p.known:
+			unset = append(unset, u.String())
+		case p.flip:
+			flip = append(flip, u.String())
+		}
+	}
+	// Sorted, so that two writers on one post lock like rows in one order
+	// and cannot deadlock.
+	slices.Sort(set)
+	slices.Sort(unset)
+	slices.Sort(flip)
+
+	var counts batchCounts
+	write := func(ctx context.Context, db bun.IDB) error {
+		delta := 0
+		if len(b.Comments) > 0 {
+			n, err := insertComments(ctx, db, b.PostID, b.Comments, &res)
+			if err != nil {
+				return err
+			}
+			delta += n
+		}
+		if len(b.Removals) > 0 {
+			n, err := removeComments(ctx, db, b.PostID, b.Removals, res.RemovalErrs)
+			if err != nil {
+				return err
+			}
+			delta -= n
+		}
+		var err error
+		counts, err = applyLikes(ctx, db, b.PostID, set, unset, flip, need, delta)
+		return err
+	}
+	var err error
+	if len(b.Comments) == 0 && len(b.Removals) == 0 {
+		err = write(ctx, db) // one statement: atomic without BEGIN/COMMIT
+	} else {
+		err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return write(ctx, tx) })
+	}
+	if err != nil {
+		return PostBatchResult{}, err
+	}
+
+	res.AuthorID, res.LikesCount, res.CommentsCount = counts.author, counts.likes, counts.comments
+	res.NewLikers = counts.inserted
+	initial := make(map[uuid.UUID]bool, len(counts.initial))
+	for _, u := range counts.initial {
+		initial[u] = true
+	}
+	for u, p := range plans {
+		state := initial[u]
+		for _, i := range p.ops {
+			switch b.Likes[i].Op {
+			case LikeSet:
+				state = true
+			case LikeUnset:
+				state = false
+			default:
+				state = !state
+			}
+			res.Liked[i] = state
+		}
+	}
+	return res, nil
+}
+
+// planLikes groups like actions by user, keeping each user's order, and
+// works out each user's final state.
+func planLikes(likes []LikeChange) (map[uuid.UUID]*likePlan, []uuid.UUID) {
+	plans := make(map[uuid.UUID]*likePlan)
+	var order []uuid.UUID
+	for i, l := range likes {
+		p := plans[l.UserID]
+		if p == nil {
+			p = &likePlan{needInitial: l.Op == LikeToggle}
+			plans[l.UserID] = p
+			order = append(order, l.UserID)
+		}
+		p.ops = append(p.ops, i)
+		switch l.Op {
+		case LikeSet:
+			p.known, p.final, p.flip = true, true, false
+		case LikeUnset:
+			p.known, p.final, p.flip = true, false, false
+		default:
+			if p.known {
+				p.final = !p.final
+			} else {
+				p.flip = !p.flip
+			}
+		}
+	}
+	return plans, order
+}
+
+type batchCounts struct {
+	author            uuid.UUID
+	likes, comments   int
+	inserted, initial []uuid.UUID
+}
+
+// likeStatement is the like part of a batch in one statement. init reads the
+// state of users whose first action was a toggle; flips insert where there
+// was no like and delete where there was; the counter moves by the rows the
+// insert and delete actually touched. All parts see one snapshot.
+const likeStatement = `WITH init AS (
+	SELECT user_id FROM post_likes WHERE post_id = ?0 AND user_id = ANY(?4::uuid[])
+), want AS (
+	SELECT u AS user_id FROM unnest(?1::uuid[]) u
+	UNION ALL
+	SELECT f FROM unnest(?3::uuid[]) f WHERE f NOT IN (SELECT user_id FROM init)
+), ins AS (
+	INSERT INTO post_likes (post_id, user_id)
+	SELECT ?0, user_id FROM want ORDER BY user_id
+	ON CONFLICT DO NOTHING
+	RETURNING user_id
+), del AS (
+	DELETE FROM post_likes
+	WHERE post_id = ?0 AND (user_id = ANY(?2::uuid[])
+		OR user_id IN (SELECT user_id FROM init WHERE user_id = ANY(?3::uuid[])))
+	RETURNING user_id
+), upd AS (
+	UPDATE posts SET
+		likes_count = likes_count + (SELECT count(*) FROM ins) - (SELECT count(*) FROM del),
+		comments_count = comments_count + ?5
+	WHERE id = ?0
+	RETURNING user_id, likes_count, comments_count
+)
+SELECT upd.user_id, upd.likes_count, upd.comments_count,
+	ARRAY(SELECT user_id FROM ins)::text[], ARRAY(SELECT user_id FROM init)::text[]
+FROM upd`
+
+func applyLikes(ctx context.Context, db bun.IDB, postID uuid.UUID, set, unset, flip, need []string, commentDelta int) (batchCounts, error) {
+	var c batchCounts
+	var inserted, initial []string
+	err := db.QueryRowContext(ctx, likeStatement, postID,
+		pgdialect.Array(nonNil(set)), pgdialect.Array(nonNil(unset)), pgdialect.Array(nonNil(flip)),
+		pgdialect.Array(nonNil(need)), commentDelta,
+	).Scan(&c.author, &c.likes, &c.comments, pgdialect.Array(&inserted), pgdialect.Array(&initial))
+	if err != nil {
+		if errors.Is(err, sql.ErrNoRows) || isForeignKeyViolation(err) {
+			return c, ErrPostGone
+		}
+		return c, fmt.Errorf("persistence: apply likes: %w", err)
+	}
+	c.inserted, err = parseIDs(inserted)
+	if err != nil {
+		return c, err
+	}
+	c.initial, err = parseIDs(initial)
+	return c, err
+}
+
+// insertComments inserts the new comments that are not there yet (a retried
+// request carries the same id) with their outbox entries, fills every
+// comment's CreatedAt, and answers how many rows it inserted.
+func insertComments(ctx context.Context, db bun.IDB, postID uuid.UUID, cs []*Comment, res *PostBatchResult) (int, error) {
+	ids, users, texts := make([]string, len(cs)), make([]string, len(cs)), make([]string, len(cs))
+	byID := make(map[uuid.UUID]*Comment, len(cs))
+	for i, c := range cs {
+		c.PostID = postID
+		ids[i], users[i], texts[i] = c.ID.String(), c.UserID.String(), c.Content
+		byID[c.ID] = c
+	}
+	rows, err := db.QueryContext(ctx, `WITH ins AS (
+		INSERT INTO comments (id, post_id, user_id, content)
+		SELECT c.id, ?0, c.user_id, c.content FROM unnest(?1::uuid[], ?2::uuid[], ?3::text[]) AS c (id, user_id, content)
+		ON CONFLICT (id) DO NOTHING
+		RETURNING id, created_at
+	), ob AS (
+		INSERT INTO search_outbox (entity, entity_id, op) SELECT ?4, id, ?5 FROM ins
+	)
+	SELECT id, created_at FROM ins`, postID, pgdialect.Array(ids), pgdialect.Array(users), pgdialect.Array(texts),
+		EntityComment, OpUpsert)
+	if err != nil {
+		if isForeignKeyViolation(err) {
+			return 0, ErrPostGone
+		}
+		return 0, fmt.Errorf("persistence: insert comments: %w", err)
+	}
+	n, err := scanCreated(rows, byID, func(c *Comment) { res.NewComments = append(res.NewComments, c) })
+	if err != nil {
+		if isForeignKeyViolation(err) {
+			return 0, ErrPostGone
+		}
+		return 0, fmt.Errorf("persistence: insert comments: %w", err)
+	}
+	if len(byID) > 0 { // retries: already stored, read their time
+		var missing []string
+		for id := range byID {
+			missing = append(missing, id.String())
+		}
+		rows, err := db.QueryContext(ctx, "SELECT id, created_at FROM comments WHERE id = ANY(?::uuid[])", pgdialect.Array(missing))
+		if err != nil {
+			return 0, fmt.Errorf("persistence: existing comments: %w", err)
+		}
+		if _, err := scanCreated(rows, byID, func(*Comment) {}); err != nil {
+			return 0, fmt.Errorf("persistence: existing comments: %w", err)
+		}
+	}
+	return n, nil
+}
+
+// scanCreated reads (id, created_at) rows into the matching comments,
+// removing each from byID, and answers how many rows there were.
+func scanCreated(rows *sql.Rows, byID map[uuid.UUID]*Comment, each func(*Comment)) (int, error) {
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var id uuid.UUID
+		var at time.Time
+		if err := rows.Scan(&id, &at); err != nil {
+			return n, err
+		}
+		if c := byID[id]; c != nil {
+			c.CreatedAt, c.UpdatedAt = at, at
+			delete(byID, id)
+			each(c)
+		}
+		n++
+	}
+	return n, rows.Err()
+}
+
+// removeComments deletes the removals the requester may make (the comment's
+// author or the post's author), records why the others were refused, and
+// answers how many rows it deleted.
+func removeComments(ctx context.Context, db bun.IDB, postID uuid.UUID, rs []CommentRemoval, errs []error) (int, error) {
+	var author uuid.UUID
+	if err := db.QueryRowContext(ctx, "SELECT user_id FROM posts WHERE id = ?", postID).Scan(&author); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, ErrPostGone
+		}
+		return 0, fmt.Errorf("persistence: post author: %w", err)
+	}
+	ids := make([]string, len(rs))
+	for i, r := range rs {
+		ids[i] = r.CommentID.String()
+	}
+	var found []struct {
+		ID     uuid.UUID `bun:"id"`
+		UserID uuid.UUID `bun:"user_id"`
+	}
+	if err := db.NewSelect().Model((*Comment)(nil)).Column("id", "user_id").
+		Where("post_id = ? AND id = ANY(?::uuid[])", postID, pgdialect.Array(ids)).Scan(ctx, &found); err != nil {
+		return 0, fmt.Errorf("persistence: comments to remove: %w", err)
+	}
+	owner := make(map[uuid.UUID]uuid.UUID, len(found))
+	for _, f := range found {
+		owner[f.ID] = f.UserID
+	}
+	var allowed []string
+	for i, r := range rs {
+		who, ok := owner[r.CommentID]
+		switch {
+		case !ok:
+			errs[i] = domain.NotFound(domain.MsgCommentGone)
+		case who != r.UserID && author != r.UserID:
+			errs[i] = domain.Forbidden(domain.MsgNotYourRemark)
+		default:
+			allowed = append(allowed, r.CommentID.String())
+		}
+	}
+	if len(allowed) == 0 {
+		return 0, nil
+	}
+	var n int
+	err := db.QueryRowContext(ctx, `WITH del AS (
+		DELETE FROM comments WHERE post_id = ?0 AND id = ANY(?1::uuid[]) RETURNING id
+	), ob AS (
+		INSERT INTO search_outbox (entity, entity_id, op) SELECT ?2, id, ?3 FROM del
+	)
+	SELECT count(*) FROM del`, postID, pgdialect.Array(allowed), EntityComment, OpDelete).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("persistence: delete comments: %w", err)
+	}
+	return n, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func parseIDs(ss []string) ([]uuid.UUID, error) {
+	out := make([]uuid.UUID, 0, len(ss))
+	for _, s := range ss {
+		id, err := uuid.Parse(s)
+		if err != nil {
+			return nil, fmt.Errorf("persistence: parse id: %w", err)
+		}
+		out = append(out, id)
+	}
+	return out, nil
+}
+
+// isForeignKeyViolation reports a foreign key violation: in a batch, the
+// post was deleted under it.
+func isForeignKeyViolation(err error) bool {
+	type pgErr interface{ Field(byte) string }
+	var pe pgErr
+	return errors.As(err, &pe) && pe.Field('C') == "23503"
+}

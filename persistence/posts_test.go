@@ -1,0 +1,336 @@
+package persistence_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"campus/domain"
+	"campus/persistence"
+	"campus/persistence/testdb"
+)
+
+// newPost stores a post by author with the given number of images.
+func newPost(t *testing.T, db bun.IDB, author *persistence.User, content string, images int) *persistence.Post {
+	t.Helper()
+	p := &persistence.Post{ID: persistence.NewID(), UserID: author.ID, Content: content}
+	var ims []*persistence.PostImage
+	for i := range images {
+		ims = append(ims, &persistence.PostImage{ID: persistence.NewID(), PostID: p.ID, Position: int16(i),
+			StorageKey: fmt.Sprintf("%032x.png", i), URL: fmt.Sprintf("/media/%d.png", i)})
+	}
+	if err := persistence.InsertPost(context.Background(), db, p, ims); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// likeState reads the post's counter and its like rows.
+func likeState(t *testing.T, db bun.IDB, postID uuid.UUID) (counter, rows int) {
+	t.Helper()
+	ctx := context.Background()
+	if err := db.NewSelect().Model((*persistence.Post)(nil)).Column("likes_count").Where("id = ?", postID).Scan(ctx, &counter); err != nil {
+		t.Fatal(err)
+	}
+	n, err := db.NewSelect().Model((*persistence.PostLike)(nil)).Where("post_id = ?", postID).Count(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return counter, int(n)
+}
+
+func TestApplyPostBatchLikes(t *testing.T) {
+	db := testdb.New(t)
+	ctx := context.Background()
+	author, a, b, c := newUser("Post Author"), newUser("Liker A"), newUser("Liker B"), newUser("Liker C")
+	insert(t, db, author, a, b, c)
+	post := newPost(t, db, author, "hello", 0)
+	// b already likes the post before the batches below.
+	insert(t, db, &persistence.PostLike{PostID: post.ID, UserID: b.ID})
+	if _, err := db.ExecContext(ctx, "UPDATE posts SET likes_count = 1 WHERE id = ?", post.ID); err != nil {
+		t.Fatal(err)
+	}
+	L := func(u *persistence.User, op persistence.LikeOp) persistence.LikeChange {
+		return persistence.LikeChange{UserID: u.ID, Op: op}
+	}
+	tests := []struct {
+		name      string
+		likes     []persistence.LikeChange
+		liked     []bool
+		count     int
+		newLikers []uuid.UUID
+	}{
+		{"like is idempotent", []persistence.LikeChange{L(a, persistence.LikeSet), L(a, persistence.LikeSet), L(b, persistence.LikeSet)},
+			[]bool{true, true, true}, 2, []uuid.UUID{a.ID}},
+		{"toggles follow the database state per user",
+			[]persistence.LikeChange{L(a, persistence.LikeToggle), L(c, persistence.LikeToggle), L(a, persistence.LikeToggle), L(c, persistence.LikeToggle), L(c, persistence.LikeToggle)},
+			[]bool{false, true, true, false, true}, 3, []uuid.UUID{c.ID}},
+		{"toggle then set, unset then toggle",
+			[]persistence.LikeChange{L(a, persistence.LikeToggle), L(a, persistence.LikeSet), L(b, persistence.LikeUnset), L(b, persistence.LikeToggle), L(c, persistence.LikeUnset)},
+			[]bool{false, true, false, true, false}, 2, nil},
+		{"unlike everyone", []persistence.LikeChange{L(a, persistence.LikeUnset), L(b, persistence.LikeUnset), L(b, persistence.LikeUnset)},
+			[]bool{false, false, false}, 0, nil},
+		{"even toggles change nothing", []persistence.LikeChange{L(a, persistence.LikeToggle), L(a, persistence.LikeToggle)},
+			[]bool{true, false}, 0, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: post.ID, Likes: tt.likes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(res.Liked) != fmt.Sprint(tt.liked) {
+				t.Errorf("liked = %v, want %v", res.Liked, tt.liked)
+			}
+			if res.LikesCount != tt.count || res.AuthorID != author.ID {
+				t.Errorf("count %d author %v, want %d %v", res.LikesCount, res.AuthorID, tt.count, author.ID)
+			}
+			if fmt.Sprint(res.NewLikers) != fmt.Sprint(tt.newLikers) && !(len(res.NewLikers) == 0 && len(tt.newLikers) == 0) {
+				t.Errorf("new likers %v, want %v", res.NewLikers, tt.newLikers)
+			}
+			if counter, rows := likeState(t, db, post.ID); counter != tt.count || rows != tt.count {
+				t.Errorf("counter %d rows %d, want %d", counter, rows, tt.count)
+			}
+		})
+	}
+	t.Run("missing post", func(t *testing.T) {
+		for _, op := range []persistence.LikeOp{persistence.LikeSet, persistence.LikeUnset} {
+			_, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: persistence.NewID(),
+				Likes: []persistence.LikeChange{L(a, op)}})
+			if !errors.Is(err, persistence.ErrPostGone) || !errors.Is(err, domain.ErrNotFound) {
+				t.Fatalf("op %d: err = %v, want ErrPostGone", op, err)
+			}
+		}
+	})
+}
+
+// TestConcurrentBatchWriters runs two writers (as two activations of one
+// post grain would be) on one post with overlapping users: the counter must
+// equal the rows, whatever the interleaving.
+func TestConcurrentBatchWriters(t *testing.T) {
+	db := testdb.New(t)
+	ctx := context.Background()
+	author := newUser("Twin Author")
+	insert(t, db, author)
+	post := newPost(t, db, author, "twins", 0)
+	users := make([]*persistence.User, 40)
+	for i := range users {
+		users[i] = newUser(fmt.Sprintf("Twin Liker %d", i))
+		insert(t, db, users[i])
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := range 30 {
+				var likes []persistence.LikeChange
+				for i, u := range users {
+					op := persistence.LikeOp((i+round+w)%3 + 1)
+					likes = append(likes, persistence.LikeChange{UserID: u.ID, Op: op})
+				}
+				if _, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: post.ID, Likes: likes}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if counter, rows := likeState(t, db, post.ID); counter != rows {
+		t.Fatalf("likes_count %d but %d rows", counter, rows)
+	}
+}
+
+func TestApplyPostBatchComments(t *testing.T) {
+	db := testdb.New(t)
+	ctx := context.Background()
+	author, other, third := newUser("Comment Author"), newUser("Commenter"), newUser("Bystander")
+	insert(t, db, author, other, third)
+	post := newPost(t, db, author, "talk", 0)
+	c1 := &persistence.Comment{ID: persistence.NewID(), UserID: other.ID, Content: "first"}
+	c2 := &persistence.Comment{ID: persistence.NewID(), UserID: author.ID, Content: "second"}
+	res, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: post.ID, Comments: []*persistence.Comment{c1, c2},
+		Likes: []persistence.LikeChange{{UserID: other.ID, Op: persistence.LikeSet}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.CommentsCount != 2 || res.LikesCount != 1 || len(res.NewComments) != 2 || c1.CreatedAt.IsZero() {
+		t.Fatalf("result %+v", res)
+	}
+	// A retry of c1 (same id) stores nothing more but still has its time.
+	again := &persistence.Comment{ID: c1.ID, UserID: other.ID, Content: "first"}
+	res, err = persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: post.ID, Comments: []*persistence.Comment{again}})
+	if err != nil || res.CommentsCount != 2 || len(res.NewComments) != 0 || !again.CreatedAt.Equal(c1.CreatedAt) {
+		t.Fatalf("retry: %+v %v", res, err)
+	}
+
+	tests := []struct {
+		name    string
+		removal persistence.CommentRemoval
+		want    error
+		count   int
+	}{
+		{"bystander may not", persistence.CommentRemoval{CommentID: c1.ID, UserID: third.ID}, domain.ErrForbidden, 2},
+		{"unknown comment", persistence.CommentRemoval{CommentID: persistence.NewID(), UserID: author.ID}, domain.ErrNotFound, 2},
+		{"post author may", persistence.CommentRemoval{CommentID: c1.ID, UserID: author.ID}, nil, 1},
+		{"already gone", persistence.CommentRemoval{CommentID: c1.ID, UserID: author.ID}, domain.ErrNotFound, 1},
+		{"comment author may", persistence.CommentRemoval{CommentID: c2.ID, UserID: author.ID}, nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: post.ID, Removals: []persistence.CommentRemoval{tt.removal}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.RemovalErrs[0]; (tt.want == nil) != (got == nil) || (tt.want != nil && !errors.Is(got, tt.want)) {
+				t.Fatalf("removal error %v, want %v", got, tt.want)
+			}
+			if res.CommentsCount != tt.count {
+				t.Fatalf("comments_count %d, want %d", res.CommentsCount, tt.count)
+			}
+		})
+	}
+	var ops []string
+	if err := db.NewSelect().Model((*persistence.OutboxEntry)(nil)).ColumnExpr("entity || ':' || op").
+		Where("entity = ?", persistence.EntityComment).OrderExpr("id").Scan(ctx, &ops); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(ops) != "[comment:upsert comment:upsert comment:delete comment:delete]" {
+		t.Fatalf("comment outbox %v", ops)
+	}
+}
+
+func TestPostsPagesAndDelete(t *testing.T) {
+	db := testdb.New(t)
+	ctx := context.Background()
+	author, viewer := newUser("Page Author"), newUser("Page Viewer")
+	insert(t, db, author, viewer)
+	var posts []*persistence.Post
+	for i := range 5 {
+		posts = append(posts, newPost(t, db, author, fmt.Sprintf("post %d", i), i%4))
+		time.Sleep(2 * time.Millisecond) // distinct created_at
+	}
+	if _, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: posts[3].ID,
+		Likes: []persistence.LikeChange{{UserID: viewer.ID, Op: persistence.LikeSet}}}); err != nil {
+		t.Fatal(err)
+	}
+
+	var got []string
+	var after persistence.Keyset
+	for pages := 0; ; pages++ {
+		rows, more, err := persistence.Posts(ctx, db, persistence.PostQuery{Viewer: viewer.ID, After: after, Limit: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			got = append(got, r.Content)
+			if r.Author == nil || r.Author.Name != "Page Author" {
+				t.Fatalf("author %+v", r.Author)
+			}
+			i := int(r.Content[len(r.Content)-1] - '0')
+			if len(r.ImageList) != i%4 || (len(r.ImageList) > 0 && r.ImageList[0].URL != "/media/0.png") {
+				t.Fatalf("%s images %+v", r.Content, r.ImageList)
+			}
+			if r.IsLiked != (i == 3) || (i == 3 && r.LikesCount != 1) {
+				t.Fatalf("%s liked %v count %d", r.Content, r.IsLiked, r.LikesCount)
+			}
+		}
+		if !more {
+			if pages != 2 {
+				t.Fatalf("%d pages", pages+1)
+			}
+			break
+		}
+		last := rows[len(rows)-1]
+		after = persistence.Keyset{At: last.CreatedAt, ID: last.ID}
+	}
+	if fmt.Sprint(got) != "[post 4 post 3 post 2 post 1 post 0]" {
+		t.Fatalf("order %v", got)
+	}
+
+	// Deleting takes likes, comments, images and notifications along and
+	// tells search about the post and its comments.
+	target := posts[3]
+	comment := &persistence.Comment{ID: persistence.NewID(), UserID: viewer.ID, Content: "bye"}
+	if _, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: target.ID, Comments: []*persistence.Comment{comment}}); err != nil {
+		t.Fatal(err)
+	}
+	insert(t, db, &persistence.Notification{ID: persistence.NewID(), UserID: author.ID, Type: persistence.NotifyLike,
+		SenderID: viewer.ID, PostID: target.ID})
+	var keys []string
+	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		lp, err := persistence.LockPost(ctx, tx, target.ID)
+		if err != nil || lp.AuthorID != author.ID || lp.Images != 3 {
+			return fmt.Errorf("lock: %+v %v", lp, err)
+		}
+		keys, err = persistence.DeletePost(ctx, tx, target.ID)
+		return err
+	})
+	if err != nil || len(keys) != 3 {
+		t.Fatalf("delete: %v %v", keys, err)
+	}
+	for _, table := range []string{"posts", "post_likes", "comments", "post_images", "notifications"} {
+		col := "post_id"
+		if table == "posts" {
+			col = "id"
+		}
+		n, err := db.NewSelect().TableExpr(table).Where("? = ?", bun.Ident(col), target.ID).Count(ctx)
+		if err != nil || n != 0 {
+			t.Fatalf("%s: %d rows left (%v)", table, n, err)
+		}
+	}
+	n, err := db.NewSelect().Model((*persistence.OutboxEntry)(nil)).
+		Where("op = 'delete' AND entity_id IN (?, ?)", target.ID, comment.ID).Count(ctx)
+	if err != nil || n != 2 {
+		t.Fatalf("outbox deletes %d (%v)", n, err)
+	}
+	if _, err := persistence.PostByID(ctx, db, target.ID, viewer.ID); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("deleted post still readable: %v", err)
+	}
+}
+
+func TestInsertNotificationsOnce(t *testing.T) {
+	db := testdb.New(t)
+	ctx := context.Background()
+	author, liker := newUser("Notified Author"), newUser("Notifying Liker")
+	insert(t, db, author, liker)
+	post := newPost(t, db, author, "notify", 0)
+	like := func() *persistence.Notification {
+		return &persistence.Notification{ID: persistence.NewID(), UserID: author.ID, Type: persistence.NotifyLike,
+			SenderID: liker.ID, PostID: post.ID}
+	}
+	first := like()
+	gonePost := &persistence.Notification{ID: persistence.NewID(), UserID: author.ID, Type: persistence.NotifyLike,
+		SenderID: liker.ID, PostID: persistence.NewID()}
+	got, err := persistence.InsertNotificationsOnce(ctx, db, []*persistence.Notification{first, like(), gonePost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0] != first || first.CreatedAt.IsZero() {
+		t.Fatalf("inserted %v", got)
+	}
+	// Neither a second like notification nor a retry of the first is stored.
+	got, err = persistence.InsertNotificationsOnce(ctx, db, []*persistence.Notification{like(), first})
+	if err != nil || len(got) != 0 {
+		t.Fatalf("duplicates inserted: %v %v", got, err)
+	}
+	if n, err := persistence.UnreadNotificationCount(ctx, db, author.ID); err != nil || n != 1 {
+		t.Fatalf("unread %d %v", n, err)
+	}
+	users, err := persistence.UsersByIDs(ctx, db, []uuid.UUID{liker.ID, persistence.NewID()})
+	if err != nil || len(users) != 1 || users[liker.ID].Name != "Notifying Liker" {
+		t.Fatalf("users %v %v", users, err)
+	}
+}

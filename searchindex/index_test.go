@@ -1,0 +1,396 @@
+package searchindex
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"campus/persistence"
+)
+
+// campus seeds the data most tests search.
+func campus(f *fixture) {
+	jose := f.user(userSpec{name: "José Álvarez", uid: "BWU/BCA/20/123", course: "BCA", batch: "2020"})
+	asha := f.user(userSpec{name: "Asha Rao", role: "faculty", dept: "Mathematics"})
+	f.user(userSpec{name: "Data Science", uid: "BWU/DS/21/7", course: "DS", batch: "2021"})
+	p1 := f.post(jose, "Computer science fair tomorrow in the main hall")
+	f.post(asha, "Mathematics exam results are out")
+	f.post(asha, "data science data science data science")
+	f.post(jose, "A moth flew into the lab")
+	f.comment(p1, asha, "Great computer talk, thanks")
+	f.comment(p1, jose, "Café at noon?")
+}
+
+func TestSearchMatching(t *testing.T) {
+	f := newFixture(t)
+	campus(f)
+	x := f.open() // built from the database
+
+	tests := []struct {
+		name, q string
+		want    []string // in order
+	}{
+		{"accent folded", "jose", []string{"user:José Álvarez"}},
+		{"case folded", "JOSÉ ÁLVAREZ", []string{"=user:José Álvarez"}},
+		{"accent in the query", "álvarez", []string{"user:José Álvarez"}},
+		{"accent in the text", "cafe", []string{"comment:Café at noon?"}},
+		{"university id", "bwu/bca/20/123", []string{"=user:José Álvarez"}},
+		{"course and batch", "BCA 2020", []string{"user:José Álvarez"}},
+		{"faculty department", "mathematics", []string{"user:Asha Rao", "post:Mathematics exam results are out"}},
+		{"one typo on a long word", "mathmatics", []string{"user:Asha Rao", "post:Mathematics exam results are out"}},
+		{"typo on a non-last long word", "mathmatics exam", []string{"post:Mathematics exam results are out"}},
+		{"short words are not fuzzed", "mith", nil},
+		{"short words are not fuzzed (4 letters, complete)", "lamb ", nil},
+		{"two typos are too many", "mathmatcs", nil},
+		{"prefix of the last word", "comp", []string{"post:Computer science fair tomorrow in the main hall", "comment:Great computer talk, thanks"}},
+		{"prefix only for the last word", "comp talk", nil},
+		{"completed words are not prefixes", "comp ", nil},
+		{"all words must match", "computer talk", []string{"comment:Great computer talk, thanks"}},
+		{"a trailing one-letter word is ignored", "computer t", []string{"post:Computer science fair tomorrow in the main hall", "comment:Great computer talk, thanks"}},
+		{"nothing", "zebra", nil},
+		{"only punctuation", "!!! ...", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := f.find(x, tt.q, 20)
+			if !slices.Equal(got, tt.want) && (len(got) != 0 || len(tt.want) != 0) {
+				t.Errorf("Search(%q) = %q, want %q", tt.q, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSearchOrdering(t *testing.T) {
+	f := newFixture(t)
+	asha := f.user(userSpec{name: "Asha Rao", role: "faculty", dept: "Physics"})
+	f.user(userSpec{name: "Data Science", uid: "BWU/DS/21/7"})
+	f.user(userSpec{name: "Data Science Club", uid: "BWU/DS/21/8"})
+	p := f.post(asha, "data science data science data science data science")
+	f.post(asha, "Data   Science")
+	f.post(asha, "An intro to data science")
+	f.comment(p, asha, "data science!")
+	f.comment(p, asha, "Data science")
+	x := f.open()
+
+	got := f.find(x, "data science", 20)
+	want := []string{
+		// exact title matches first, users then posts then comments
+		"=user:Data Science",
+		"=post:Data   Science",
+		"=comment:Data science",
+		// then users, posts, comments by relevance
+		"user:Data Science Club",
+		"post:data science data science data science data science",
+		"post:An intro to data science",
+		"comment:data science!",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("order:\n got %q\nwant %q", got, want)
+	}
+
+	// The limit keeps the order and is filled kind by kind.
+	if got := f.find(x, "data science", 4); !slices.Equal(got, want[:4]) {
+		t.Errorf("limit 4: got %q, want %q", got, want[:4])
+	}
+	// Subtitles are exact too: a faculty member's "Faculty · {department}".
+	if got := f.find(x, "faculty · physics", 5); !slices.Equal(got, []string{"=user:Asha Rao"}) {
+		t.Errorf("faculty subtitle: got %q", got)
+	}
+
+	users, err := x.SearchUsers(context.Background(), "data science", 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.label(users); !slices.Equal(got, []string{"=user:Data Science", "user:Data Science Club"}) {
+		t.Errorf("users only: got %q", got)
+	}
+}
+
+func TestOutboxUpdatesAndDeletes(t *testing.T) {
+	f := newFixture(t)
+	asha := f.user(userSpec{name: "Asha Rao", uid: "BWU/BCA/20/1"})
+	x := f.open()
+
+	p := f.post(asha, "Robotics workshop on Friday")
+	c := f.comment(p, asha, "Robotics kits are in room 4")
+	f.catchUp(x)
+	if got := f.find(x, "robotics", 10); len(got) != 2 {
+		t.Fatalf("after insert: %q", got)
+	}
+
+	f.setPost(p, "Drone workshop on Friday")
+	f.catchUp(x)
+	if got := f.find(x, "robotics", 10); !slices.Equal(got, []string{"comment:Robotics kits are in room 4"}) {
+		t.Errorf("after edit, robotics: %q", got)
+	}
+	if got := f.find(x, "drone", 10); !slices.Equal(got, []string{"post:Drone workshop on Friday"}) {
+		t.Errorf("after edit, drone: %q", got)
+	}
+
+	f.deletePost(p) // cascades to the comment
+	f.catchUp(x)
+	if got := f.find(x, "robotics", 10); len(got) != 0 {
+		t.Errorf("after delete: %q", got)
+	}
+	if got := f.find(x, "drone", 10); len(got) != 0 {
+		t.Errorf("after delete: %q", got)
+	}
+	_ = c
+
+	// Account deletion (persistence.DeleteAccount) sends deletes for the
+	// user, their posts and the comments on them.
+	p2 := f.post(asha, "Chess club tonight")
+	f.catchUp(x)
+	f.tx(func(tx bun.Tx) error {
+		_, err := persistence.DeleteAccount(context.Background(), tx, asha)
+		return err
+	})
+	f.catchUp(x)
+	for _, q := range []string{"asha", "chess"} {
+		if got := f.find(x, q, 10); len(got) != 0 {
+			t.Errorf("after account deletion, %q: %q", q, got)
+		}
+	}
+	_ = p2
+	if n, err := x.DocCount(); err != nil || n != 0 {
+		t.Errorf("doc count after everything was deleted = %d, %v", n, err)
+	}
+}
+
+func TestSecondIndexerCatchesUp(t *testing.T) {
+	f := newFixture(t)
+	asha := f.user(userSpec{name: "Asha Rao", uid: "BWU/BCA/20/1"})
+	f.post(asha, "Hackathon registration opens")
+	a := f.open()
+
+	// A second node with an index of its own, built while the first runs.
+	bDir := filepath.Join(t.TempDir(), "node-b", "search")
+	b := f.openAt(bDir)
+	applied := b.Applied()
+	if err := b.Close(); err != nil { // node B goes down
+		t.Fatal(err)
+	}
+
+	f.post(asha, "Hackathon prizes announced")
+	p := f.post(asha, "Hackathon venue moved")
+	f.deletePost(p)
+	f.catchUp(a)
+
+	b = f.openAt(bDir) // B comes back: no rebuild, it resumes from its position
+	if b.Applied() != applied {
+		t.Errorf("reopened at %d, want the stored %d", b.Applied(), applied)
+	}
+	f.catchUp(b)
+	want := []string{"post:Hackathon registration opens", "post:Hackathon prizes announced"}
+	for name, x := range map[string]*Index{"a": a, "b": b} {
+		got := f.find(x, "hackathon", 10)
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("node %s: %q, want %q", name, got, want)
+		}
+	}
+	if a.Applied() != b.Applied() || a.Applied() == applied {
+		t.Errorf("positions: a %d, b %d (was %d)", a.Applied(), b.Applied(), applied)
+	}
+}
+
+func TestRebuildWhenMissingOrCorrupt(t *testing.T) {
+	f := newFixture(t)
+	asha := f.user(userSpec{name: "Asha Rao", uid: "BWU/BCA/20/1"})
+	f.post(asha, "Orientation week schedule")
+	x := f.open()
+	f.post(asha, "Orientation photos")
+	f.catchUp(x)
+	if err := x.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	breakers := []struct {
+		name   string
+		break_ func(t *testing.T, dir string)
+	}{
+		{"directory removed", func(t *testing.T, dir string) {
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"metadata corrupt", func(t *testing.T, dir string) {
+			if err := os.WriteFile(filepath.Join(dir, "index_meta.json"), []byte("{not json"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"store corrupt", func(t *testing.T, dir string) {
+			if err := os.WriteFile(filepath.Join(dir, "store", "root.bolt"), []byte("garbage"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"empty directory", func(t *testing.T, dir string) {
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, bt := range breakers {
+		t.Run(bt.name, func(t *testing.T) {
+			bt.break_(t, f.dir)
+			ctx := context.Background()
+			x, err := Open(ctx, Options{Dir: f.dir, DB: f.db, Log: f.log()})
+			if err != nil {
+				t.Fatalf("open: %v", err)
+			}
+			defer x.Close()
+			hits, err := x.Search(ctx, "orientation", 10)
+			if err != nil || len(hits) != 2 {
+				t.Errorf("after rebuild: %v, %v", f.label(hits), err)
+			}
+		})
+	}
+}
+
+func TestRebuildRefusesAnIndexInUse(t *testing.T) {
+	f := newFixture(t)
+	x := f.open()
+	_, err := Rebuild(context.Background(), f.db, f.dir, nil)
+	if !errors.Is(err, ErrInUse) {
+		t.Errorf("Rebuild on an open index: %v, want ErrInUse", err)
+	}
+	if err := x.Ready(); err != nil {
+		t.Errorf("still ready: %v", err)
+	}
+	x.Close()
+	if err := x.Ready(); !errors.Is(err, ErrClosed) {
+		t.Errorf("Ready after close = %v", err)
+	}
+	st, err := Rebuild(context.Background(), f.db, f.dir, nil)
+	if err != nil {
+		t.Fatalf("Rebuild on a closed index: %v", err)
+	}
+	if st.Docs() != 0 {
+		t.Errorf("docs = %d", st.Docs())
+	}
+}
+
+// TestOutboxGaps: an outbox id taken by a transaction that commits after a
+// higher id was applied is still applied.
+func TestOutboxGaps(t *testing.T) {
+	f := newFixture(t)
+	asha := f.user(userSpec{name: "Asha Rao", uid: "BWU/BCA/20/1"})
+	x := f.open()
+	f.catchUp(x)
+	ctx := context.Background()
+
+	slow, err := f.db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Rollback()
+	late := &persistence.Post{ID: persistence.NewID(), UserID: asha, Content: "Late breaking news"}
+	if _, err := slow.NewInsert().Model(late).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := persistence.AddOutbox(ctx, slow, persistence.EntityPost, late.ID, persistence.OpUpsert); err != nil {
+		t.Fatal(err)
+	}
+	f.labels[late.ID] = "post:Late breaking news"
+
+	f.post(asha, "Early news") // a higher outbox id, committed first
+	before := x.Applied()
+	f.catchUp(x)
+	if got := f.find(x, "news", 10); !slices.Equal(got, []string{"post:Early news"}) {
+		t.Fatalf("before the slow commit: %q", got)
+	}
+	if x.Applied() != before {
+		t.Errorf("position moved past an open gap: %d -> %d", before, x.Applied())
+	}
+
+	if err := slow.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	f.catchUp(x)
+	got := f.find(x, "news", 10)
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"post:Early news", "post:Late breaking news"}) {
+		t.Errorf("after the slow commit: %q", got)
+	}
+	if x.Applied() <= before {
+		t.Errorf("position did not move once the gap filled: %d", x.Applied())
+	}
+}
+
+func TestTailStateAdvance(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	entries := func(ids ...int64) []persistence.OutboxEntry {
+		out := make([]persistence.OutboxEntry, len(ids))
+		for i, id := range ids {
+			out[i] = persistence.OutboxEntry{ID: id}
+		}
+		return out
+	}
+	tests := []struct {
+		name     string
+		from     tailState
+		read     []int64
+		at       time.Time
+		wantHi   int64
+		wantAt   int64
+		wantGaps []int64
+	}{
+		{"in order", tailState{hi: 5}, []int64{6, 7, 8}, t0, 8, 8, nil},
+		{"a gap opens", tailState{hi: 5}, []int64{6, 8, 9}, t0, 9, 6, []int64{7}},
+		{"a gap fills", tailState{hi: 9, gaps: map[int64]time.Time{7: t0}}, []int64{7, 10}, t0, 10, 10, nil},
+		{"two gaps, the lower fills", tailState{hi: 9, gaps: map[int64]time.Time{3: t0, 7: t0}}, []int64{3}, t0, 9, 6, []int64{7}},
+		{"a gap expires", tailState{hi: 9, gaps: map[int64]time.Time{7: t0}}, nil, t0.Add(time.Hour), 9, 9, nil},
+		{"a gap waits", tailState{hi: 9, gaps: map[int64]time.Time{7: t0}}, nil, t0.Add(time.Second), 9, 6, []int64{7}},
+		{"a huge gap is capped", tailState{hi: 0}, []int64{maxGaps + 100}, t0, maxGaps + 100, 99, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.from.gaps == nil {
+				tt.from.gaps = map[int64]time.Time{}
+			}
+			got := tt.from.advance(entries(tt.read...), tt.at, time.Minute)
+			if got.hi != tt.wantHi || got.applied != tt.wantAt {
+				t.Errorf("hi %d applied %d, want %d %d", got.hi, got.applied, tt.wantHi, tt.wantAt)
+			}
+			if tt.name == "a huge gap is capped" {
+				if len(got.gaps) != maxGaps {
+					t.Errorf("%d gaps, want %d", len(got.gaps), maxGaps)
+				}
+				return
+			}
+			if ids := got.gapIDs(); !slices.Equal(ids, tt.wantGaps) && !(len(ids) == 0 && tt.wantGaps == nil) {
+				t.Errorf("gaps %v, want %v", ids, tt.wantGaps)
+			}
+		})
+	}
+}
+
+// TestWriteSearchableWithinASecond runs the real tailer (LISTEN/NOTIFY).
+func TestWriteSearchableWithinASecond(t *testing.T) {
+	f := newFixture(t)
+	x := f.open()
+	x.Start()
+	ctx := context.Background()
+
+	var worst time.Duration
+	for i, name := range []string{"Zara Quill", "Yusuf Quimby", "Xena Quinlan"} {
+		f.user(userSpec{name: name, uid: "BWU/BCA/20/9" + string(rune('0'+i))})
+		first := []rune(name)[0:4]
+		took := eventually(t, time.Second, func() bool {
+			hits, err := x.Search(ctx, string(first), 5)
+			return err == nil && len(hits) == 1
+		})
+		worst = max(worst, took)
+	}
+	t.Logf("write to searchable: worst %v (limit 1s)", worst)
+}

@@ -1,0 +1,171 @@
+package searchindex
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
+	"github.com/google/uuid"
+
+	"campus/domain"
+	"campus/persistence"
+)
+
+// schemaVersion names the layout of the documents below. An index built
+// with another version is rebuilt at open; bump it with every change to the
+// analyzers or fields.
+const schemaVersion = "1"
+
+// Analyzer names.
+const (
+	textAnalyzer   = "campus_text"   // words, accents folded, lower case
+	prefixAnalyzer = "campus_prefix" // the same words as front edge n-grams
+)
+
+// Edge n-gram sizes. A last word of minGram..maxGram letters, the short
+// prefixes that would expand to many terms, is looked up as one term of the
+// prefix field; a longer one is a prefix query on the text field, which
+// expands to few terms. Keeping the grams short keeps indexing fast.
+const (
+	minGram = 2
+	maxGram = 4
+)
+
+// Every kind has its own fields, so a query for one kind needs no filter and
+// relevance statistics are per kind:
+//
+//	text    the searchable words (analyzed with textAnalyzer)
+//	prefix  the same words as edge n-grams (prefixAnalyzer)
+//	exact   the result's title and subtitle as domain.ExactKey forms, one
+//	        term each, so exact matches are found whatever their score
+//
+// Nothing is stored: results are shown from Postgres, which also drops
+// anything deleted since it was indexed.
+type kindFields struct {
+	kind                domain.SearchKind
+	docPrefix           string
+	text, prefix, exact string
+}
+
+var (
+	userFields    = kindFields{domain.SearchUser, "u:", "u", "u_pre", "ux"}
+	postFields    = kindFields{domain.SearchPost, "p:", "p", "p_pre", "px"}
+	commentFields = kindFields{domain.SearchComment, "c:", "c", "c_pre", "cx"}
+	allKinds      = []kindFields{userFields, postFields, commentFields}
+)
+
+func fieldsOf(entity string) (kindFields, bool) {
+	switch entity {
+	case persistence.EntityUser:
+		return userFields, true
+	case persistence.EntityPost:
+		return postFields, true
+	case persistence.EntityComment:
+		return commentFields, true
+	}
+	return kindFields{}, false
+}
+
+func (f kindFields) docID(id uuid.UUID) string { return f.docPrefix + id.String() }
+
+// parseDocID splits a document id into its kind and entity id.
+func parseDocID(docID string) (domain.SearchKind, uuid.UUID, error) {
+	for _, f := range allKinds {
+		if rest, ok := strings.CutPrefix(docID, f.docPrefix); ok {
+			id, err := uuid.Parse(rest)
+			if err != nil {
+				return "", uuid.Nil, fmt.Errorf("searchindex: bad document id %q: %w", docID, err)
+			}
+			return f.kind, id, nil
+		}
+	}
+	return "", uuid.Nil, fmt.Errorf("searchindex: bad document id %q", docID)
+}
+
+// newMapping declares the analyzers. Documents are built by hand (see
+// docBuilder) rather than mapped by reflection: it is faster and keeps the
+// field layout in one place.
+func newMapping() (*mapping.IndexMappingImpl, error) {
+	im := bleve.NewIndexMapping()
+	if err := im.AddCustomAnalyzer(textAnalyzer, map[string]any{
+		"type":          custom.Name,
+		"tokenizer":     wordsTokenizer,
+		"token_filters": []string{foldFilter},
+	}); err != nil {
+		return nil, fmt.Errorf("searchindex: text analyzer: %w", err)
+	}
+	if err := im.AddCustomAnalyzer(prefixAnalyzer, map[string]any{
+		"type":          custom.Name,
+		"tokenizer":     wordsTokenizer,
+		"token_filters": []string{foldFilter, edgeFilter},
+	}); err != nil {
+		return nil, fmt.Errorf("searchindex: prefix analyzer: %w", err)
+	}
+	im.DefaultAnalyzer = textAnalyzer
+	im.DefaultMapping = bleve.NewDocumentDisabledMapping()
+	im.IndexDynamic = false
+	im.StoreDynamic = false
+	im.DocValuesDynamic = false
+	return im, nil
+}
+
+// docBuilder turns rows into index documents.
+type docBuilder struct {
+	text, prefix, exact analysis.Analyzer
+}
+
+func newDocBuilder(im *mapping.IndexMappingImpl) (*docBuilder, error) {
+	b := &docBuilder{
+		text:   im.AnalyzerNamed(textAnalyzer),
+		prefix: im.AnalyzerNamed(prefixAnalyzer),
+		exact:  im.AnalyzerNamed(keyword.Name),
+	}
+	if b.text == nil || b.prefix == nil || b.exact == nil {
+		return nil, fmt.Errorf("searchindex: analyzers missing from the mapping")
+	}
+	return b, nil
+}
+
+// indexOnly indexes terms with frequencies and norms for scoring; nothing
+// stored, no term vectors, no doc values.
+const indexOnly = index.IndexField
+
+func (b *docBuilder) doc(f kindFields, id uuid.UUID, text string, exact ...string) *document.Document {
+	d := document.NewDocument(f.docID(id))
+	v := []byte(text)
+	d.AddField(document.NewTextFieldCustom(f.text, nil, v, indexOnly, b.text))
+	d.AddField(document.NewTextFieldCustom(f.prefix, nil, v, indexOnly, b.prefix))
+	for _, e := range exact {
+		if k := domain.ExactKey(e); k != "" {
+			d.AddField(document.NewTextFieldCustom(f.exact, nil, []byte(k), indexOnly|index.SkipFreqNorm, b.exact))
+		}
+	}
+	return d
+}
+
+// userDoc indexes a user's name, university ID, department, course and
+// batch; the exact forms are the result's title and subtitle.
+func (b *docBuilder) userDoc(u *persistence.User) *document.Document {
+	text := strings.Join([]string{u.Name, u.UniversityID, u.Department, u.Course, u.Batch}, " ")
+	subtitle := domain.UserSearchSubtitle(domain.Role(u.Role), u.UniversityID, u.Department)
+	return b.doc(userFields, u.ID, text, u.Name, subtitle)
+}
+
+// textDoc indexes a post's or comment's content. Its title is the snippet;
+// only a content short enough to be its own snippet gets an exact form (a
+// cut snippet ends in "..." and equals no query anyone types), which keeps
+// one unique term per long post out of the dictionary. The subtitle (the
+// author) is checked for exactness when results are shown.
+func (b *docBuilder) textDoc(f kindFields, t persistence.SearchText) *document.Document {
+	title := domain.SearchSnippet(t.Content)
+	if strings.HasSuffix(title, domain.SearchEllipsis) && title != domain.CollapseSpace(t.Content) {
+		return b.doc(f, t.ID, t.Content)
+	}
+	return b.doc(f, t.ID, t.Content, title)
+}
