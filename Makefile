@@ -7,7 +7,7 @@ BIN     := bin/campus
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: help run test build client client-deps system system-browser vet test-go fuzz test-client bench clean generate
+.PHONY: help run test build client client-deps system system-browser vet test-go fuzz test-client e2e bench clean generate
 
 help:
 	@echo "make run    build everything and start Campus on the embedded Postgres"
@@ -37,7 +37,7 @@ client: client-deps
 	cd client && npm run build
 
 ## test: everything the CI runs.
-test: system client-deps vet test-go fuzz test-client
+test: system system-browser client build vet test-go fuzz test-client e2e
 
 vet:
 	$(GO) vet ./...
@@ -50,6 +50,11 @@ fuzz:
 
 test-client: client-deps
 	cd client && npm run typecheck && npm test
+
+# Playwright (playwright-core) in Debian's chromium against a real campus
+# serve on a fresh embedded database; every step must run (none skipped).
+e2e: system-browser client build
+	cd client && E2E_REQUIRE_ALL=1 CAMPUS_BIN=$(CURDIR)/$(BIN) npm run e2e
 
 generate:
 	$(GO) generate ./...

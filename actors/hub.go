@@ -228,7 +228,7 @@ func (h *hubActor) Receive(ctx actor.Context) {
 func (h *hubActor) startPings(ctx actor.Context) {
 	stop := make(chan struct{})
 	h.stop = stop
-	self, root, every := ctx.Self(), ctx.ActorSystem().Root, h.o.PingInterval
+	system, self, every := ctx.ActorSystem(), ctx.Self(), h.o.PingInterval
 	go func() {
 		t := time.NewTicker(every)
 		defer t.Stop()
@@ -237,7 +237,12 @@ func (h *hubActor) startPings(ctx actor.Context) {
 			case <-stop:
 				return
 			case <-t.C:
-				root.Send(self, &hubPing{})
+				// A system shut down without stopping its actors first
+				// (cluster shutdown) sends no Stopping: end here then.
+				if system.IsStopped() {
+					return
+				}
+				system.Root.Send(self, &hubPing{})
 			}
 		}
 	}()

@@ -84,6 +84,9 @@ type Live struct {
 	// active holds the PIDs of this node's post grains, so that shutdown can
 	// ask each to flush.
 	active sync.Map // *actor.PID → struct{}
+	// notifying counts the post grains' notification requests in flight,
+	// which shutdown waits for too.
+	notifying atomic.Int64
 }
 
 // New makes the live core; pass Kinds to the cluster, then call Start.
@@ -153,6 +156,16 @@ func (l *Live) Drain(ctx context.Context) {
 	select {
 	case <-done:
 	case <-ctx.Done():
+		return
+	}
+	// The flushed batches may have asked user grains to notify; those
+	// answer once their notifications are committed.
+	for l.notifying.Load() > 0 {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
 }
 
@@ -301,8 +314,10 @@ func (l *Live) PushToUser(ctx context.Context, userID uuid.UUID, event string, d
 }
 
 // notify asks the user's grain to create notifications, retrying once: the
-// ids make a repeat harmless. Called from a post grain's goroutine.
+// ids make a repeat harmless. Called from a post grain's goroutine, after
+// the grain counted it in notifying.
 func (l *Live) notify(c *cluster.Cluster, userID uuid.UUID, items []*Notify) {
+	defer l.notifying.Add(-1)
 	msg := &NotifyRequest{Items: items}
 	var err error
 	for range 2 {

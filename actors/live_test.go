@@ -23,6 +23,36 @@ import (
 
 func TestMain(m *testing.M) { testdb.Main(m) }
 
+// testLog logs to t until the test's last cleanup, then discards:
+// protoactor's goroutines may still log while the system winds down, and
+// t.Log panics once a test is over.
+func testLog(t *testing.T) zerolog.Logger {
+	w := &guardedWriter{t: t}
+	t.Cleanup(w.stop) // registered first, so it runs last
+	return zerolog.New(w).Level(zerolog.WarnLevel)
+}
+
+type guardedWriter struct {
+	mu   sync.Mutex
+	t    *testing.T
+	done bool
+}
+
+func (w *guardedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.done {
+		w.t.Log(strings.TrimSpace(string(p)))
+	}
+	return len(p), nil
+}
+
+func (w *guardedWriter) stop() {
+	w.mu.Lock()
+	w.done = true
+	w.mu.Unlock()
+}
+
 // likeStatements counts the statements that write like rows: one per
 // post transaction.
 type likeStatements struct{ n atomic.Int64 }
@@ -48,10 +78,10 @@ type node struct {
 
 func startNode(t *testing.T) *node {
 	t.Helper()
+	log := testLog(t)
 	db := testdb.New(t)
 	stmts := &likeStatements{}
 	db.AddQueryHook(stmts)
-	log := zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)
 	live := actors.New(actors.Config{DB: db, Log: log, Render: app.NotificationFrames, CallTimeout: 10 * time.Second})
 	n, err := cluster.Start(context.Background(), cluster.Options{
 		Name: "campus-" + uuid.NewString()[:8], Addr: "127.0.0.1:0", Kinds: live.Kinds(), Log: log,

@@ -398,6 +398,7 @@ func (g *postGrain) notifyAuthor(res persistence.PostBatchResult) {
 		return
 	}
 	live, c, author := g.live, g.cluster, res.AuthorID
+	live.notifying.Add(1)
 	go live.notify(c, author, items)
 }
 

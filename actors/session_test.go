@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/asynkron/protoactor-go/actor"
 	"github.com/fasthttp/websocket"
 	"github.com/google/uuid"
 	"github.com/rs/zerolog"
@@ -112,5 +113,46 @@ func TestSessionClose(t *testing.T) {
 	_, _, err := conn.ReadMessage()
 	if ce, ok := err.(*websocket.CloseError); !ok || ce.Code != actors.CloseGoingAway || ce.Text != "bye" {
 		t.Fatalf("close: %v", err)
+	}
+}
+
+// TestHubPingsSessions: the hub pings every registered socket on its
+// interval (the reader drops peers whose pongs stop).
+func TestHubPingsSessions(t *testing.T) {
+	system := actor.NewActorSystem()
+	hub, err := actors.StartLocalHub(system, zerolog.Nop(), actors.HubOptions{PingInterval: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(system.Shutdown)
+	conn, s := socketPair(t, actors.SessionOptions{Log: zerolog.Nop()})()
+	if err := hub.Register(s); err != nil {
+		t.Fatal(err)
+	}
+	pings := make(chan struct{}, 16)
+	conn.SetPingHandler(func(string) error {
+		select {
+		case pings <- struct{}{}:
+		default:
+		}
+		return nil
+	})
+	go func() { // control frames are handled while reading
+		for {
+			if _, _, err := conn.ReadMessage(); err != nil {
+				return
+			}
+		}
+	}()
+	for i := range 3 {
+		select {
+		case <-pings:
+		case <-time.After(2 * time.Second):
+			t.Fatalf("ping %d never came", i+1)
+		}
+	}
+	hub.Unregister(s, nil)
+	if n, err := hub.Sockets(); err != nil || n != 0 {
+		t.Fatalf("%d sockets after unregister (%v)", n, err)
 	}
 }

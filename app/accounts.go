@@ -249,7 +249,9 @@ func (a *Accounts) Login(ctx context.Context, in domain.LoginInput, ip string) (
 			return AuthResult{}, err
 		}
 		return AuthResult{}, &domain.Error{Kind: domain.KindForbidden, Message: domain.MsgEmailNotVerified,
-			Fields: []domain.FieldError{{Field: "email", Msg: domain.MaskEmail(u.Email)}}}
+			// The password was right, so the address may be shown: the
+			// client needs it for the verify screen after an ID login.
+			Fields: []domain.FieldError{{Field: "email", Msg: u.Email}}}
 	}
 	return a.signIn(ctx, u.ID)
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -52,8 +53,8 @@ type liveOptions struct {
 func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	t.Helper()
 	ctx := context.Background()
+	log := testLog(t)
 	st := &liveStack{db: testdb.New(t), mediaDir: t.TempDir()}
-	log := zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel)
 	var err error
 	if st.media, err = media.New(st.mediaDir, zerolog.Nop()); err != nil {
 		t.Fatal(err)
@@ -126,11 +127,41 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	return st
 }
 
+// testLog logs to t until the test's last cleanup, then discards:
+// protoactor's goroutines may still log while the system winds down, and
+// t.Log panics once a test is over.
+func testLog(t *testing.T) zerolog.Logger {
+	w := &guardedWriter{t: t}
+	t.Cleanup(w.stop) // registered first, so it runs last
+	return zerolog.New(w).Level(zerolog.WarnLevel)
+}
+
+type guardedWriter struct {
+	mu   sync.Mutex
+	t    *testing.T
+	done bool
+}
+
+func (w *guardedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.done {
+		w.t.Log(strings.TrimSpace(string(p)))
+	}
+	return len(p), nil
+}
+
+func (w *guardedWriter) stop() {
+	w.mu.Lock()
+	w.done = true
+	w.mu.Unlock()
+}
+
 // user creates a verified user directly in the database and signs a token.
 func (st *liveStack) user(t *testing.T, name string) (*persistence.User, string) {
 	t.Helper()
 	u := &persistence.User{ID: persistence.NewID(), Name: name, Role: "student", PasswordHash: "x",
-		Email: strings.ToLower(strings.ReplaceAll(name, " ", ".")) + "-" + uuid.NewString()[:6] + "@uni.edu",
+		Email:           strings.ToLower(strings.ReplaceAll(name, " ", ".")) + "-" + uuid.NewString()[:6] + "@uni.edu",
 		EmailVerifiedAt: time.Now()}
 	if err := persistence.InsertUser(context.Background(), st.db, u); err != nil {
 		t.Fatal(err)

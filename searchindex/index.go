@@ -89,6 +89,7 @@ type Index struct {
 	bi    bleve.Index
 	docs  *docBuilder
 	query *queryBuilder
+	cache *resultCache
 
 	closed atomic.Bool
 	stop   context.CancelFunc
@@ -139,6 +140,7 @@ func Open(ctx context.Context, opts Options) (*Index, error) {
 		bi:    bi,
 		docs:  docs,
 		query: newQueryBuilder(docs.text),
+		cache: newResultCache(),
 		stop:  func() {},
 		tail:  tailState{applied: applied, hi: applied, gaps: map[int64]time.Time{}},
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -71,46 +72,116 @@ func (qb *queryBuilder) parse(q string) parsed {
 // kindQuery matches documents of one kind holding every word: each word
 // as a term, with one typo forgiven from fuzzyMinRunes letters, and the last
 // word also as a prefix while it is being typed.
-func (p parsed) kindQuery(f kindFields) query.Query {
+func (x *Index) kindQuery(p parsed, f kindFields) (query.Query, error) {
 	conj := make([]query.Query, 0, len(p.words))
 	for i, w := range p.words {
-		conj = append(conj, wordQuery(f, w, p.prefixLast && i == len(p.words)-1))
+		var q query.Query
+		if p.prefixLast && i == len(p.words)-1 {
+			var err error
+			if q, err = x.prefixWordQuery(f, w); err != nil {
+				return nil, err
+			}
+		} else {
+			q = wordQuery(f, w)
+		}
+		conj = append(conj, q)
 	}
 	if len(conj) == 1 {
-		return conj[0]
+		return conj[0], nil
 	}
-	return bleve.NewConjunctionQuery(conj...)
+	return bleve.NewConjunctionQuery(conj...), nil
 }
 
-func wordQuery(f kindFields, w string, prefix bool) query.Query {
-	n := utf8.RuneCountInString(w)
-	var alts []query.Query
-	if n >= fuzzyMinRunes {
-		fq := bleve.NewFuzzyQuery(w) // edit distance 0 (the word itself) scores highest
+// wordQuery matches a complete word: the term itself, or any term one edit
+// away when the word is long enough to forgive a typo. (A fuzzy query that
+// finds no other candidate is a plain term query.)
+func wordQuery(f kindFields, w string) query.Query {
+	if utf8.RuneCountInString(w) >= fuzzyMinRunes {
+		fq := bleve.NewFuzzyQuery(w) // edit distance 0 scores highest
 		fq.SetField(f.text)
 		fq.SetFuzziness(1)
-		alts = append(alts, fq)
-	} else {
-		tq := bleve.NewTermQuery(w)
-		tq.SetField(f.text)
-		alts = append(alts, tq)
+		return fq
 	}
-	if prefix {
-		switch {
-		case n >= minGram && n <= maxGram:
-			pq := bleve.NewTermQuery(w)
-			pq.SetField(f.prefix)
-			alts = append(alts, pq)
-		case n > maxGram:
-			pq := bleve.NewPrefixQuery(w)
-			pq.SetField(f.text)
-			alts = append(alts, pq)
+	tq := bleve.NewTermQuery(w)
+	tq.SetField(f.text)
+	return tq
+}
+
+// Prefix expansion.
+const (
+	// maxExpansion: a prefix longer than maxGram shared by more words than
+	// this is matched with a prefix query.
+	maxExpansion = 16
+	// completionBoost weighs a word that only starts with what was typed
+	// below the word itself: "lecture" ranks "lecture" above "lectures".
+	completionBoost = 0.5
+)
+
+// prefixWordQuery matches the word being typed: as wordQuery does, or as
+// the start of a longer word. A short prefix (up to maxGram letters) is one
+// term of the edge n-gram field: one posting list however many words it
+// starts. A longer one is looked up in the term dictionary first, so the
+// common case — a finished word that few others start with — reads each
+// posting list once instead of once per way of matching.
+func (x *Index) prefixWordQuery(f kindFields, w string) (query.Query, error) {
+	n := utf8.RuneCountInString(w)
+	if n < minGram {
+		return wordQuery(f, w), nil
+	}
+	if n <= maxGram {
+		tq := bleve.NewTermQuery(w)
+		tq.SetField(f.prefix)
+		return tq, nil
+	}
+	completions, many, err := x.completions(f.text, w)
+	if err != nil {
+		return nil, err
+	}
+	alts := []query.Query{wordQuery(f, w)}
+	if many {
+		pq := bleve.NewPrefixQuery(w)
+		pq.SetField(f.text)
+		pq.SetBoost(completionBoost)
+		alts = append(alts, pq)
+	} else {
+		for _, t := range completions {
+			if t == w {
+				continue
+			}
+			tq := bleve.NewTermQuery(t)
+			tq.SetField(f.text)
+			tq.SetBoost(completionBoost)
+			alts = append(alts, tq)
 		}
 	}
 	if len(alts) == 1 {
-		return alts[0]
+		return alts[0], nil
 	}
-	return bleve.NewDisjunctionQuery(alts...)
+	return bleve.NewDisjunctionQuery(alts...), nil
+}
+
+// completions lists the terms of field starting with prefix, up to
+// maxExpansion; many says there are more.
+func (x *Index) completions(field, prefix string) ([]string, bool, error) {
+	d, err := x.bi.FieldDictPrefix(field, []byte(prefix))
+	if err != nil {
+		return nil, false, fmt.Errorf("searchindex: dictionary: %w", err)
+	}
+	defer d.Close()
+	var terms []string
+	for {
+		e, err := d.Next()
+		if err != nil {
+			return nil, false, fmt.Errorf("searchindex: dictionary: %w", err)
+		}
+		if e == nil {
+			return terms, false, nil
+		}
+		if len(terms) == maxExpansion {
+			return terms, true, nil
+		}
+		terms = append(terms, e.Term)
+	}
 }
 
 func exactQuery(key string, kinds []kindFields) query.Query {
@@ -147,6 +218,29 @@ func (x *Index) search(ctx context.Context, q string, limit int, kinds []kindFie
 	if len(p.words) == 0 || limit <= 0 {
 		return nil, nil
 	}
+	if x.cache == nil {
+		return x.compute(ctx, p, limit, kinds)
+	}
+	// len(kinds) tells Search (all kinds) from SearchUsers (users only).
+	key := fmt.Sprintf("%d|%d|%t|%s", len(kinds), limit, p.prefixLast, p.exact)
+	hits, err := x.cache.get(key, func() ([]Hit, error) {
+		// Shared with concurrent identical searches: one caller giving up
+		// must not fail the others.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), computeTimeout)
+		defer cancel()
+		return x.compute(ctx, p, limit, kinds)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return slices.Clone(hits), nil
+}
+
+// computeTimeout bounds a (shared) search computation.
+const computeTimeout = 10 * time.Second
+
+// compute runs a search on the index (search caches it).
+func (x *Index) compute(ctx context.Context, p parsed, limit int, kinds []kindFields) ([]Hit, error) {
 	hits, err := x.find(ctx, exactQuery(p.exact, kinds), limit, true)
 	if err != nil {
 		return nil, err
@@ -162,7 +256,11 @@ func (x *Index) search(ctx context.Context, q string, limit int, kinds []kindFie
 		if need <= 0 {
 			break
 		}
-		more, err := x.find(ctx, p.kindQuery(f), need+exactPerKind[f.kind], false)
+		q, err := x.kindQuery(p, f)
+		if err != nil {
+			return nil, err
+		}
+		more, err := x.find(ctx, q, need+exactPerKind[f.kind], false)
 		if err != nil {
 			return nil, err
 		}

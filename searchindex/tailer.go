@@ -144,7 +144,11 @@ func (x *Index) CatchUp(ctx context.Context) (int, error) {
 			close(prepared)
 		}
 		if r.batch != nil {
-			if err := r.batch.apply(x.bi, r.internal(), false); err != nil {
+			err := r.batch.apply(x.bi, r.internal(), false)
+			if x.cache != nil {
+				x.cache.invalidate() // even on error: some parts may be in
+			}
+			if err != nil {
 				<-prepared
 				return total, fmt.Errorf("searchindex: apply outbox: %w", err)
 			}

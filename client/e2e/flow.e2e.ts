@@ -7,7 +7,7 @@
 // Steps whose server routes are not there yet are skipped with a note (the
 // backend is being built in parallel); set E2E_REQUIRE_ALL=1 to fail instead.
 
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -87,6 +87,7 @@ describe('the issue flow', () => {
 
   afterAll(async () => {
     await browser?.close();
+    rmSync(files, { recursive: true, force: true });
   });
 
   it('signs up as a student and verifies with the e-mailed code', async () => {

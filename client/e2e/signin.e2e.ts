@@ -38,6 +38,17 @@ describe('signed-out screens', () => {
     await shootAll(page, '02-login-validation');
   });
 
+  it('a failed login suggests signing up and offers to clear stored data', async () => {
+    await page.getByLabel('Email or university ID').fill('nobody@uni.test');
+    await page.getByLabel('Password', { exact: true }).fill('Whatever#1');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByText('This email might not be registered. Would you like to sign up instead?').waitFor();
+    await page.getByRole('button', { name: 'Clear stored data and try again' }).waitFor();
+    await shootAll(page, '02b-login-failure');
+    await page.getByLabel('Email or university ID').fill('');
+    await page.getByLabel('Password', { exact: true }).fill('');
+  });
+
   it('renders signup for students and faculty', async () => {
     await page.getByRole('button', { name: 'Create New Account' }).click();
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();

@@ -26,7 +26,8 @@ export function Carousel({ images, height = 400, label = 'Images' }: { images: C
       aria-roledescription="carousel"
       aria-label={label}
       tabIndex={0}
-      style={{ height }}
+      // Never taller than the screen is wide: tall letterboxes on phones waste the screen.
+      style={{ height: `min(${height}px, 90vw)` }}
       onKeyDown={(e) => {
         if (e.key === 'ArrowLeft') go(i - 1);
         if (e.key === 'ArrowRight') go(i + 1);

@@ -188,19 +188,28 @@ export function ResetPasswordPage() {
             maxLength={OTP_LENGTH}
             placeholder="••••••"
             value={otp}
-            onChange={(e) => setOtp(sanitizeOtp(e.target.value))}
+            onChange={(e) => {
+              setOtp(sanitizeOtp(e.target.value));
+              setError(null);
+            }}
             autoFocus
           />
           <p className="field__hint">The code expires in {OTP_EXPIRY_MINUTES} minutes.</p>
         </div>
-        <PasswordField label="New password" name="newPassword" value={newPassword} onChange={setNewPassword} autoComplete="new-password">
+        <PasswordField label="New password" name="newPassword" value={newPassword} onChange={(v) => {
+            setNewPassword(v);
+            setError(null);
+          }} autoComplete="new-password">
           <StrengthMeter password={newPassword} />
         </PasswordField>
         <PasswordField
           label="Confirm new password"
           name="confirmPassword"
           value={confirmPassword}
-          onChange={setConfirmPassword}
+          onChange={(v) => {
+            setConfirmPassword(v);
+            setError(null);
+          }}
           autoComplete="new-password"
         />
         {error && (

@@ -29,7 +29,10 @@ export function SignupPage() {
   });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const set = <K extends keyof SignupForm>(k: K) => (v: SignupForm[K]) => setForm((f) => ({ ...f, [k]: v }));
+  const set = <K extends keyof SignupForm>(k: K) => (v: SignupForm[K]) => {
+    setForm((f) => ({ ...f, [k]: v }));
+    setError(null); // the message was about what is being fixed
+  };
 
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
