@@ -113,7 +113,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		return err
 	}
 	defer node.Stop()
-	hub, err := live.Start(node.Cluster, actors.HubOptions{})
+	hub, err := live.Start(node.Cluster, actors.HubOptions{MaxSocketsPerUser: cfg.MaxSocketsPerUser})
 	if err != nil {
 		return err
 	}

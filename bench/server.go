@@ -89,6 +89,8 @@ func serverEnv(c serverConfig) []string {
 		"CAMPUS_LOG_LEVEL=warn",
 		"CAMPUS_LOG_FORMAT=json",
 		"CAMPUS_MAX_CONNS_PER_IP=0",
+		// The connections scenario opens many sockets per seeded user.
+		"CAMPUS_MAX_SOCKETS_PER_USER=100000",
 	)
 	if c.dbURL != "" {
 		env = append(env, "DATABASE_URL="+c.dbURL)

@@ -17,7 +17,6 @@ import (
 const (
 	wordsTokenizer = "campus_words"
 	foldFilter     = "campus_fold"
-	edgeFilter     = "campus_edge" // front edge n-grams of minGram..maxGram runes
 )
 
 func init() {
@@ -28,11 +27,6 @@ func init() {
 	}
 	if err := registry.RegisterTokenFilter(foldFilter, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
 		return foldTokenFilter{}, nil
-	}); err != nil {
-		panic(err)
-	}
-	if err := registry.RegisterTokenFilter(edgeFilter, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
-		return edgeTokenFilter{}, nil
 	}); err != nil {
 		panic(err)
 	}
@@ -123,44 +117,4 @@ func (foldTokenFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
 		t.Term = bytes.ToLower(folder.Filter(t.Term))
 	}
 	return input
-}
-
-// edgeTokenFilter replaces each word by its first minGram..maxGram runes
-// ("campus" → "ca", "cam", "camp"), the grams sharing the word's bytes and
-// all tokens one allocation. Words shorter than minGram give nothing.
-type edgeTokenFilter struct{}
-
-func (edgeTokenFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
-	n := 0
-	for _, t := range input {
-		if c := utf8.RuneCount(t.Term); c >= minGram {
-			n += min(c, maxGram) - minGram + 1
-		}
-	}
-	if n == 0 {
-		return nil
-	}
-	grams := make([]analysis.Token, 0, n)
-	for _, t := range input {
-		runes := 0
-		for i := range len(t.Term) + 1 {
-			if i < len(t.Term) && !utf8.RuneStart(t.Term[i]) {
-				continue // inside a rune
-			}
-			if runes >= minGram {
-				grams = append(grams, analysis.Token{
-					Term: t.Term[:i], Start: t.Start, End: t.End, Position: t.Position, Type: t.Type,
-				})
-			}
-			if runes == maxGram {
-				break
-			}
-			runes++
-		}
-	}
-	out := make(analysis.TokenStream, len(grams))
-	for i := range grams {
-		out[i] = &grams[i]
-	}
-	return out
 }

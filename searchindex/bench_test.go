@@ -3,8 +3,8 @@ package searchindex
 import (
 	"cmp"
 	"context"
-	"maps"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"

@@ -1,9 +1,11 @@
 package searchindex
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -11,6 +13,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
 	"github.com/google/uuid"
 
 	"campus/domain"
@@ -63,7 +66,7 @@ func (qb *queryBuilder) parse(q string) parsed {
 		p.words = append(p.words, string(tok.Term))
 	}
 	// A one-letter word being typed after others narrows nothing yet.
-	if n := len(p.words); n > 1 && p.prefixLast && utf8.RuneCountInString(p.words[n-1]) < minGram {
+	if n := len(p.words); n > 1 && p.prefixLast && utf8.RuneCountInString(p.words[n-1]) < minPrefix {
 		p.words = p.words[:n-1]
 	}
 	return p
@@ -107,52 +110,41 @@ func wordQuery(f kindFields, w string) query.Query {
 	return tq
 }
 
-// Prefix expansion.
+// Prefix completion.
 const (
-	// maxExpansion: a prefix longer than maxGram shared by more words than
-	// this is matched with a prefix query.
-	maxExpansion = 16
+	// minPrefix: a last word shorter than this is not completed (the overlay
+	// searches from two characters).
+	minPrefix = 2
+	// maxCompletions: a word being typed also matches the most frequent
+	// words it starts, at most this many. A short prefix stands for fewer
+	// words than it could, the likeliest ones; each letter typed narrows
+	// the set until it is complete.
+	maxCompletions = 16
+	// maxDictScan bounds the dictionary entries read to pick them.
+	maxDictScan = 20_000
 	// completionBoost weighs a word that only starts with what was typed
-	// below the word itself: "lecture" ranks "lecture" above "lectures".
+	// below the word itself: "exam" ranks "exam" above "examination".
 	completionBoost = 0.5
 )
 
 // prefixWordQuery matches the word being typed: as wordQuery does, or as
-// the start of a longer word. A short prefix (up to maxGram letters) is one
-// term of the edge n-gram field: one posting list however many words it
-// starts. A longer one is looked up in the term dictionary first, so the
-// common case — a finished word that few others start with — reads each
-// posting list once instead of once per way of matching.
+// the start of a longer word, picked from the term dictionary. A finished
+// word few others start with so reads one posting list, not one per way of
+// matching, and a short prefix a bounded number of them.
 func (x *Index) prefixWordQuery(f kindFields, w string) (query.Query, error) {
-	n := utf8.RuneCountInString(w)
-	if n < minGram {
+	if utf8.RuneCountInString(w) < minPrefix {
 		return wordQuery(f, w), nil
 	}
-	if n <= maxGram {
-		tq := bleve.NewTermQuery(w)
-		tq.SetField(f.prefix)
-		return tq, nil
-	}
-	completions, many, err := x.completions(f.text, w)
+	completions, err := x.completions(f.text, w)
 	if err != nil {
 		return nil, err
 	}
 	alts := []query.Query{wordQuery(f, w)}
-	if many {
-		pq := bleve.NewPrefixQuery(w)
-		pq.SetField(f.text)
-		pq.SetBoost(completionBoost)
-		alts = append(alts, pq)
-	} else {
-		for _, t := range completions {
-			if t == w {
-				continue
-			}
-			tq := bleve.NewTermQuery(t)
-			tq.SetField(f.text)
-			tq.SetBoost(completionBoost)
-			alts = append(alts, tq)
-		}
+	for _, t := range completions {
+		tq := bleve.NewTermQuery(t)
+		tq.SetField(f.text)
+		tq.SetBoost(completionBoost)
+		alts = append(alts, tq)
 	}
 	if len(alts) == 1 {
 		return alts[0], nil
@@ -160,28 +152,38 @@ func (x *Index) prefixWordQuery(f kindFields, w string) (query.Query, error) {
 	return bleve.NewDisjunctionQuery(alts...), nil
 }
 
-// completions lists the terms of field starting with prefix, up to
-// maxExpansion; many says there are more.
-func (x *Index) completions(field, prefix string) ([]string, bool, error) {
+// completions lists the terms of field that start with prefix and are
+// longer, the maxCompletions most frequent ones.
+func (x *Index) completions(field, prefix string) ([]string, error) {
 	d, err := x.bi.FieldDictPrefix(field, []byte(prefix))
 	if err != nil {
-		return nil, false, fmt.Errorf("searchindex: dictionary: %w", err)
+		return nil, fmt.Errorf("searchindex: dictionary: %w", err)
 	}
 	defer d.Close()
-	var terms []string
-	for {
+	var found []index.DictEntry
+	for range maxDictScan {
 		e, err := d.Next()
 		if err != nil {
-			return nil, false, fmt.Errorf("searchindex: dictionary: %w", err)
+			return nil, fmt.Errorf("searchindex: dictionary: %w", err)
 		}
 		if e == nil {
-			return terms, false, nil
+			break
 		}
-		if len(terms) == maxExpansion {
-			return terms, true, nil
+		if e.Term != prefix && e.Count > 0 {
+			found = append(found, *e)
 		}
-		terms = append(terms, e.Term)
 	}
+	if len(found) > maxCompletions {
+		slices.SortFunc(found, func(a, b index.DictEntry) int {
+			return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Term, b.Term))
+		})
+		found = found[:maxCompletions]
+	}
+	terms := make([]string, len(found))
+	for i, e := range found {
+		terms[i] = e.Term
+	}
+	return terms, nil
 }
 
 func exactQuery(key string, kinds []kindFields) query.Query {

@@ -24,6 +24,8 @@ const (
 	maxGaps       = 10_000
 	pruneInterval = time.Hour
 	pruneBatch    = 5000
+	// roundGap is the least time between two rounds of the tailer.
+	roundGap = 50 * time.Millisecond
 	// listenTimeout is how long a LISTEN waits before checking its
 	// connection again.
 	listenTimeout = 30 * time.Second
@@ -104,6 +106,13 @@ func (x *Index) run(ctx context.Context) {
 	for {
 		if _, err := x.CatchUp(ctx); err != nil && ctx.Err() == nil {
 			x.log.Warn().Err(err).Msg("search outbox apply failed; retrying")
+		}
+		// Under a stream of writes, let them gather for a moment: fewer,
+		// bigger batches index faster and retire cached results less often.
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(roundGap):
 		}
 		select {
 		case <-ctx.Done():

@@ -181,6 +181,49 @@ export function handleUnauthorized(): void {
   unauthorizedHandler();
 }
 
+// --- token rotation ------------------------------------------------------------
+// Changing the e-mail address or the password revokes every older token and
+// answers a new one. Between the revocation and the new token being stored,
+// calls made with the old token (and the socket) are refused: those refusals
+// must not sign the user out. While a rotation runs, a 401 waits for it; a
+// 401 for a token that is no longer the stored one is ignored.
+
+let rotations = 0;
+let rotationWaiters: Array<() => void> = [];
+
+/** Runs fn (which calls the server and stores the new token) as a token rotation. */
+export async function withTokenRotation<T>(fn: () => Promise<T>): Promise<T> {
+  rotations += 1;
+  try {
+    return await fn();
+  } finally {
+    rotations -= 1;
+    if (rotations === 0) {
+      const waiters = rotationWaiters;
+      rotationWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+}
+
+/** Resolves when no token rotation is running. */
+export function tokenRotationSettled(): Promise<void> {
+  if (rotations === 0) return Promise.resolve();
+  return new Promise((resolve) => rotationWaiters.push(resolve));
+}
+
+/** A 401 for `sentToken`: signs out unless the token was (or is being) replaced. */
+function unauthorizedFor(sentToken: string | null): void {
+  if (rotations > 0) {
+    void tokenRotationSettled().then(() => {
+      if (getToken() === sentToken) handleUnauthorized();
+    });
+    return;
+  }
+  if (sentToken !== null && getToken() !== sentToken) return;
+  handleUnauthorized();
+}
+
 function authHeaders(auth: boolean): Record<string, string> {
   if (!auth) return {};
   const token = getToken();
@@ -198,11 +241,16 @@ function noAnswerError(timedOut: boolean, aborted: boolean): ApiError {
 }
 
 /** Wraps parseEnvelope with the 401 rule. */
-function settle<T>(status: number, text: string, retryAfter: string | null, opts: { auth: boolean; on401: boolean }): T {
+function settle<T>(
+  status: number,
+  text: string,
+  retryAfter: string | null,
+  opts: { auth: boolean; on401: boolean; sentToken: string | null },
+): T {
   try {
     return parseEnvelope<T>(status, text, retryAfter);
   } catch (e) {
-    if (e instanceof ApiError && e.status === 401 && opts.auth && opts.on401) handleUnauthorized();
+    if (e instanceof ApiError && e.status === 401 && opts.auth && opts.on401) unauthorizedFor(opts.sentToken);
     throw e;
   }
 }
@@ -242,6 +290,7 @@ export async function request<T>(method: HttpMethod, path: string, opts: Request
     else opts.signal.addEventListener('abort', onCallerAbort, { once: true });
   }
 
+  const sentToken = auth ? getToken() : null;
   const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(auth), ...opts.headers };
   const init: RequestInit = { method, headers, signal: controller.signal, credentials: 'same-origin' };
   if (opts.body !== undefined) {
@@ -261,6 +310,7 @@ export async function request<T>(method: HttpMethod, path: string, opts: Request
     return settle<T>(res.status, text, res.headers.get('Retry-After'), {
       auth,
       on401: opts.handleUnauthorized ?? true,
+      sentToken,
     });
   } finally {
     clearTimeout(timer);
@@ -307,6 +357,7 @@ export function upload<T>(path: string, form: FormData, opts: UploadOptions = {}
     xhr.open(opts.method ?? 'POST', API_BASE + path);
     xhr.timeout = opts.timeoutMs ?? UPLOAD_TIMEOUT_MS;
     xhr.setRequestHeader('Accept', 'application/json');
+    const sentToken = getToken();
     for (const [k, v] of Object.entries(authHeaders(true))) xhr.setRequestHeader(k, v);
 
     if (opts.onProgress) {
@@ -318,7 +369,7 @@ export function upload<T>(path: string, form: FormData, opts: UploadOptions = {}
     xhr.onload = () => {
       done();
       try {
-        resolve(settle<T>(xhr.status, xhr.responseText, xhr.getResponseHeader('Retry-After'), { auth: true, on401: true }));
+        resolve(settle<T>(xhr.status, xhr.responseText, xhr.getResponseHeader('Retry-After'), { auth: true, on401: true, sentToken }));
       } catch (e) {
         reject(e);
       }

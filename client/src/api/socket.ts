@@ -9,8 +9,13 @@
 
 import type { createStore } from 'jotai';
 import { SOCKET_CONNECT_TIMEOUT_MS, SOCKET_TEST_PING_MS } from '../constants';
-import { friendRequestReceivedAtom } from '../features/friends/friendsAtoms';
-import { addNotificationAtom, setUnreadCountAtom, toAppNotification } from '../features/notifications/notificationsAtoms';
+import { friendAcceptedAtom, friendRequestReceivedAtom, refreshPendingRequestsAtom } from '../features/friends/friendsAtoms';
+import { toAppNotification } from '../features/notifications/model';
+import {
+  addNotificationAtom,
+  notificationsReconnectedAtom,
+  setUnreadCountAtom,
+} from '../features/notifications/notificationsAtoms';
 import { fetchPost } from '../features/posts/postsApi';
 import {
   applyCommentsCountAtom,
@@ -89,6 +94,8 @@ export function handleServerFrame(store: Store, frame: ServerFrame): void {
       console.warn('Realtime server error:', frame.data.message);
       break;
     case 'friend:accept':
+      store.set(friendAcceptedAtom);
+      break;
     case 'post:like':
     case 'post:comment':
       // Personal events: the matching `notification` frame updates the bell;
@@ -222,6 +229,9 @@ export class SocketClient {
       this.opts.store.set(setSocketStatusAtom, 'open');
       this.flush();
       if (reconnected) {
+        // DESIGN §6: REST is the truth — re-read what may have been missed.
+        this.opts.store.set(notificationsReconnectedAtom);
+        void this.opts.store.set(refreshPendingRequestsAtom);
         const ids = this.opts.store.get(watchedPostIdsAtom);
         if (ids.length > 0) {
           if (this.opts.onReconnect) this.opts.onReconnect(ids);

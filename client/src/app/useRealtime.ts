@@ -1,7 +1,10 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect } from 'react';
+import { getToken, tokenRotationSettled } from '../api/http';
 import { SocketClient } from '../api/socket';
 import { authTokenAtom } from '../features/auth/authAtoms';
+import { redirectTo } from '../lib/redirect';
+import { clearAuthStorage } from '../lib/storage';
 
 /** Spec §4: the realtime connection is open while signed in and closed when not. */
 export function useRealtime(): void {
@@ -9,7 +12,19 @@ export function useRealtime(): void {
   const token = useAtomValue(authTokenAtom);
   useEffect(() => {
     if (!token) return;
-    const client = new SocketClient({ store, token });
+    const client = new SocketClient({
+      store,
+      token,
+      // Spec §8.1: a refused token signs out — unless an e-mail or password
+      // change just replaced it (the new token gets a socket of its own).
+      onAuthError: () => {
+        void tokenRotationSettled().then(() => {
+          if (getToken() !== token) return;
+          clearAuthStorage();
+          redirectTo('/login');
+        });
+      },
+    });
     client.start();
     return () => client.stop();
   }, [store, token]);

@@ -72,6 +72,19 @@ export const updateCurrentUserAtom = atom(null, (get, set, patch: Partial<User>)
   set(sessionBaseAtom, next);
 });
 
+/**
+ * Stores the new token an e-mail or password change answers (the server
+ * revoked every older one), with any fresh user fields. The socket
+ * reconnects with it (useRealtime follows authTokenAtom).
+ */
+export const replaceTokenAtom = atom(null, (get, set, token: string, patch?: Partial<User>) => {
+  const s = get(sessionAtom);
+  if (!s || token.trim() === '') return;
+  const next: Session = { token, user: { ...s.user, ...patch, id: s.user.id } };
+  saveSession(next);
+  set(sessionBaseAtom, next);
+});
+
 /** Start-up check of the saved token (spec §4): refreshes the user; a 401 signs out in http.ts. */
 export const refreshCurrentUserAtom = atom(null, async (get, set) => {
   if (!get(sessionAtom)) return;

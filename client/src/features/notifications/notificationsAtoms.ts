@@ -1,63 +1,38 @@
-// Notification state (spec §3 client form, §4 Notifications). This issue
-// needs the unread count for the bell and the live additions from the
-// socket; the panel, listing and mark-as-read calls build on these atoms.
+// Notification state (spec §3 client form, §4 Notifications): the list, the
+// unread count behind the bell, the panel's visibility, and the operations
+// markAsRead, markAllAsRead, addNotification, clearNotification and
+// refreshNotifications. The socket writes live arrivals and the count in.
+// Primitive atoms stay private.
 
 import { atom } from 'jotai';
-import { isRecord, normalizeImage, str } from '../../api/models';
-import type { ServerNotification } from '../../api/protocol';
+import { toAppNotification, type AppNotification } from './model';
+import {
+  deleteNotification,
+  fetchNotifications,
+  markAllNotificationsRead,
+  markNotificationsRead,
+} from './notificationsApi';
 
-export type NotificationType = 'friend_request' | 'like' | 'comment' | 'system';
+export { toAppNotification };
+export type { AppNotification };
 
-/** The client form of a notification (spec §3). */
-export interface AppNotification {
-  id: string;
-  type: NotificationType;
-  message: string;
-  timestamp: string;
-  read: boolean;
-  userId: string;
-  postId: string;
-  avatar: string;
-}
-
-const TYPE_MAP: Record<string, NotificationType> = {
-  friend_request: 'friend_request',
-  like: 'like',
-  comment: 'comment',
-};
-
-/** Server form → client form, with a readable message. */
-export function toAppNotification(n: ServerNotification | Record<string, unknown>): AppNotification {
-  const r = n as Record<string, unknown>;
-  const sender = isRecord(r.sender) ? r.sender : {};
-  const name = str(sender.name) || 'Someone';
-  const serverType = str(r.type);
-  const type = TYPE_MAP[serverType] ?? 'system';
-  const fallback: Record<string, string> = {
-    friend_request: `${name} sent you a friend request`,
-    friend_accepted: `${name} accepted your friend request`,
-    like: `${name} liked your post`,
-    comment: `${name} commented on your post`,
-  };
-  return {
-    id: str(r.id) || str(r._id),
-    type,
-    message: str(r.message) || fallback[serverType] || 'You have a new notification',
-    timestamp: str(r.createdAt) || new Date().toISOString(),
-    read: r.isRead === true,
-    userId: str(sender.id) || str(sender._id),
-    postId: isRecord(r.post) ? str(r.post.id) || str(r.post._id) : '',
-    avatar: normalizeImage(sender.avatar).url,
-  };
-}
+export type NotificationsStatus = 'idle' | 'loading' | 'ready' | 'error';
 
 const notificationsBaseAtom = atom<AppNotification[]>([]);
 const unreadCountBaseAtom = atom(0);
 const panelOpenBaseAtom = atom(false);
+const statusBaseAtom = atom<NotificationsStatus>('idle');
+const cursorBaseAtom = atom<string | null>(null);
+const loadingMoreBaseAtom = atom(false);
+/** Bumped by each refresh, so an older answer cannot overwrite a newer one. */
+const generationAtom = atom(0);
 
 export const notificationsAtom = atom((get) => get(notificationsBaseAtom));
 export const unreadCountAtom = atom((get) => get(unreadCountBaseAtom));
 export const notificationsPanelOpenAtom = atom((get) => get(panelOpenBaseAtom));
+export const notificationsStatusAtom = atom((get) => get(statusBaseAtom));
+export const notificationsHasMoreAtom = atom((get) => get(cursorBaseAtom) !== null);
+export const notificationsLoadingMoreAtom = atom((get) => get(loadingMoreBaseAtom));
 
 export const setUnreadCountAtom = atom(null, (_get, set, n: number) => {
   set(unreadCountBaseAtom, Number.isFinite(n) && n > 0 ? Math.floor(n) : 0);
@@ -78,6 +53,107 @@ export const addNotificationAtom = atom(null, (get, set, n: AppNotification, ser
   set(setUnreadCountAtom, typeof serverUnread === 'number' ? serverUnread : get(unreadCountBaseAtom) + 1);
 });
 
+/**
+ * Re-reads the first page (panel opened, reconnect). Items that arrived live
+ * while the call was in flight and are newer than the page stay on top.
+ */
+export const refreshNotificationsAtom = atom(null, async (get, set) => {
+  const gen = get(generationAtom) + 1;
+  set(generationAtom, gen);
+  if (get(notificationsBaseAtom).length === 0) set(statusBaseAtom, 'loading');
+  try {
+    const page = await fetchNotifications(null);
+    if (get(generationAtom) !== gen) return;
+    const ids = new Set(page.items.map((n) => n.id));
+    const newest = page.items[0]?.timestamp ?? '';
+    const liveOnly = get(notificationsBaseAtom).filter((n) => !ids.has(n.id) && n.timestamp > newest);
+    set(notificationsBaseAtom, [...liveOnly, ...page.items]);
+    set(setUnreadCountAtom, page.unreadCount + liveOnly.filter((n) => !n.read).length);
+    set(cursorBaseAtom, page.nextCursor);
+    set(statusBaseAtom, 'ready');
+  } catch (err) {
+    if (get(generationAtom) !== gen) return;
+    console.error('Notifications failed to load', err);
+    set(statusBaseAtom, get(notificationsBaseAtom).length === 0 ? 'error' : 'ready');
+  }
+});
+
+export const loadMoreNotificationsAtom = atom(null, async (get, set) => {
+  const cursor = get(cursorBaseAtom);
+  if (cursor === null || get(loadingMoreBaseAtom)) return;
+  const gen = get(generationAtom);
+  set(loadingMoreBaseAtom, true);
+  try {
+    const page = await fetchNotifications(cursor);
+    if (get(generationAtom) !== gen) return;
+    const have = new Set(get(notificationsBaseAtom).map((n) => n.id));
+    set(notificationsBaseAtom, [...get(notificationsBaseAtom), ...page.items.filter((n) => !have.has(n.id))]);
+    set(cursorBaseAtom, page.nextCursor);
+  } catch (err) {
+    console.error('Loading more notifications failed', err);
+  } finally {
+    set(loadingMoreBaseAtom, false);
+  }
+});
+
+/**
+ * Spec §4: one notification unread → read; the count goes down by one,
+ * never below zero. Already-read items change nothing.
+ */
+export const markAsReadAtom = atom(null, async (get, set, id: string) => {
+  const list = get(notificationsBaseAtom);
+  const item = list.find((n) => n.id === id);
+  if (!item || item.read) return;
+  set(
+    notificationsBaseAtom,
+    list.map((n) => (n.id === id ? { ...n, read: true } : n)),
+  );
+  set(setUnreadCountAtom, Math.max(0, get(unreadCountBaseAtom) - 1));
+  try {
+    await markNotificationsRead([id]);
+  } catch (err) {
+    console.error('Mark as read failed', err); // the next refresh shows the truth
+  }
+});
+
+/** Spec §4: every notification read; the count is zero. */
+export const markAllAsReadAtom = atom(null, async (get, set) => {
+  set(
+    notificationsBaseAtom,
+    get(notificationsBaseAtom).map((n) => (n.read ? n : { ...n, read: true })),
+  );
+  set(setUnreadCountAtom, 0);
+  try {
+    await markAllNotificationsRead();
+  } catch (err) {
+    console.error('Mark all as read failed', err);
+  }
+});
+
+/** Spec §2.11: the delete button clears one notification (an unread one lowers the count). */
+export const clearNotificationAtom = atom(null, async (get, set, id: string) => {
+  const list = get(notificationsBaseAtom);
+  const item = list.find((n) => n.id === id);
+  if (!item) return;
+  set(
+    notificationsBaseAtom,
+    list.filter((n) => n.id !== id),
+  );
+  if (!item.read) set(setUnreadCountAtom, Math.max(0, get(unreadCountBaseAtom) - 1));
+  try {
+    await deleteNotification(id);
+  } catch (err) {
+    console.error('Clearing the notification failed', err);
+  }
+});
+
+/** Opens (and re-reads) or closes the panel. */
 export const openNotificationsPanelAtom = atom(null, (_get, set, open: boolean) => {
   set(panelOpenBaseAtom, open);
+  if (open) void set(refreshNotificationsAtom);
+});
+
+/** After a reconnect (DESIGN §6: REST is the truth): re-read what may have been missed. */
+export const notificationsReconnectedAtom = atom(null, (get, set) => {
+  if (get(statusBaseAtom) !== 'idle' || get(panelOpenBaseAtom)) void set(refreshNotificationsAtom);
 });

@@ -1,0 +1,73 @@
+// GET /api/search?q=&limit= (DESIGN §5): users, posts and comments, ordered
+// by the server (exact title/subtitle matches first, then users, posts,
+// comments). Spec §8.5: a failed search yields empty results silently.
+
+import { apiGet } from '../../api/http';
+import { idOf, isRecord, normalizeImage, str } from '../../api/models';
+
+export type SearchResultType = 'user' | 'post' | 'comment';
+
+export interface SearchResult {
+  type: SearchResultType;
+  id: string;
+  title: string;
+  subtitle: string;
+  avatar: string;
+  url: string;
+}
+
+export const SEARCH_LIMIT = 20;
+
+function resultType(v: unknown): SearchResultType | null {
+  return v === 'user' || v === 'post' || v === 'comment' ? v : null;
+}
+
+export function normalizeResults(data: unknown): SearchResult[] {
+  const list = isRecord(data) && Array.isArray(data.results) ? data.results : Array.isArray(data) ? data : [];
+  const out: SearchResult[] = [];
+  for (const item of list) {
+    if (!isRecord(item)) continue;
+    const type = resultType(item.type);
+    const id = idOf(item);
+    if (!type || !id) continue;
+    out.push({
+      type,
+      id,
+      title: str(item.title),
+      subtitle: str(item.subtitle),
+      avatar: normalizeImage(item.avatar).url,
+      url: str(item.url),
+    });
+  }
+  return out;
+}
+
+/** Never rejects, except when aborted: failures are empty results (spec §8.5). */
+export async function search(q: string, signal?: AbortSignal, limit = SEARCH_LIMIT): Promise<SearchResult[]> {
+  const query = q.trim();
+  if (query === '') return [];
+  try {
+    const params = new URLSearchParams({ q: query, limit: String(limit) });
+    return normalizeResults(await apiGet<unknown>(`/search?${params.toString()}`, { signal }));
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    console.warn('Search failed', err);
+    return [];
+  }
+}
+
+/** Spec §2.10: the label of a result's type. */
+export function typeLabel(t: SearchResultType): string {
+  return t === 'user' ? 'User' : t === 'post' ? 'Post' : 'Comment';
+}
+
+/**
+ * Where a result leads: a user's profile, or the post (a comment's url names
+ * its post, `/post/{id}`; the id is the comment's own).
+ */
+export function resultTarget(r: SearchResult): { page: 'profile'; userId: string } | { page: 'post'; postId: string } {
+  if (r.type === 'user') return { page: 'profile', userId: r.id };
+  const m = /\/post\/([^/?#]+)/.exec(r.url);
+  const postId = m ? decodeURIComponent(m[1]!) : r.id;
+  return { page: 'post', postId };
+}
