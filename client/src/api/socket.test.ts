@@ -7,6 +7,7 @@ import { makePost } from '../features/posts/testPosts';
 import { unwatchPostAtom, watchPostAtom } from '../features/posts/watchAtoms';
 import { lastServerEventAtom, lastTestResponseAtom, socketStatusAtom } from '../features/realtime/realtimeAtoms';
 import { setRedirect } from '../lib/redirect';
+import { installFakeFetch, json } from '../test/fakeFetch';
 import { FakeWebSocket } from '../test/fakeWebSocket';
 import { backoffDelay, SocketClient, socketUrl } from './socket';
 
@@ -29,6 +30,8 @@ beforeEach(() => {
   vi.useFakeTimers();
   FakeWebSocket.reset();
   localStorage.clear();
+  installFakeFetch({}); // no network: calls the socket triggers fail fast
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -101,6 +104,33 @@ describe('connection', () => {
     FakeWebSocket.last().open();
     expect(FakeWebSocket.last().frames()).toContainEqual({ event: 'watch', data: { postIds: ['p1'] } });
     expect(onReconnect).toHaveBeenCalledWith(['p1']);
+    client.stop();
+  });
+
+  it('after a reconnect re-reads the notifications and the pending requests', async () => {
+    const ok = (data: unknown) => json({ status: 'success', data });
+    const fetchMock = installFakeFetch({
+      '/api/notifications': () =>
+        ok({
+          notifications: [
+            { id: 'n9', type: 'comment', message: 'Ravi commented on your post', createdAt: new Date().toISOString(), isRead: false },
+            { id: 'n1', type: 'like', message: 'Ravi liked your post', createdAt: '2025-01-01T00:00:00Z', isRead: false },
+          ],
+          pagination: { unreadCount: 4, nextCursor: null },
+        }),
+      '/api/friends/pending-requests': () => ok({ pendingRequests: [{ id: 'r1', status: 'pending' }] }),
+    });
+    const { store, client } = setup();
+    client.start();
+    FakeWebSocket.last().open();
+    FakeWebSocket.last().receive('notification', { id: 'n1', type: 'like', unreadCount: 1 });
+    expect(fetchMock).not.toHaveBeenCalled();
+    FakeWebSocket.last().serverClose(1006);
+    vi.advanceTimersByTime(1000);
+    FakeWebSocket.last().open();
+    await vi.waitFor(() => expect(store.get(unreadCountAtom)).toBe(4));
+    expect(store.get(notificationsAtom).map((n) => n.id)).toEqual(['n9', 'n1']);
+    expect(store.get(hasPendingRequestsAtom)).toBe(true);
     client.stop();
   });
 

@@ -2,7 +2,16 @@
 // simplest way to drop every piece of the previous user's state — atoms,
 // caches, the socket — at once. Tests replace it to observe the target.
 
-let impl: (path: string) => void = (path) => window.location.assign(path);
+// Once a full-page navigation is under way, later ones are dropped: two
+// sign-out paths can race (the logout call's answer and the socket closing
+// for the revoked token), and a second assign() would abort the first load.
+let leaving = false;
+
+let impl: (path: string) => void = (path) => {
+  if (leaving) return;
+  leaving = true;
+  window.location.assign(path);
+};
 
 export function redirectTo(path: string): void {
   impl(path);

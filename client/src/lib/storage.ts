@@ -21,6 +21,10 @@ export const STORAGE_KEYS = {
   onboarding: 'campus.onboarding',
   /** Signup handoff (spec §3): what the signup form collected, for profile setup. */
   signup: 'campus.signup',
+  /** Profile like counts by user id (spec §3 local storage extras). */
+  profileLikes: 'campus.profileLikes',
+  /** Profile like flags keyed by `${currentUserId}:${targetId}` (spec §3 local storage extras). */
+  userProfileLikes: 'campus.userProfileLikes',
   /** Theme choice (features/theme owns it). */
   theme: 'campus.theme',
 } as const;

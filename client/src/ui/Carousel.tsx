@@ -11,8 +11,19 @@ export interface CarouselImage {
  * Several images, one at a time: arrows, dots, swipe and the arrow keys.
  * The height is fixed so the page does not jump between images.
  */
-export function Carousel({ images, height = 400, label = 'Images' }: { images: CarouselImage[]; height?: number; label?: string }) {
-  const [index, setIndex] = useState(0);
+export function Carousel({
+  images,
+  height = 400,
+  label = 'Images',
+  initialIndex = 0,
+}: {
+  images: CarouselImage[];
+  height?: number;
+  label?: string;
+  /** The image shown first. */
+  initialIndex?: number;
+}) {
+  const [index, setIndex] = useState(initialIndex);
   const touchX = useRef<number | null>(null);
   const count = images.length;
   if (count === 0) return null;

@@ -142,11 +142,6 @@ export async function checkFriend(userId: string, signal?: AbortSignal): Promise
   }
 }
 
-/** Received requests still pending (the top bar's red Friends button). */
-export async function fetchPendingRequestCount(): Promise<number> {
-  return (await fetchPendingRequests()).length;
-}
-
 /** Spec §8.5: friend actions show the error's message, else the fallback. */
 export function friendErrorMessage(err: unknown, fallback: string): string {
   return err instanceof Error && err.message ? err.message : fallback;

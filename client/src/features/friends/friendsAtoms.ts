@@ -188,6 +188,7 @@ export const friendRequestReceivedAtom = atom(null, (get, set) => {
 /** Live `friend:accept`: someone accepted the viewer's request (or asked back). */
 export const friendAcceptedAtom = atom(null, (get, set) => {
   bump(get, set);
+  void set(refreshPendingRequestsAtom); // a crossing request of theirs is gone too
   if (get(friendsBaseAtom)) void set(loadFriendsAtom);
   if (get(sentBaseAtom)) void set(loadRequestsAtom);
 });

@@ -1,39 +1,124 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { relativeTime } from '../../lib/time';
+import { useEffect, useState } from 'react';
+import { navigateAtom, presetFriendsTab } from '../../app/navigation';
+import { fullDate, relativeTime } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
+import { TrashIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
-import { notificationsAtom, notificationsPanelOpenAtom, openNotificationsPanelAtom } from './notificationsAtoms';
+import { notificationTarget, type AppNotification } from './model';
+import {
+  clearNotificationAtom,
+  loadMoreNotificationsAtom,
+  markAllAsReadAtom,
+  markAsReadAtom,
+  notificationsAtom,
+  notificationsHasMoreAtom,
+  notificationsLoadingMoreAtom,
+  notificationsPanelOpenAtom,
+  notificationsStatusAtom,
+  openNotificationsPanelAtom,
+  unreadCountAtom,
+} from './notificationsAtoms';
+import './Notifications.css';
+
+/** Re-renders every 30 s so relative times stay true while the panel is open. */
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(Date.now());
+    const t = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(t);
+  }, [active]);
+  return now;
+}
+
+function Item({ n, now, onOpen }: { n: AppNotification; now: number; onOpen: (n: AppNotification) => void }) {
+  const clear = useSetAtom(clearNotificationAtom);
+  return (
+    <li className={`notification${n.read ? '' : ' is-unread'}`} data-notification-id={n.id}>
+      <button type="button" className="notification__main" onClick={() => onOpen(n)}>
+        <Avatar name={n.senderName || n.message} url={n.avatar} />
+        <span className="notification__text">
+          <span className="notification__message">{n.message}</span>
+          <time className="notification__time" dateTime={n.timestamp} title={fullDate(n.timestamp)}>
+            {relativeTime(n.timestamp, now)}
+          </time>
+        </span>
+        {!n.read && <span className="notification__dot" aria-label="Unread" />}
+      </button>
+      <button type="button" className="icon-button notification__delete" onClick={() => void clear(n.id)} aria-label="Delete notification">
+        <TrashIcon size={18} />
+      </button>
+    </li>
+  );
+}
 
 /**
- * The notifications panel's frame (spec §2.11): what arrived live this
- * session, or the empty state. The full list, mark-as-read and clearing
- * arrive with the notifications issue.
+ * Spec §2.11 notifications panel: a centred modal (max 85% of the viewport
+ * high) titled Notifications; 'Mark all read' only while unread items exist;
+ * the empty state; Escape and an outside click close it (the Modal does).
+ * Clicking an item marks it read and goes where it points.
  */
 export function NotificationsPanel() {
   const open = useAtomValue(notificationsPanelOpenAtom);
   const setOpen = useSetAtom(openNotificationsPanelAtom);
   const list = useAtomValue(notificationsAtom);
+  const unread = useAtomValue(unreadCountAtom);
+  const status = useAtomValue(notificationsStatusAtom);
+  const hasMore = useAtomValue(notificationsHasMoreAtom);
+  const loadingMore = useAtomValue(notificationsLoadingMoreAtom);
+  const loadMore = useSetAtom(loadMoreNotificationsAtom);
+  const markAsRead = useSetAtom(markAsReadAtom);
+  const markAll = useSetAtom(markAllAsReadAtom);
+  const navigate = useSetAtom(navigateAtom);
+  const now = useNow(open);
+  const anyUnread = unread > 0 || list.some((n) => !n.read);
+
+  const onOpen = (n: AppNotification) => {
+    void markAsRead(n.id);
+    const target = notificationTarget(n);
+    if (!target) return;
+    setOpen(false);
+    if (target.page === 'friends') {
+      presetFriendsTab(target.tab);
+      navigate({ page: 'friends' });
+    } else navigate(target);
+  };
+
   return (
     <Modal open={open} onClose={() => setOpen(false)} title="Notifications" size="md" className="notifications-panel">
-      {list.length === 0 ? (
-        <div className="empty-state">
-          <p className="empty-state__title">No new notifications</p>
-          <p className="empty-state__text">We'll let you know when something new happens</p>
+      {anyUnread && list.length > 0 && (
+        <div className="notifications-panel__bar">
+          <button type="button" className="link-button" onClick={() => void markAll()}>
+            Mark all read
+          </button>
         </div>
+      )}
+      {list.length === 0 ? (
+        status === 'loading' ? (
+          <div className="notifications-panel__loading" role="status">
+            <span className="spinner" aria-hidden="true" />
+            <span className="visually-hidden">Loading notifications…</span>
+          </div>
+        ) : (
+          <div className="empty-state">
+            <p className="empty-state__title">No new notifications</p>
+            <p className="empty-state__text">We'll let you know when something new happens</p>
+          </div>
+        )
       ) : (
-        <ul className="notifications-panel__list">
+        <ul className="notifications-panel__list" aria-label="Notifications list">
           {list.map((n) => (
-            <li key={n.id || n.timestamp} className="notifications-panel__item">
-              <Avatar name={n.message} url={n.avatar} />
-              <div>
-                <p>{n.message}</p>
-                <p className="muted notifications-panel__time">{relativeTime(n.timestamp)}</p>
-              </div>
-            </li>
+            <Item key={n.id || n.timestamp} n={n} now={now} onOpen={onOpen} />
           ))}
         </ul>
       )}
-      <p className="muted placeholder-panel__note">The full notification list is coming soon.</p>
+      {hasMore && list.length > 0 && (
+        <button type="button" className="button button--secondary button--block notifications-panel__more" disabled={loadingMore} onClick={() => void loadMore()}>
+          {loadingMore ? 'Loading…' : 'Show older notifications'}
+        </button>
+      )}
     </Modal>
   );
 }

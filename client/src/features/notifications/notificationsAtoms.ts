@@ -73,7 +73,7 @@ export const refreshNotificationsAtom = atom(null, async (get, set) => {
     set(statusBaseAtom, 'ready');
   } catch (err) {
     if (get(generationAtom) !== gen) return;
-    console.error('Notifications failed to load', err);
+    console.warn('Notifications failed to load', err);
     set(statusBaseAtom, get(notificationsBaseAtom).length === 0 ? 'error' : 'ready');
   }
 });
@@ -154,6 +154,6 @@ export const openNotificationsPanelAtom = atom(null, (_get, set, open: boolean) 
 });
 
 /** After a reconnect (DESIGN §6: REST is the truth): re-read what may have been missed. */
-export const notificationsReconnectedAtom = atom(null, (get, set) => {
-  if (get(statusBaseAtom) !== 'idle' || get(panelOpenBaseAtom)) void set(refreshNotificationsAtom);
+export const notificationsReconnectedAtom = atom(null, (_get, set) => {
+  void set(refreshNotificationsAtom);
 });

@@ -3,7 +3,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { userSubtitle } from '../../api/models';
 import { FOLLOW_SIMULATED_SAVE_MS, SUGGESTION_MAX_ATTEMPTS, SUGGESTION_RETRY_MS } from '../../constants';
 import { Avatar } from '../../ui/Avatar';
-import { CheckIcon, SearchIcon } from '../../ui/icons';
+import { CheckIcon } from '../../ui/icons';
+import { SearchField } from '../../ui/SearchField';
 import { showToastAtom } from '../../ui/toast';
 import { currentUserAtom, updateCurrentUserAtom } from '../auth/authAtoms';
 import { AuthCard } from '../auth/AuthCard';
@@ -124,17 +125,12 @@ export function FindPeoplePage() {
   return (
     <AuthCard title="Find People You Know" subtitle="Follow classmates and faculty to fill your feed." wide>
       <div className="find-people">
-        <div className="find-people__search">
-          <SearchIcon size={18} />
-          <input
-            className="field__input"
-            type="search"
-            placeholder="Search by name, ID or role"
-            aria-label="Search suggestions by name, ID or role"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-          />
-        </div>
+        <SearchField
+          value={query}
+          onChange={setQuery}
+          label="Search suggestions by name, ID or role"
+          placeholder="Search by name, ID or role"
+        />
 
         {list.length === 0 ? (
           <div className="find-people__empty" role="status">

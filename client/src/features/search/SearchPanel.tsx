@@ -1,27 +1,84 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { productNameAtom } from '../../app/config';
+import { navigateAtom } from '../../app/navigation';
+import { AVATAR_SIZE_SEARCH } from '../../constants';
+import { Avatar } from '../../ui/Avatar';
 import { Modal } from '../../ui/Modal';
-import { SearchIcon } from '../../ui/icons';
-import { searchOpenAtom, setSearchOpenAtom } from './searchAtoms';
+import { SearchField } from '../../ui/SearchField';
+import {
+  searchAnsweredQueryAtom,
+  searchOpenAtom,
+  searchQueryAtom,
+  searchResultsAtom,
+  searchStatusAtom,
+  setSearchOpenAtom,
+  setSearchQueryAtom,
+  shouldSearch,
+} from './searchAtoms';
+import { resultTarget, typeLabel, type SearchResult } from './searchApi';
+import { useDebouncedSearch } from './useDebouncedSearch';
+import './Search.css';
 
 /**
- * The search overlay's frame (spec §2.10). Searching users, posts and
- * comments arrives with the search issue; until then the panel says so.
+ * Spec §2.10 search overlay: 'Search {product}...', searching from 2
+ * characters, results with their type, title, subtitle and a 32 px avatar in
+ * a scrollable list; 'No results found for "{query}"'. A result opens the
+ * profile or the post; the overlay closes on an outside click (the Modal),
+ * on navigation and on a page change (the Shell).
  */
 export function SearchPanel() {
   const open = useAtomValue(searchOpenAtom);
   const setOpen = useSetAtom(setSearchOpenAtom);
   const productName = useAtomValue(productNameAtom);
+  const query = useAtomValue(searchQueryAtom);
+  const setQuery = useSetAtom(setSearchQueryAtom);
+  const results = useAtomValue(searchResultsAtom);
+  const status = useAtomValue(searchStatusAtom);
+  const answered = useAtomValue(searchAnsweredQueryAtom);
+  const navigate = useSetAtom(navigateAtom);
+  useDebouncedSearch(open ? query : '');
+
+  const go = (r: SearchResult) => {
+    setOpen(false);
+    // Spec §2.10: a user result stores the viewed profile id (navigation persists it).
+    navigate(resultTarget(r));
+  };
+
+  const searching = shouldSearch(query);
+  const current = answered === query.trim();
+
   return (
-    <Modal open={open} onClose={() => setOpen(false)} title="Search" size="md">
-      <div className="placeholder-panel">
-        <div className="placeholder-panel__field">
-          <SearchIcon size={18} />
-          <input className="field__input" type="search" placeholder={`Search ${productName}...`} disabled aria-label={`Search ${productName}`} />
-        </div>
-        <p className="placeholder-panel__title">Search is coming soon</p>
-        <p className="muted">You'll be able to find people, posts and comments here.</p>
-      </div>
+    <Modal open={open} onClose={() => setOpen(false)} title="Search" size="md" className="search-panel">
+      <SearchField
+        value={query}
+        onChange={setQuery}
+        label={`Search ${productName}`}
+        placeholder={`Search ${productName}...`}
+        busy={status === 'searching'}
+        data-autofocus
+      />
+      {!searching ? (
+        <p className="muted search-panel__hint">Find people, posts and comments. Type at least 2 characters.</p>
+      ) : status === 'done' && current && results.length === 0 ? (
+        <p className="search-panel__empty" role="status">
+          No results found for "{query.trim()}"
+        </p>
+      ) : (
+        <ul className="search-results" aria-label="Search results" aria-busy={status === 'searching'}>
+          {results.map((r) => (
+            <li key={`${r.type}-${r.id}`}>
+              <button type="button" className="search-result" onClick={() => go(r)}>
+                <Avatar name={r.type === 'user' ? r.title : r.subtitle || r.title} url={r.avatar} size={AVATAR_SIZE_SEARCH} />
+                <span className="search-result__text">
+                  <span className="search-result__title">{r.title}</span>
+                  {r.subtitle && <span className="search-result__subtitle">{r.subtitle}</span>}
+                </span>
+                <span className={`search-result__type search-result__type--${r.type}`}>{typeLabel(r.type)}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
     </Modal>
   );
 }

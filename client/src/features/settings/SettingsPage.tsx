@@ -1,22 +1,57 @@
 import { useSetAtom } from 'jotai';
+import { useState } from 'react';
 import { backFromSettingsAtom } from '../../app/navigation';
 import { ArrowLeftIcon } from '../../ui/icons';
-import { ThemeControl } from '../theme';
-import '../profile/placeholderPages.css';
+import { DeleteAccountTab } from './DeleteAccountTab';
+import { PasswordTab } from './PasswordTab';
+import { PersonalInfoTab } from './PersonalInfoTab';
+import './Settings.css';
 
-/** Settings & Privacy's frame (spec §2.16): Back, and the display choice; account flows arrive with the settings issue. */
+type SettingsTab = 'personal' | 'password' | 'delete';
+
+const TABS: ReadonlyArray<{ id: SettingsTab; label: string }> = [
+  { id: 'personal', label: 'Personal Information' },
+  { id: 'password', label: 'Password & Security' },
+  { id: 'delete', label: 'Delete Account' },
+];
+
+/** Spec §2.16 Settings & Privacy: Back to the previous page (default feed) and three tabs. */
 export function SettingsPage() {
   const back = useSetAtom(backFromSettingsAtom);
+  const [tab, setTab] = useState<SettingsTab>('personal');
   return (
-    <section className="placeholder-page card" aria-labelledby="settings-title">
-      <button type="button" className="button button--ghost button--sm placeholder-page__back" onClick={() => back()}>
-        <ArrowLeftIcon size={18} /> Back
-      </button>
-      <h1 id="settings-title" className="placeholder-page__title">
-        Settings &amp; Privacy
-      </h1>
-      <ThemeControl />
-      <p className="muted">Personal information, password &amp; security and account deletion are coming soon.</p>
+    <section className="settings card" aria-labelledby="settings-title">
+      <div className="settings__head">
+        <button type="button" className="button button--ghost button--sm" onClick={() => back()}>
+          <ArrowLeftIcon size={18} /> Back
+        </button>
+        <h1 id="settings-title" className="settings__title">
+          Settings &amp; Privacy
+        </h1>
+      </div>
+      <div className="settings__body">
+        <div className="settings__tabs" role="tablist" aria-label="Settings" aria-orientation="vertical">
+          {TABS.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              id={`settings-tab-${t.id}`}
+              aria-selected={tab === t.id}
+              aria-controls={`settings-panel-${t.id}`}
+              className={`settings__tab${tab === t.id ? ' is-active' : ''}${t.id === 'delete' ? ' settings__tab--danger' : ''}`}
+              onClick={() => setTab(t.id)}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
+        <div className="settings__content" role="tabpanel" id={`settings-panel-${tab}`} aria-labelledby={`settings-tab-${tab}`}>
+          {tab === 'personal' && <PersonalInfoTab />}
+          {tab === 'password' && <PasswordTab />}
+          {tab === 'delete' && <DeleteAccountTab />}
+        </div>
+      </div>
     </section>
   );
 }

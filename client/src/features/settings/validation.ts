@@ -2,6 +2,7 @@
 // functions for the settings screens.
 
 import { MIN_PASSWORD_LENGTH, OTP_LENGTH } from '../../constants';
+import { isApiError } from '../../api/http';
 import { EMAIL_PATTERN } from '../auth/validation';
 
 export const MSG_INVALID_EMAIL = 'Please enter a valid email address';
@@ -49,4 +50,14 @@ export function maskEmail(email: string): string {
   const e = email.trim();
   if (e === '') return '';
   return `${e.slice(0, 2)}***`;
+}
+
+/**
+ * Spec §8.4: the server's response message when present, else the flow's
+ * fallback. A 5xx answer's text never reaches the user (spec §8.1); neither
+ * does a missing answer's, which gets the fallback too.
+ */
+export function settingsErrorMessage(err: unknown, fallback: string): string {
+  if (isApiError(err) && err.kind === 'http' && err.status < 500 && err.serverMessage) return err.serverMessage;
+  return fallback;
 }

@@ -1,0 +1,103 @@
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { createStore, Provider } from 'jotai';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routeAtom } from '../../app/navigation';
+import { installFakeFetch, json } from '../../test/fakeFetch';
+import { SearchPanel } from './SearchPanel';
+import { normalizeResults, resultTarget, search } from './searchApi';
+import { searchOpenAtom, setSearchOpenAtom, shouldSearch, SEARCH_DEBOUNCE_MS } from './searchAtoms';
+
+const ok = (data: unknown) => json({ status: 'success', data });
+
+const results = [
+  { type: 'user', id: 'u2', title: 'Nila Das', subtitle: 'BWU/BSC/21/2', avatar: { url: '' }, url: '/profile/u2' },
+  { type: 'post', id: 'p1', title: 'Robotics demo day', subtitle: 'Kiran Mehta', avatar: '', url: '/post/p1' },
+  { type: 'comment', id: 'c1', title: 'Count me in!', subtitle: 'on Robotics demo day', avatar: '', url: '/post/p1' },
+];
+
+function renderPanel() {
+  const store = createStore();
+  render(
+    <Provider store={store}>
+      <SearchPanel />
+    </Provider>,
+  );
+  act(() => store.set(setSearchOpenAtom, true));
+  return store;
+}
+
+function type(value: string) {
+  fireEvent.change(screen.getByRole('searchbox', { name: 'Search Campus' }), { target: { value } });
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+describe('search rules (spec §2.10, §5, §9)', () => {
+  it('searches from 2 characters; blank clears with no call', async () => {
+    expect(shouldSearch('a')).toBe(false);
+    expect(shouldSearch(' a ')).toBe(false);
+    expect(shouldSearch('ab')).toBe(true);
+    const fetchMock = installFakeFetch({});
+    expect(await search('   ')).toEqual([]);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('failures yield empty results silently', async () => {
+    installFakeFetch({ '/api/search': () => json({ status: 'error', message: 'boom' }, 500) });
+    expect(await search('robot')).toEqual([]);
+  });
+
+  it('normalizes results and knows where each leads', () => {
+    const list = normalizeResults({ results: [...results, { type: 'group', id: 'g' }, { type: 'user' }] });
+    expect(list.map((r) => r.type)).toEqual(['user', 'post', 'comment']);
+    expect(resultTarget(list[0]!)).toEqual({ page: 'profile', userId: 'u2' });
+    expect(resultTarget(list[1]!)).toEqual({ page: 'post', postId: 'p1' });
+    expect(resultTarget(list[2]!)).toEqual({ page: 'post', postId: 'p1' });
+  });
+});
+
+describe('SearchPanel', () => {
+  it('debounces typing, then shows type, title and subtitle; a click navigates and closes', async () => {
+    const fetchMock = installFakeFetch({ '/api/search': () => ok({ results }) });
+    const store = renderPanel();
+    expect(screen.getByRole('searchbox', { name: 'Search Campus' }).getAttribute('placeholder')).toBe('Search Campus...');
+    type('n');
+    await act(async () => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS + 50));
+    expect(fetchMock).not.toHaveBeenCalled(); // under 2 characters
+    type('ni');
+    type('nil');
+    type('nila');
+    await act(async () => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS - 50));
+    expect(fetchMock).not.toHaveBeenCalled(); // still typing
+    await act(async () => vi.advanceTimersByTimeAsync(100));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(String(fetchMock.mock.calls[0]![0])).toContain('q=nila');
+    const user = await screen.findByRole('button', { name: /Nila Das/ });
+    expect(user.textContent).toContain('User');
+    expect(user.textContent).toContain('BWU/BSC/21/2');
+    expect(screen.getByRole('button', { name: /Robotics demo day.*Post/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Count me in!.*Comment/ })).toBeTruthy();
+    // Avatar 32 in the overlay (spec §9).
+    expect((user.querySelector('.avatar') as HTMLElement).style.width).toBe('32px');
+    act(() => user.click());
+    expect(store.get(searchOpenAtom)).toBe(false);
+    expect(store.get(routeAtom)).toEqual({ page: 'profile', userId: 'u2' });
+    expect(localStorage.getItem('campus.viewedUserId')).toBe('u2');
+  });
+
+  it('says when nothing was found', async () => {
+    installFakeFetch({ '/api/search': () => ok({ results: [] }) });
+    renderPanel();
+    type('zzqx');
+    await act(async () => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS + 50));
+    expect(await screen.findByText('No results found for "zzqx"')).toBeTruthy();
+  });
+});
