@@ -4,6 +4,7 @@
 //
 //	campus serve     start a node (embedded Postgres unless DATABASE_URL is set)
 //	campus migrate   run database migrations and exit
+//	campus reindex   rebuild the search index from the database
 //	campus version   print the version
 package main
 
@@ -32,6 +33,7 @@ const usage = `campus — a realtime campus social network
 Usage:
   campus serve      start a node: HTTP API, websockets, actors, search, client
   campus migrate    run database migrations, then exit
+  campus reindex    rebuild the search index from the database (stop the node first)
   campus version    print the version
   campus help       show this help
 
@@ -58,7 +60,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "version", "--version":
 		fmt.Fprintln(stdout, "campus", version)
 		return 0
-	case "serve", "migrate":
+	case "serve", "migrate", "reindex":
 	default:
 		fmt.Fprintf(stderr, "campus: unknown command %q\n\n%s", cmd, usage)
 		return 2
@@ -83,6 +85,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "migrate":
 		err = migrateOnly(ctx, cfg, log)
+	case "reindex":
+		err = reindex(ctx, cfg, log, stderr)
 	case "serve":
 		err = serve(ctx, cfg, log, stdout)
 	}

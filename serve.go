@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/http/pprof"
 	"os"
 	"runtime"
 	"strings"
@@ -23,6 +25,7 @@ import (
 	"campus/media"
 	"campus/persistence"
 	"campus/persistence/pgserver"
+	"campus/searchindex"
 )
 
 // openDatabase connects to DATABASE_URL, or starts the embedded Postgres in
@@ -98,6 +101,19 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		return err
 	}
 
+	// The search index: opened (rebuilt from the database when missing or
+	// unreadable) before serving, then following the outbox until shutdown.
+	searchIdx, err := searchindex.Open(ctx, searchindex.Options{Dir: cfg.SearchDir(), DB: db, Log: log})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := searchIdx.Close(); err != nil {
+			log.Error().Err(err).Msg("close search index")
+		}
+	}()
+	searchIdx.Start()
+
 	// The live core: post and user grains, and (after the member started)
 	// this node's socket hub.
 	live := actors.New(actors.Config{DB: db, Log: log, Render: app.NotificationFrames})
@@ -157,13 +173,24 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Posts:         app.NewPosts(app.PostsDeps{DB: db, Media: store, Grains: live, Log: log}),
 		Realtime:      app.NewRealtime(db, sessions),
 		Hub:           hub,
+		Search:        app.NewSearch(app.SearchDeps{DB: db, Index: searchIdx}),
 		Ready: func(ctx context.Context) error {
 			if err := db.PingContext(ctx); err != nil {
 				return fmt.Errorf("database: %w", err)
 			}
+			if err := searchIdx.Ready(); err != nil {
+				return fmt.Errorf("search index: %w", err)
+			}
 			return node.Ready()
 		},
 	})
+	if cfg.PprofAddr != "" {
+		stopPprof, err := servePprof(cfg.PprofAddr, log)
+		if err != nil {
+			return err
+		}
+		defer stopPprof()
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 
@@ -189,6 +216,26 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	}
 	live.Drain(sctx)
 	return nil
+}
+
+// servePprof serves net/http/pprof on addr, which config has checked is a
+// loopback address (CAMPUS_PPROF_ADDR; off by default). The returned func
+// stops it.
+func servePprof(addr string, log zerolog.Logger) (func(), error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("pprof: listen on %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	log.Warn().Str("addr", ln.Addr().String()).Msg("pprof profiles served (CAMPUS_PPROF_ADDR)")
+	return func() { _ = hs.Close() }, nil
 }
 
 // newMailer sends over SMTP when CAMPUS_SMTP_URL is set, else writes .eml

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"encoding/binary"
 	"sync"
 	"time"
 
@@ -19,14 +20,19 @@ const (
 	CloseTryAgainLater  = websocket.CloseTryAgainLater     // 1013: too many sockets, or too slow
 	closeHandshakeGrace = 2 * time.Second                  // wait for the peer's close reply
 	defaultWriteTimeout = 10 * time.Second
-	defaultMaxQueue     = 256
+	defaultMaxQueue     = 4096
+	defaultMaxBytes     = 1 << 20
 )
 
 // SessionOptions configure a Session.
 type SessionOptions struct {
-	// MaxQueue is how many frames may wait for the socket; one more and the
-	// peer is a slow consumer and is disconnected (default 256).
-	MaxQueue int
+	// MaxQueue is how many frames may wait for the socket, MaxQueueBytes
+	// how many bytes; one more and the peer is a slow consumer and is
+	// disconnected (defaults 4096 and 1 MiB). A burst the server makes at
+	// once must fit: a user grain's batch of notifications is up to 1,000
+	// frames, which a 256-frame queue took for a slow peer.
+	MaxQueue      int
+	MaxQueueBytes int
 	// WriteTimeout bounds one write to the socket (default 10 s).
 	WriteTimeout time.Duration
 	// OnRevoke runs, in a goroutine of its own, when the user's tokens were
@@ -43,8 +49,8 @@ type SessionOptions struct {
 //
 // The writer is started on demand: an idle socket holds no goroutine of its
 // own and no buffers, which is what lets one node keep tens of thousands of
-// them. Send never blocks: a peer that lets MaxQueue frames pile up is
-// disconnected, and nobody else waits for it.
+// them. Send never blocks: a peer that lets MaxQueue frames (or
+// MaxQueueBytes) pile up is disconnected, and nobody else waits for it.
 //
 // Concurrency: safe for concurrent use. mu guards the queue and the state
 // flags; only one drain goroutine runs at a time (writing).
@@ -55,6 +61,7 @@ type Session struct {
 
 	mu      sync.Mutex
 	queue   []outFrame
+	queued  int  // bytes in queue
 	writing bool // a drain goroutine is running
 	closing bool // no more frames are accepted
 	stopped bool // Stop was called: the reader is gone
@@ -66,6 +73,7 @@ type outKind uint8
 const (
 	outText outKind = iota
 	outPing
+	outPong
 	outClose
 )
 
@@ -80,10 +88,25 @@ func NewSession(conn *websocket.Conn, userID uuid.UUID, o SessionOptions) *Sessi
 	if o.MaxQueue <= 0 {
 		o.MaxQueue = defaultMaxQueue
 	}
+	if o.MaxQueueBytes <= 0 {
+		o.MaxQueueBytes = defaultMaxBytes
+	}
 	if o.WriteTimeout <= 0 {
 		o.WriteTimeout = defaultWriteTimeout
 	}
-	return &Session{UserID: userID, conn: conn, o: o, drained: make(chan struct{})}
+	s := &Session{UserID: userID, conn: conn, o: o, drained: make(chan struct{})}
+	// Every frame leaves through the queue, the replies the library would
+	// write from the reader included: a pong, and the reply to a close the
+	// peer started (none when we started it).
+	conn.SetPingHandler(func(data string) error {
+		s.push(outFrame{kind: outPong, data: []byte(data)})
+		return nil
+	})
+	conn.SetCloseHandler(func(code int, _ string) error {
+		s.Close(code, "")
+		return nil
+	})
+	return s
 }
 
 // Send queues one text frame; false if the session is closing or the peer
@@ -102,14 +125,15 @@ func (s *Session) push(f outFrame) bool {
 		s.mu.Unlock()
 		return false
 	}
-	if len(s.queue) >= s.o.MaxQueue {
-		s.closing, s.queue = true, nil
+	if len(s.queue) >= s.o.MaxQueue || s.queued+len(f.data) > s.o.MaxQueueBytes {
+		s.closing, s.queue, s.queued = true, nil, 0
 		s.mu.Unlock()
 		s.o.Log.Warn().Str("user_id", s.UserID.String()).Msg("websocket too slow: disconnected")
 		s.abort() // the reader fails at once and cleans up
 		return false
 	}
 	s.queue = append(s.queue, f)
+	s.queued += len(f.data)
 	start := !s.writing
 	s.writing = true
 	s.mu.Unlock()
@@ -172,14 +196,13 @@ func (s *Session) Stop() {
 	}
 }
 
-// abort breaks the connection at once: a blocked write or read fails now.
-// Closing is not enough: fasthttp's hijacked connection ignores Close (it
-// closes the socket itself once the handler returns), but it honours
-// deadlines.
+// abort breaks the connection at once: a blocked write or read fails now,
+// the reader returns and, once the writer has stopped, closes the
+// connection. Closing here instead could race with a write in flight, and
+// the connection may be a pooled wrapper that a close hands to the next
+// client (httpapi's detachedConn); a deadline in the past is enough.
 func (s *Session) abort() {
-	nc := s.conn.NetConn()
-	_ = nc.SetDeadline(time.Now())
-	_ = nc.Close()
+	_ = s.conn.NetConn().SetDeadline(time.Now())
 }
 
 // drain writes queued frames until the queue is empty. At most one runs.
@@ -187,7 +210,7 @@ func (s *Session) drain() {
 	for {
 		s.mu.Lock()
 		batch := s.queue
-		s.queue = nil
+		s.queue, s.queued = nil, 0
 		if len(batch) == 0 {
 			s.writing = false
 			if s.closing {
@@ -197,35 +220,106 @@ func (s *Session) drain() {
 			return
 		}
 		s.mu.Unlock()
-		for _, f := range batch {
-			if err := s.write(f); err != nil {
-				s.mu.Lock()
-				s.closing, s.queue, s.writing = true, nil, false
-				close(s.drained)
-				s.mu.Unlock()
-				s.abort()
-				return
-			}
+		if err := s.write(batch); err != nil {
+			s.mu.Lock()
+			s.closing, s.queue, s.queued, s.writing = true, nil, 0, false
+			close(s.drained)
+			s.mu.Unlock()
+			s.abort()
+			return
 		}
 	}
 }
 
-func (s *Session) write(f outFrame) error {
-	deadline := time.Now().Add(s.o.WriteTimeout)
-	switch f.kind {
-	case outPing:
-		return s.conn.WriteControl(websocket.PingMessage, nil, deadline)
-	case outClose:
-		msg := websocket.FormatCloseMessage(f.code, string(f.data))
-		if err := s.conn.WriteControl(websocket.CloseMessage, msg, deadline); err != nil {
-			return err
+// write sends a batch of frames in one write to the socket. A socket that
+// watches many posts gets a burst of counts in one system call rather than
+// one each: under a campus event the socket writes were most of the node's
+// CPU, one per frame.
+//
+// The frames are encoded here (a server's frames are unmasked: a header and
+// the payload) and written to the connection directly. The library's own
+// replies go through the queue too (NewSession); it may still write a close
+// frame from the reader on a protocol error, and each of those and each of
+// these batches is a single Write, which the connection never interleaves.
+func (s *Session) write(batch []outFrame) error {
+	size := 0
+	for _, f := range batch {
+		size += maxFrameHeader + 2 + len(f.data)
+	}
+	bp := getFrameBuf(size)
+	defer putFrameBuf(bp)
+	b := (*bp)[:0]
+	closed := false
+	for _, f := range batch {
+		switch f.kind {
+		case outPing:
+			b = appendFrame(b, websocket.PingMessage, nil)
+		case outPong:
+			b = appendFrame(b, websocket.PongMessage, f.data)
+		case outClose:
+			b = appendFrame(b, websocket.CloseMessage, websocket.FormatCloseMessage(f.code, string(f.data)))
+			closed = true
+		default:
+			b = appendFrame(b, websocket.TextMessage, f.data)
 		}
+		if closed {
+			break // nothing follows a close frame
+		}
+	}
+	*bp = b
+	nc := s.conn.NetConn()
+	if err := nc.SetWriteDeadline(time.Now().Add(s.o.WriteTimeout)); err != nil {
+		return err
+	}
+	if _, err := nc.Write(b); err != nil {
+		return err
+	}
+	if closed {
 		// The reader waits for the peer's close reply; do not wait forever.
 		return s.conn.SetReadDeadline(time.Now().Add(closeHandshakeGrace))
+	}
+	return nil
+}
+
+// maxFrameHeader is the longest header of an unmasked websocket frame.
+const maxFrameHeader = 10
+
+// appendFrame appends one final, unmasked websocket frame of the given type
+// (RFC 6455 §5.2).
+func appendFrame(b []byte, opcode int, payload []byte) []byte {
+	b = append(b, 0x80|byte(opcode))
+	switch n := len(payload); {
+	case n <= 125:
+		b = append(b, byte(n))
+	case n <= 0xffff:
+		b = append(b, 126, byte(n>>8), byte(n))
 	default:
-		if err := s.conn.SetWriteDeadline(deadline); err != nil {
-			return err
+		b = append(b, 127)
+		b = binary.BigEndian.AppendUint64(b, uint64(n))
+	}
+	return append(b, payload...)
+}
+
+// Write buffers are pooled: an idle socket holds none.
+var frameBufs sync.Pool
+
+// maxPooledFrameBuf keeps a rare huge batch from being held in the pool.
+const maxPooledFrameBuf = 64 << 10
+
+func getFrameBuf(size int) *[]byte {
+	if bp, ok := frameBufs.Get().(*[]byte); ok {
+		if cap(*bp) >= size {
+			return bp
 		}
-		return s.conn.WriteMessage(websocket.TextMessage, f.data)
+		frameBufs.Put(bp)
+	}
+	b := make([]byte, 0, max(size, 4<<10))
+	return &b
+}
+
+func putFrameBuf(bp *[]byte) {
+	if cap(*bp) <= maxPooledFrameBuf {
+		*bp = (*bp)[:0]
+		frameBufs.Put(bp)
 	}
 }

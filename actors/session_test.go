@@ -156,3 +156,49 @@ func TestHubPingsSessions(t *testing.T) {
 		t.Fatalf("%d sockets after unregister (%v)", n, err)
 	}
 }
+
+// TestSessionBurstAndPong: a burst the server makes at once (a user grain's
+// batch of notifications: up to 1,000 frames) reaches a reading peer whole
+// and in order, frames of every size are framed right, and a client's ping
+// is answered through the same queue.
+func TestSessionBurstAndPong(t *testing.T) {
+	conn, s := socketPair(t, actors.SessionOptions{Log: zerolog.Nop()})()
+	sizes := []int{0, 1, 125, 126, 127, 65535, 65536, 70000}
+	var want [][]byte
+	for i := range 1000 {
+		f := bytes.Repeat([]byte{'a' + byte(i%26)}, 40)
+		if i < len(sizes) {
+			f = bytes.Repeat([]byte{'x'}, sizes[i])
+		}
+		want = append(want, f)
+	}
+	for i, f := range want {
+		if !s.Send(f) {
+			t.Fatalf("frame %d refused", i)
+		}
+	}
+	pong := make(chan string, 1)
+	conn.SetPongHandler(func(data string) error { pong <- data; return nil })
+	if err := conn.WriteControl(websocket.PingMessage, []byte("hello"), time.Now().Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for i, f := range want {
+		typ, got, err := conn.ReadMessage()
+		if err != nil || typ != websocket.TextMessage || !bytes.Equal(got, f) {
+			t.Fatalf("frame %d: type %d, %d bytes, %v", i, typ, len(got), err)
+		}
+	}
+	go func() { _, _, _ = conn.ReadMessage() }() // control frames are handled while reading
+	select {
+	case got := <-pong:
+		if got != "hello" {
+			t.Fatalf("pong %q", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no pong")
+	}
+	if s.Closing() {
+		t.Fatal("a reading peer was taken for a slow one")
+	}
+}

@@ -62,6 +62,9 @@ type Config struct {
 	ClusterHosts []string
 	// ClusterAutoManagePort is the automanaged provider's HTTP port on this node (CAMPUS_CLUSTER_MANAGE_PORT, default 6330).
 	ClusterAutoManagePort int
+	// PprofAddr serves Go's net/http/pprof profiles on a loopback address
+	// when set (CAMPUS_PPROF_ADDR, e.g. 127.0.0.1:6060); empty (the default) serves none.
+	PprofAddr string
 }
 
 // MediaDir is where uploaded files live.
@@ -113,6 +116,7 @@ func Load(getenv func(string) string) (Config, error) {
 		ClusterAddr:           r.addr("CAMPUS_CLUSTER_ADDR", "127.0.0.1:0"),
 		ClusterHosts:          r.hosts("CAMPUS_CLUSTER_HOSTS"),
 		ClusterAutoManagePort: r.intRange("CAMPUS_CLUSTER_MANAGE_PORT", 6330, 1, 65535),
+		PprofAddr:             r.loopbackAddr("CAMPUS_PPROF_ADDR"),
 	}
 	if r.err != nil {
 		return Config{}, r.err
@@ -159,6 +163,29 @@ func (r *reader) addr(name, def string) string {
 			r.fail(name, v, "host must be an IP address, localhost or empty")
 			return ""
 		}
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		r.fail(name, v, "port must be a number from 0 to 65535")
+		return ""
+	}
+	return v
+}
+
+// loopbackAddr is an optional host:port whose host is a loopback address:
+// profiles reveal internals and must never be reachable from outside.
+func (r *reader) loopbackAddr(name string) string {
+	v, ok := r.raw(name)
+	if !ok {
+		return ""
+	}
+	host, port, err := net.SplitHostPort(v)
+	if err != nil {
+		r.fail(name, v, "want 127.0.0.1:port")
+		return ""
+	}
+	if a, err := netip.ParseAddr(host); host != "localhost" && (err != nil || !a.IsLoopback()) {
+		r.fail(name, v, "host must be a loopback address (127.0.0.1, ::1 or localhost)")
+		return ""
 	}
 	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
 		r.fail(name, v, "port must be a number from 0 to 65535")

@@ -37,12 +37,14 @@ func TestLoadValues(t *testing.T) {
 		"CAMPUS_RATE_LIMITS":     "off",
 		"CAMPUS_TRUSTED_PROXIES": "10.0.0.0/8, 192.168.1.1",
 		"CAMPUS_CLUSTER_HOSTS":   "127.0.0.1:7001,127.0.0.1:7002",
+		"CAMPUS_PPROF_ADDR":      "127.0.0.1:6060",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Addr != "127.0.0.1:9090" || c.PublicOrigin != "https://campus.example.edu" || c.LogLevel != zerolog.DebugLevel ||
-		c.RateLimits || len(c.TrustedProxies) != 2 || len(c.ClusterHosts) != 2 || c.SupportEmail != "help@example.edu" {
+		c.RateLimits || len(c.TrustedProxies) != 2 || len(c.ClusterHosts) != 2 || c.SupportEmail != "help@example.edu" ||
+		c.PprofAddr != "127.0.0.1:6060" {
 		t.Fatalf("unexpected: %+v", c)
 	}
 }
@@ -54,6 +56,8 @@ func TestLoadRejects(t *testing.T) {
 		{"addr nonsense", "CAMPUS_ADDR", "nonsense"},
 		{"addr bad port", "CAMPUS_ADDR", ":99999"},
 		{"addr bad host", "CAMPUS_ADDR", "not a host:80"},
+		{"pprof not loopback", "CAMPUS_PPROF_ADDR", "0.0.0.0:6060"},
+		{"pprof no host", "CAMPUS_PPROF_ADDR", ":6060"},
 		{"database url scheme", "DATABASE_URL", "mysql://x@y/z"},
 		{"origin with path", "CAMPUS_PUBLIC_ORIGIN", "https://x.edu/app"},
 		{"origin scheme", "CAMPUS_PUBLIC_ORIGIN", "ftp://x.edu"},

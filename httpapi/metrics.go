@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -19,6 +20,19 @@ type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	handler  fasthttp.RequestHandler
+	// series caches each (method, route, status)'s two children: looking
+	// them up by label values hashes the labels on every request.
+	series sync.Map // seriesKey → *series
+}
+
+type seriesKey struct {
+	method, route string
+	status        int
+}
+
+type series struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
 }
 
 func newMetrics() *metrics {
@@ -43,6 +57,15 @@ func newMetrics() *metrics {
 
 // Registry lets other packages add their own collectors.
 func (m *metrics) observe(method, route string, status int, d time.Duration) {
-	m.requests.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
-	m.duration.WithLabelValues(method, route).Observe(d.Seconds())
+	k := seriesKey{method, route, status}
+	v, ok := m.series.Load(k)
+	if !ok {
+		v, _ = m.series.LoadOrStore(k, &series{
+			requests: m.requests.WithLabelValues(method, route, strconv.Itoa(status)),
+			duration: m.duration.WithLabelValues(method, route),
+		})
+	}
+	s := v.(*series)
+	s.requests.Inc()
+	s.duration.Observe(d.Seconds())
 }

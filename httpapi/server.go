@@ -48,6 +48,8 @@ type Deps struct {
 	Posts    *app.Posts
 	Realtime *app.Realtime
 	Hub      *actors.Hub
+	// Search serves /api/search and /api/users/search; nil leaves them out.
+	Search *app.Search
 }
 
 // Server is the node's HTTP server.
@@ -104,7 +106,11 @@ func New(d Deps) *Server {
 		NoDefaultServerHeader: true,
 		NoDefaultDate:         false,
 		CloseOnShutdown:       true,
-		Logger:                fasthttpLogger{d.Log},
+		// Websockets are the only hijacked connections: their reader owns
+		// and closes them, so the request is released once the socket is set
+		// up (ws.go).
+		KeepHijackedConns: true,
+		Logger:            fasthttpLogger{d.Log},
 		ErrorHandler: func(ctx *fasthttp.RequestCtx, err error) {
 			if errors.Is(err, fasthttp.ErrBodyTooLarge) {
 				writeError(ctx, errBodyTooLarge)
@@ -130,6 +136,7 @@ func (s *Server) routes() {
 	s.notificationRoutes()
 	s.postRoutes()
 	s.wsRoutes()
+	s.searchRoutes()
 }
 
 // Serve answers requests on ln until Shutdown.
@@ -158,7 +165,7 @@ func (s *Server) middleware(next fasthttp.RequestHandler) fasthttp.RequestHandle
 	return func(ctx *fasthttp.RequestCtx) {
 		start := time.Now()
 		// Copied now: handlers (ServeFile) may rewrite the request URI.
-		method, path := string(ctx.Method()), string(ctx.Path())
+		method, path := methodName(ctx.Method()), string(ctx.Path())
 		reqID := string(ctx.Request.Header.Peek("X-Request-Id"))
 		if !validRequestID(reqID) {
 			reqID = ulid.Make().String()
@@ -200,6 +207,9 @@ func (s *Server) middleware(next fasthttp.RequestHandler) fasthttp.RequestHandle
 				ev = ev.Err(err)
 			}
 		}
+		if ev == nil {
+			return // this level is off (CAMPUS_LOG_LEVEL=warn): build nothing
+		}
 		ev.Str("request_id", reqID).
 			Str("method", method).
 			Str("path", path). // never the query string: it may hold a token
@@ -209,6 +219,28 @@ func (s *Server) middleware(next fasthttp.RequestHandler) fasthttp.RequestHandle
 			Str("ip", s.clientIP(ctx).String()).
 			Msg("request")
 	}
+}
+
+// methodName is the request method as a string, without an allocation for
+// the usual ones.
+func methodName(m []byte) string {
+	switch string(m) {
+	case fasthttp.MethodGet:
+		return fasthttp.MethodGet
+	case fasthttp.MethodPost:
+		return fasthttp.MethodPost
+	case fasthttp.MethodPut:
+		return fasthttp.MethodPut
+	case fasthttp.MethodPatch:
+		return fasthttp.MethodPatch
+	case fasthttp.MethodDelete:
+		return fasthttp.MethodDelete
+	case fasthttp.MethodHead:
+		return fasthttp.MethodHead
+	case fasthttp.MethodOptions:
+		return fasthttp.MethodOptions
+	}
+	return string(m)
 }
 
 func validRequestID(id string) bool {

@@ -1,10 +1,14 @@
 package httpapi
 
 import (
+	"bufio"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -69,31 +73,192 @@ func (s *Server) wsRoutes() {
 	if s.deps.Hub == nil || s.deps.Realtime == nil {
 		return
 	}
-	up := &websocket.FastHTTPUpgrader{
-		// Small read buffers and pooled write buffers: an idle socket then
-		// holds almost nothing (DESIGN §8, connections).
+	// The handshake is checked here, while the request can still be answered
+	// with the JSON envelope; the upgrade itself happens on the connection
+	// detached from the HTTP server (upgradeDetached).
+	up := &websocket.Upgrader{
+		// A small read buffer, and write buffers only while writing (the
+		// session encodes its own frames): an idle socket then holds almost
+		// nothing (DESIGN §8, connections).
 		ReadBufferSize:  1024,
 		WriteBufferSize: 4096,
 		WriteBufferPool: &sync.Pool{},
-		CheckOrigin:     s.wsOrigin,
-		Error: func(ctx *fasthttp.RequestCtx, status int, _ error) {
-			switch status {
-			case fasthttp.StatusForbidden:
-				writeError(ctx, domain.Forbidden("Origin not allowed"))
-			case fasthttp.StatusMethodNotAllowed:
-				writeError(ctx, &domain.Error{Kind: domain.KindInvalid, Message: "Method not allowed"})
-				ctx.SetStatusCode(status)
-			default:
-				writeError(ctx, domain.Invalid("Expected a websocket upgrade"))
-			}
-		},
+		CheckOrigin:     func(*http.Request) bool { return true }, // wsHandshake checked it
 	}
 	s.router.GET("/api/ws", func(ctx *fasthttp.RequestCtx) {
+		req, err := s.wsHandshake(ctx)
+		if err != nil {
+			writeError(ctx, err)
+			return
+		}
 		// The token is read here, before the request is recycled; the query
 		// string is never logged (the access log has the path only).
 		token := string(ctx.QueryArgs().Peek("token"))
-		_ = up.Upgrade(ctx, func(conn *websocket.Conn) { s.serveSocket(conn, token) })
+		respHeader := http.Header{}
+		ctx.Response.Header.VisitAll(func(k, v []byte) {
+			switch string(k) {
+			case fasthttp.HeaderContentType, fasthttp.HeaderContentLength, fasthttp.HeaderServer,
+				fasthttp.HeaderDate, fasthttp.HeaderConnection:
+			default:
+				respHeader.Add(string(k), string(v)) // X-Request-Id, security headers
+			}
+		})
+		ctx.SetStatusCode(fasthttp.StatusSwitchingProtocols) // for the access log and metrics
+		ctx.HijackSetNoResponse(true)                        // the upgrader answers 101 itself
+		ctx.Hijack(func(c net.Conn) {
+			conn, err := up.Upgrade(&detachedWriter{conn: detach(c)}, req, respHeader)
+			if err != nil {
+				_ = c.Close()
+				return
+			}
+			s.serveSocket(conn, token)
+		})
 	})
+}
+
+// wsHandshake checks what the websocket upgrade needs (the route is GET
+// only), in the order the websocket library does, and answers the request
+// the library's upgrader reads.
+func (s *Server) wsHandshake(ctx *fasthttp.RequestCtx) (*http.Request, error) {
+	notUpgrade := domain.Invalid("Expected a websocket upgrade")
+	h := &ctx.Request.Header
+	switch {
+	case !websocket.FastHTTPIsWebSocketUpgrade(ctx):
+		return nil, notUpgrade
+	case string(h.Peek("Sec-WebSocket-Version")) != "13":
+		return nil, notUpgrade
+	case !s.wsOrigin(ctx):
+		return nil, domain.Forbidden("Origin not allowed")
+	case !validWSKey(h.Peek("Sec-WebSocket-Key")):
+		return nil, notUpgrade
+	}
+	req := &http.Request{Method: http.MethodGet, Header: http.Header{}}
+	for _, k := range []string{"Connection", "Upgrade", "Sec-WebSocket-Version", "Sec-WebSocket-Key"} {
+		req.Header.Set(k, string(h.Peek(k)))
+	}
+	return req, nil
+}
+
+// validWSKey reports whether key is base64 of 16 bytes (RFC 6455 §4.1), as
+// the upgrader requires.
+func validWSKey(key []byte) bool {
+	if len(key) != 24 {
+		return false
+	}
+	var b [18]byte
+	n, err := base64.StdEncoding.Decode(b[:], key)
+	return err == nil && n == 16
+}
+
+// detach is the network connection under fasthttp's hijacked one, with
+// whatever fasthttp had already read past the upgrade request in front of
+// it. Reading through fasthttp's connection would keep its 8 KiB read
+// buffer alive for as long as the socket lives; detached, an idle socket
+// holds only the websocket's own small buffer. (The server keeps hijacked
+// connections, so fasthttp lets go of the request as soon as the socket is
+// set up and leaves closing the connection to us.)
+func detach(c net.Conn) net.Conn {
+	u, ok := c.(interface{ UnsafeConn() net.Conn })
+	if !ok {
+		return c
+	}
+	raw := u.UnsafeConn()
+	// Drain fasthttp's buffer without waiting: with a deadline in the past
+	// a read that would have to wait for the network fails at once, and
+	// what the buffer holds is still answered.
+	if err := raw.SetReadDeadline(time.Unix(1, 0)); err != nil {
+		return c
+	}
+	var early []byte
+	buf := make([]byte, 512)
+	for {
+		n, err := c.Read(buf)
+		early = append(early, buf[:n]...)
+		if err != nil {
+			break
+		}
+	}
+	if err := raw.SetReadDeadline(time.Time{}); err != nil {
+		return c
+	}
+	return &detachedConn{Conn: raw, early: early}
+}
+
+// detachedConn is a socket's network connection. Closing it twice, or
+// setting a deadline after closing, must do nothing: with a per-IP limit
+// fasthttp's connection is a pooled wrapper that a close hands to the next
+// client. The reader closes it once its writer has stopped; a slow-consumer
+// abort may race with that and only sets deadlines.
+type detachedConn struct {
+	net.Conn
+	early []byte // read before the connection (owned by the reader)
+
+	mu     sync.Mutex
+	closed bool
+}
+
+func (c *detachedConn) Read(p []byte) (int, error) {
+	if len(c.early) > 0 {
+		n := copy(p, c.early)
+		c.early = c.early[n:]
+		return n, nil
+	}
+	return c.Conn.Read(p)
+}
+
+func (c *detachedConn) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return net.ErrClosed
+	}
+	c.closed = true
+	return c.Conn.Close()
+}
+
+func (c *detachedConn) SetDeadline(t time.Time) error {
+	return c.ifOpen(func() error { return c.Conn.SetDeadline(t) })
+}
+
+func (c *detachedConn) SetReadDeadline(t time.Time) error {
+	return c.ifOpen(func() error { return c.Conn.SetReadDeadline(t) })
+}
+
+func (c *detachedConn) SetWriteDeadline(t time.Time) error {
+	return c.ifOpen(func() error { return c.Conn.SetWriteDeadline(t) })
+}
+
+func (c *detachedConn) ifOpen(fn func() error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return net.ErrClosed
+	}
+	return fn()
+}
+
+// detachedWriter is the http.ResponseWriter the websocket library's
+// upgrader wants: it only hands over the detached connection, on which the
+// upgrader writes the 101 answer.
+type detachedWriter struct {
+	conn net.Conn
+	h    http.Header
+}
+
+func (w *detachedWriter) Header() http.Header {
+	if w.h == nil {
+		w.h = http.Header{}
+	}
+	return w.h
+}
+
+// Write and WriteHeader would answer a refused upgrade; wsHandshake refused
+// those already, so there is nobody to tell.
+func (w *detachedWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (w *detachedWriter) WriteHeader(int)             {}
+
+func (w *detachedWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	return w.conn, bufio.NewReadWriter(bufio.NewReaderSize(w.conn, 16), bufio.NewWriterSize(w.conn, 16)), nil
 }
 
 // wsOrigin admits requests without Origin (non-browser clients), from the
@@ -107,9 +272,11 @@ func (s *Server) wsOrigin(ctx *fasthttp.RequestCtx) bool {
 	return err == nil && strings.EqualFold(u.Host, string(ctx.Host()))
 }
 
-// serveSocket runs one websocket on the goroutine fasthttp gave it, which is
-// the socket's reader; the actors.Session is its writer. It returns when the
-// socket is done, and fasthttp then closes the connection.
+// serveSocket sets up one websocket on the goroutine fasthttp gave it
+// (token, greeting, session, hub), then hands the socket to a reader
+// goroutine of its own and returns, so that fasthttp lets go of the request
+// and the deep stack the setup grew. The reader owns the connection and
+// closes it when the socket is done; the actors.Session is the writer.
 func (s *Server) serveSocket(conn *websocket.Conn, token string) {
 	conn.SetReadLimit(wsReadLimit)
 	if token == "" {
@@ -156,14 +323,21 @@ func (s *Server) serveSocket(conn *websocket.Conn, token string) {
 		closeNow(conn, actors.CloseInternal, "Server error")
 		return
 	}
+	if f, err := actors.Frame(evReady, ready); err == nil {
+		sess.Send(f)
+	}
+	go s.readSocket(conn, sess)
+}
+
+// readSocket is a socket's reader: it answers the client's frames until the
+// socket is done, then unregisters the session and closes the connection.
+func (s *Server) readSocket(conn *websocket.Conn, sess *actors.Session) {
 	c := newWSClient(s.deps.Hub, sess)
 	defer func() {
 		s.deps.Hub.Unregister(sess, c.watchedIDs())
 		sess.Stop()
+		_ = conn.Close()
 	}()
-	if f, err := actors.Frame(evReady, ready); err == nil {
-		sess.Send(f)
-	}
 	conn.SetPongHandler(func(string) error { extendRead(conn, sess); return nil })
 	for {
 		extendRead(conn, sess)
@@ -238,6 +412,7 @@ func readAuthFrame(conn *websocket.Conn) string {
 // closeNow closes a socket that has no session yet: the close frame, then a
 // short wait for the peer's reply so the frame is not lost to a reset.
 func closeNow(conn *websocket.Conn, code int, reason string) {
+	defer conn.Close()
 	deadline := time.Now().Add(time.Second)
 	if err := conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), deadline); err != nil {
 		return

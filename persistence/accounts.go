@@ -66,7 +66,8 @@ func MarkVerified(ctx context.Context, db bun.IDB, id uuid.UUID) error {
 	if err != nil {
 		return fmt.Errorf("persistence: mark verified: %w", err)
 	}
-	return nil
+	// A verified account becomes visible in search.
+	return AddOutbox(ctx, db, EntityUser, id, OpUpsert)
 }
 
 // SetPassword stores a new password hash.

@@ -40,6 +40,7 @@ func Open(ctx context.Context, url string, log zerolog.Logger) (*bun.DB, error) 
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	db := bun.NewDB(sqldb, pgdialect.New())
 	db.AddQueryHook(slowQueryHook{log: log})
+	registerStatements(sqldb, log)
 
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

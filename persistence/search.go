@@ -101,6 +101,22 @@ func SearchUsersByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID) ([]User,
 	return out, nil
 }
 
+// ShownUsersByIDs loads, of the users among ids, those search may show:
+// the ones who verified their e-mail (an unfinished signup is nobody yet,
+// as on profiles). Verifying adds no outbox entry, so the index holds every
+// account and the filter is here.
+func ShownUsersByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID) ([]User, error) {
+	var out []User
+	if len(ids) == 0 {
+		return out, nil
+	}
+	if err := db.NewSelect().Model(&out).Column(searchUserColumns...).
+		Where("id IN (?) AND email_verified_at IS NOT NULL", bun.In(ids)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("persistence: shown users: %w", err)
+	}
+	return out, nil
+}
+
 // SearchUsersAfter is a keyset page of users in id order, for rebuilds.
 func SearchUsersAfter(ctx context.Context, db bun.IDB, after uuid.UUID, limit int) ([]User, error) {
 	var out []User
@@ -150,6 +166,18 @@ func textsAfter(ctx context.Context, db bun.IDB, table string, after uuid.UUID, 
 		Where("id > ?", after).OrderExpr("id").Limit(int64(limit)).Scan(ctx, &out)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: scan %s: %w", table, err)
+	}
+	return out, nil
+}
+
+// RecentContents is the text of the n newest posts and the n newest
+// comments: a sample of what people write now.
+func RecentContents(ctx context.Context, db bun.IDB, n int) ([]string, error) {
+	var out []string
+	err := db.NewRaw(`(SELECT content FROM posts ORDER BY id DESC LIMIT ?0)
+		UNION ALL (SELECT content FROM comments ORDER BY id DESC LIMIT ?0)`, n).Scan(ctx, &out)
+	if err != nil {
+		return nil, fmt.Errorf("persistence: recent contents: %w", err)
 	}
 	return out, nil
 }

@@ -222,6 +222,63 @@ func BenchmarkSearch(b *testing.B) {
 	}
 }
 
+// BenchmarkSearchMix is the load benchmark's search scenario in process: 8
+// searchers, 1000 queries, half rare words (from a pool of 2000), half
+// common ones (the 12 commonest campus words, and names), after the
+// tailer's warm-up. (The HTTP layer and the result rows are not included.)
+func BenchmarkSearchMix(b *testing.B) {
+	f := newFixture(b)
+	seedCampus(b, f, 10_000, 100_000, 100_000, false)
+	if _, err := Rebuild(context.Background(), f.db, f.dir, nil); err != nil {
+		b.Fatal(err)
+	}
+	x := f.open()
+	ctx := context.Background()
+	x.warm(ctx)
+	rare := newCampusCorpus().rare.words
+	common := append(slices.Clone(campusWords[:12]), "asha", "Asha", "BCA", "2020")
+	rng := rand.New(rand.NewPCG(9, 9))
+	for range b.N {
+		queries := make([]string, 1000)
+		for i := range queries {
+			if i%2 == 0 {
+				queries[i] = rare[rng.IntN(2000)]
+			} else {
+				queries[i] = common[rng.IntN(len(common))]
+			}
+		}
+		var mu sync.Mutex
+		var lat []time.Duration
+		var wg sync.WaitGroup
+		next := make(chan string, len(queries))
+		for _, q := range queries {
+			next <- q
+		}
+		close(next)
+		for range 8 {
+			wg.Go(func() {
+				for q := range next {
+					start := time.Now()
+					if _, err := x.Search(ctx, q, 20); err != nil {
+						b.Error(err)
+						return
+					}
+					d := time.Since(start)
+					mu.Lock()
+					lat = append(lat, d)
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+		slices.Sort(lat)
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50_ms")
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99_ms")
+		x.cache.invalidate() // the next round starts cold again (but warm words)
+		x.warm(ctx)
+	}
+}
+
 func benchmarkSearch(b *testing.B, cached bool) {
 	f := newFixture(b)
 	seedCampus(b, f, 10_000, 100_000, 100_000, false)

@@ -1,12 +1,20 @@
 package searchindex
 
 import (
+	"cmp"
 	"container/list"
+	"context"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/singleflight"
+
+	"campus/domain"
+	"campus/persistence"
 )
 
 // cacheEntries bounds the result cache (an entry is at most SearchMaxLimit
@@ -99,4 +107,70 @@ func (c *resultCache) store(key string, epoch uint64, hits []Hit) {
 		c.order.Remove(last)
 		delete(c.byKey, last.Value.(*cacheEntry).key)
 	}
+}
+
+// Warming: the costliest searches are for the words in the most documents
+// (every one of those is scored), and they are also among the likeliest.
+// After the index took in a lot at once (a start, a rebuild, a bulk load)
+// and the tailer is idle, it runs them once so the first people to search
+// for them do not wait.
+const (
+	warmAfterDocs = 1000 // documents applied since the last warm-up
+	warmTerms     = 32   // how many of the most frequent words
+	warmSample    = 500  // newest posts and comments sampled to find them
+)
+
+// warm searches for the most frequent words of posts and comments (into
+// the cache).
+func (x *Index) warm(ctx context.Context) {
+	if x.cache == nil {
+		return
+	}
+	terms, err := x.frequentTerms(ctx, warmTerms)
+	if err != nil {
+		if ctx.Err() == nil {
+			x.log.Debug().Err(err).Msg("search warm-up skipped")
+		}
+		return
+	}
+	for _, t := range terms {
+		if ctx.Err() != nil {
+			return
+		}
+		if _, err := x.Search(ctx, t, domain.SearchDefaultLimit); err != nil {
+			x.log.Debug().Err(err).Msg("search warm-up stopped")
+			return
+		}
+	}
+}
+
+// frequentTerms are the n words in the most posts and comments. Frequent
+// words are frequent in any sample, so the candidates come from the newest
+// texts and only they are counted in the index.
+func (x *Index) frequentTerms(ctx context.Context, n int) ([]string, error) {
+	texts, err := persistence.RecentContents(ctx, x.opts.DB, warmSample)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]int{}
+	for _, t := range texts {
+		for _, tok := range x.docs.text.Analyze([]byte(t)) {
+			seen[string(tok.Term)]++
+		}
+	}
+	candidates := slices.Collect(maps.Keys(seen))
+	slices.SortFunc(candidates, func(a, b string) int { return cmp.Or(cmp.Compare(seen[b], seen[a]), strings.Compare(a, b)) })
+	candidates = candidates[:min(len(candidates), 2*n)]
+	counts := map[string]uint64{}
+	for _, f := range []kindFields{postFields, commentFields} {
+		c, err := x.docFreqs(f.text, candidates)
+		if err != nil {
+			return nil, err
+		}
+		for t, k := range c {
+			counts[t] += k
+		}
+	}
+	slices.SortFunc(candidates, func(a, b string) int { return cmp.Or(cmp.Compare(counts[b], counts[a]), strings.Compare(a, b)) })
+	return candidates[:min(len(candidates), n)], nil
 }

@@ -119,7 +119,11 @@ func Open(ctx context.Context, opts Options) (*Index, error) {
 		return nil, err
 	}
 	if bi == nil {
-		log.Warn().Str("dir", opts.Dir).Str("reason", reason).Msg("rebuilding the search index from the database")
+		ev := log.Warn()
+		if reason == "missing" { // a new node: nothing wrong
+			ev = log.Info()
+		}
+		ev.Str("dir", opts.Dir).Str("reason", reason).Msg("building the search index from the database")
 		st, err := Rebuild(ctx, opts.DB, opts.Dir, opts.Progress)
 		if err != nil {
 			return nil, err
@@ -155,7 +159,7 @@ func openExisting(dir string, pruneAge time.Duration) (bleve.Index, int64, strin
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		return nil, 0, "missing", nil
 	}
-	bi, err := bleve.OpenUsing(dir, runtimeConfig(5*time.Second))
+	bi, err := openBleve(dir, 5*time.Second)
 	if errors.Is(err, bolt.ErrTimeout) {
 		return nil, 0, "", ErrInUse
 	}
@@ -170,6 +174,18 @@ func openExisting(dir string, pruneAge time.Duration) (bleve.Index, int64, strin
 		return nil, 0, reason, nil
 	}
 	return bi, applied, "", nil
+}
+
+// openBleve opens the index at dir, waiting up to lockWait for another
+// holder to let go. Some damaged files make the storage layer panic rather
+// than fail; that is an error here too.
+func openBleve(dir string, lockWait time.Duration) (bi bleve.Index, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			bi, err = nil, fmt.Errorf("searchindex: open %s: %v", dir, r)
+		}
+	}()
+	return bleve.OpenUsing(dir, runtimeConfig(lockWait))
 }
 
 // checkInternal reads what the index says about itself; a non-empty reason

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -393,4 +394,99 @@ func TestWriteSearchableWithinASecond(t *testing.T) {
 		worst = max(worst, took)
 	}
 	t.Logf("write to searchable: worst %v (limit 1s)", worst)
+}
+
+func TestHousekeepingPrunesOldOutboxRows(t *testing.T) {
+	f := newFixture(t)
+	asha := f.user(userSpec{name: "Asha Rao", uid: "BWU/BCA/20/1"})
+	f.post(asha, "Old news")
+	f.post(asha, "Fresh news")
+	x := f.open()
+	ctx := context.Background()
+	// The first two rows (the user and the first post) are eight days old.
+	if _, err := f.db.ExecContext(ctx, `UPDATE search_outbox SET created_at = now() - interval '8 days'
+		WHERE id IN (SELECT id FROM search_outbox ORDER BY id LIMIT 2)`); err != nil {
+		t.Fatal(err)
+	}
+	x.housekeeping(ctx)
+	var left int
+	if err := f.db.QueryRowContext(ctx, "SELECT count(*) FROM search_outbox").Scan(&left); err != nil {
+		t.Fatal(err)
+	}
+	if left != 1 {
+		t.Errorf("%d outbox rows left, want 1", left)
+	}
+}
+
+// TestStaleIndexIsRebuilt: an index that has not synced for longer than the
+// outbox keeps rows may have missed pruned ones, so it is rebuilt at open.
+func TestStaleIndexIsRebuilt(t *testing.T) {
+	f := newFixture(t)
+	asha := f.user(userSpec{name: "Asha Rao", uid: "BWU/BCA/20/1"})
+	p := f.post(asha, "Vanishing post")
+	x := f.open()
+	if err := x.bi.SetInternal(keySyncedAt, []byte(strconv.FormatInt(time.Now().Add(-7*24*time.Hour).Unix(), 10))); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Gone from the database, and its outbox row pruned: only a rebuild
+	// can notice.
+	ctx := context.Background()
+	if _, err := f.db.ExecContext(ctx, "DELETE FROM posts WHERE id = ?", p); err != nil {
+		t.Fatal(err)
+	}
+	x = f.open()
+	if got := f.find(x, "vanishing", 5); len(got) != 0 {
+		t.Errorf("stale index not rebuilt: %q", got)
+	}
+}
+
+func TestWarmCachesTheMostFrequentWords(t *testing.T) {
+	f := newFixture(t)
+	asha := f.user(userSpec{name: "Asha Rao", uid: "BWU/BCA/20/1"})
+	for i := range 5 {
+		f.post(asha, "campus news number "+strconv.Itoa(i))
+	}
+	f.post(asha, "quiet library")
+	x := f.open()
+	terms, err := x.frequentTerms(context.Background(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(terms, []string{"campus", "news"}) {
+		t.Errorf("frequent terms %q", terms)
+	}
+	x.warm(context.Background())
+	x.cache.mu.Lock()
+	_, ok := x.cache.byKey["3|20|true|campus"]
+	x.cache.mu.Unlock()
+	if !ok {
+		t.Errorf("warm-up did not cache the search for campus")
+	}
+}
+
+// TestPrefixPicksTheCommonestCompletions: a short prefix of many words
+// stands for the ones in the most documents.
+func TestPrefixPicksTheCommonestCompletions(t *testing.T) {
+	f := newFixture(t)
+	asha := f.user(userSpec{name: "Asha Rao", uid: "BWU/BCA/20/1"})
+	for i := range maxCompletions + 4 {
+		f.post(asha, "comp"+string(rune('a'+i))+"x once") // a 1-document word each
+	}
+	for range 3 {
+		f.post(asha, "computer lab")
+	}
+	x := f.open()
+	got := f.find(x, "comp", 50)
+	n := 0
+	for _, g := range got {
+		if g == "post:computer lab" {
+			n++
+		}
+	}
+	if n != 3 || len(got) != 3+maxCompletions-1 {
+		t.Errorf("comp: %d computer posts of %d results: %q", n, len(got), got)
+	}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/search/query"
-	index "github.com/blevesearch/bleve_index_api"
 	"github.com/google/uuid"
 
 	"campus/domain"
@@ -120,8 +119,10 @@ const (
 	// words than it could, the likeliest ones; each letter typed narrows
 	// the set until it is complete.
 	maxCompletions = 16
-	// maxDictScan bounds the dictionary entries read to pick them.
-	maxDictScan = 20_000
+	// maxDictScan bounds the dictionary entries read to pick them, and
+	// maxCandidates (the shortest: base words) how many are counted.
+	maxDictScan   = 20_000
+	maxCandidates = 128
 	// completionBoost weighs a word that only starts with what was typed
 	// below the word itself: "exam" ranks "exam" above "examination".
 	completionBoost = 0.5
@@ -153,37 +154,71 @@ func (x *Index) prefixWordQuery(f kindFields, w string) (query.Query, error) {
 }
 
 // completions lists the terms of field that start with prefix and are
-// longer, the maxCompletions most frequent ones.
+// longer: all of them when few, else the maxCompletions in the most
+// documents among the maxCandidates shortest.
 func (x *Index) completions(field, prefix string) ([]string, error) {
 	d, err := x.bi.FieldDictPrefix(field, []byte(prefix))
 	if err != nil {
 		return nil, fmt.Errorf("searchindex: dictionary: %w", err)
 	}
-	defer d.Close()
-	var found []index.DictEntry
+	var terms []string
 	for range maxDictScan {
 		e, err := d.Next()
 		if err != nil {
+			d.Close()
 			return nil, fmt.Errorf("searchindex: dictionary: %w", err)
 		}
 		if e == nil {
 			break
 		}
-		if e.Term != prefix && e.Count > 0 {
-			found = append(found, *e)
+		if e.Term != prefix {
+			terms = append(terms, e.Term)
 		}
 	}
-	if len(found) > maxCompletions {
-		slices.SortFunc(found, func(a, b index.DictEntry) int {
-			return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Term, b.Term))
-		})
-		found = found[:maxCompletions]
+	if err := d.Close(); err != nil {
+		return nil, fmt.Errorf("searchindex: dictionary: %w", err)
 	}
-	terms := make([]string, len(found))
-	for i, e := range found {
-		terms[i] = e.Term
+	if len(terms) <= maxCompletions {
+		return terms, nil
 	}
-	return terms, nil
+	if len(terms) > maxCandidates {
+		slices.SortStableFunc(terms, func(a, b string) int { return cmp.Compare(len(a), len(b)) })
+		terms = terms[:maxCandidates]
+	}
+	freq, err := x.docFreqs(field, terms)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(terms, func(a, b string) int { return cmp.Or(cmp.Compare(freq[b], freq[a]), strings.Compare(a, b)) })
+	return terms[:maxCompletions], nil
+}
+
+// docFreqs counts the live documents holding each term in field. (The
+// counts the term dictionary reports are not usable: zapx v16.2.8 reuses a
+// postings list between dictionary entries without clearing it, so a term
+// that follows a single-document term reads as single-document too.)
+func (x *Index) docFreqs(field string, terms []string) (map[string]uint64, error) {
+	ix, err := x.bi.Advanced()
+	if err != nil {
+		return nil, fmt.Errorf("searchindex: reader: %w", err)
+	}
+	r, err := ix.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("searchindex: reader: %w", err)
+	}
+	defer r.Close()
+	out := make(map[string]uint64, len(terms))
+	for _, t := range terms {
+		tfr, err := r.TermFieldReader(context.Background(), []byte(t), field, false, false, false)
+		if err != nil {
+			return nil, fmt.Errorf("searchindex: term %q: %w", t, err)
+		}
+		out[t] = tfr.Count()
+		if err := tfr.Close(); err != nil {
+			return nil, fmt.Errorf("searchindex: term %q: %w", t, err)
+		}
+	}
+	return out, nil
 }
 
 func exactQuery(key string, kinds []kindFields) query.Query {
@@ -277,8 +312,11 @@ func (x *Index) compute(ctx context.Context, p parsed, limit int, kinds []kindFi
 		}
 	}
 	// Exact hits came from one query over all kinds: put them in kind order
-	// too. The rest is already in order.
-	slices.SortStableFunc(hits, func(a, b Hit) int { return domain.CompareSearch(a.ranking(), b.ranking()) })
+	// too. Equal scores (common with short texts) go by id, so the same
+	// search answers the same order whatever the index's segments.
+	slices.SortStableFunc(hits, func(a, b Hit) int {
+		return cmp.Or(domain.CompareSearch(a.ranking(), b.ranking()), slices.Compare(a.ID[:], b.ID[:]))
+	})
 	return hits, nil
 }
 

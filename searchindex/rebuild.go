@@ -102,7 +102,7 @@ func refuseIfOpen(dir string) error {
 	if _, err := os.Stat(dir); err != nil {
 		return nil
 	}
-	bi, err := bleve.OpenUsing(dir, runtimeConfig(200*time.Millisecond))
+	bi, err := openBleve(dir, 200*time.Millisecond)
 	if errors.Is(err, bolt.ErrTimeout) {
 		return ErrInUse
 	}

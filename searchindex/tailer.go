@@ -8,6 +8,7 @@ import (
 	"net"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -98,14 +99,23 @@ func (s tailState) gapIDs() []int64 {
 // fallback in case a notification is lost.
 func (x *Index) run(ctx context.Context) {
 	wake := make(chan struct{}, 1)
-	go x.listen(ctx, wake)
+	var listening sync.WaitGroup
+	defer listening.Wait() // Close waits for the listener too
+	listening.Go(func() { x.listen(ctx, wake) })
 	poll := time.NewTicker(x.opts.PollInterval)
 	defer poll.Stop()
 	prune := time.NewTicker(pruneInterval)
 	defer prune.Stop()
+	sinceWarm := warmAfterDocs // warm up once at the start
 	for {
-		if _, err := x.CatchUp(ctx); err != nil && ctx.Err() == nil {
+		n, err := x.CatchUp(ctx)
+		if err != nil && ctx.Err() == nil {
 			x.log.Warn().Err(err).Msg("search outbox apply failed; retrying")
+		}
+		sinceWarm += n
+		if err == nil && n == 0 && sinceWarm >= warmAfterDocs {
+			x.warm(ctx) // idle after a lot of changes
+			sinceWarm = 0
 		}
 		// Under a stream of writes, let them gather for a moment: fewer,
 		// bigger batches index faster and retire cached results less often.
@@ -281,6 +291,8 @@ func (x *Index) listen(ctx context.Context, wake chan<- struct{}) {
 func (x *Index) listenOnce(ctx context.Context, wake chan<- struct{}) error {
 	ln := pgdriver.NewListener(x.opts.DB)
 	defer ln.Close()
+	// A receive does not end when ctx does; closing the listener ends it.
+	defer context.AfterFunc(ctx, func() { _ = ln.Close() })()
 	if err := ln.Listen(ctx, persistence.OutboxChannel); err != nil {
 		return fmt.Errorf("searchindex: listen: %w", err)
 	}

@@ -1,0 +1,78 @@
+package app
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The hand-written encoders must write byte for byte what json.Marshal
+// writes.
+func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
+	nasty := []string{
+		"", "plain", `quote " backslash \ slash /`, "<script>&amp;</script>", "tab\tnew\nline\rcr\bbs\fff",
+		"\x00\x01\x1f\x7f", "ünïcødé ✓ 😀", "bad utf8 \xff\xfe end", "line\u2028sep\u2029para", "truncated \xe2\x82",
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	randString := func() string {
+		if rng.IntN(3) == 0 {
+			return nasty[rng.IntN(len(nasty))]
+		}
+		var sb strings.Builder
+		for range rng.IntN(40) {
+			sb.WriteRune(rune(rng.IntN(0x3000)))
+		}
+		return sb.String()
+	}
+	summary := func() UserSummary {
+		u := UserSummary{ID: randString(), Name: randString(), Role: randString(), UniversityID: randString(),
+			Avatar: Image{URL: randString()}}
+		if rng.IntN(2) == 0 {
+			u.Avatar.PublicID = randString()
+		}
+		if rng.IntN(2) == 0 {
+			u.Department = randString()
+		}
+		return u
+	}
+	base := time.Date(2026, 11, 22, 16, 37, 14, 0, time.UTC)
+	for i := range 300 {
+		var page PostPage
+		if i%7 != 0 {
+			page.Posts = []PostView{}
+		}
+		for range rng.IntN(4) {
+			author := summary()
+			v := PostView{
+				ID: randString(), Content: randString(), Visibility: randString(),
+				LikesCount: rng.IntN(1 << 20), IsLiked: rng.IntN(2) == 0, CommentsCount: rng.IntN(100),
+				Author: author, User: author, UserID: randString(),
+				CreatedAt: base.Add(time.Duration(rng.Int64N(1 << 50))).Round(time.Microsecond),
+				UpdatedAt: base.Add(time.Duration(rng.Int64N(1 << 40))),
+			}
+			if rng.IntN(3) > 0 {
+				v.Images = make([]PostImageView, rng.IntN(4))
+				for k := range v.Images {
+					v.Images[k] = PostImageView{URL: randString(), Type: randString()}
+				}
+			}
+			if rng.IntN(4) == 0 {
+				v.CreatedAt = v.CreatedAt.In(time.FixedZone("", 0))
+			}
+			page.Posts = append(page.Posts, v)
+		}
+		if rng.IntN(2) == 0 {
+			c := randString()
+			page.NextCursor = &c
+		}
+		want, err := json.Marshal(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := page.AppendJSON(nil); string(got) != string(want) {
+			t.Fatalf("page %d:\n got %s\nwant %s", i, got, want)
+		}
+	}
+}

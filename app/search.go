@@ -1,0 +1,173 @@
+package app
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"campus/domain"
+	"campus/persistence"
+	"campus/searchindex"
+)
+
+// SearchDeps are what search needs.
+type SearchDeps struct {
+	DB    *bun.DB
+	Index *searchindex.Index
+}
+
+// Search answers the search overlay (GET /api/search) and the user search of
+// spec §7.2 from the node's index. The index finds and orders; what a
+// result shows is loaded from Postgres, one query per kind, so names and
+// avatars are always current and anything deleted since it was indexed is
+// left out.
+type Search struct {
+	d SearchDeps
+}
+
+// NewSearch wires search.
+func NewSearch(d SearchDeps) *Search { return &Search{d: d} }
+
+// SearchResult is spec §3's search result.
+type SearchResult struct {
+	Type     string `json:"type"`
+	ID       string `json:"id"`
+	Title    string `json:"title"`
+	Subtitle string `json:"subtitle"`
+	Avatar   string `json:"avatar"`
+	URL      string `json:"url"`
+}
+
+// SearchResults is the answer of GET /api/search: data.results.
+type SearchResults struct {
+	Results []SearchResult `json:"results"`
+}
+
+// UserSearchResults is the answer of GET /api/users/search: data.users.
+type UserSearchResults struct {
+	Users []UserSummary `json:"users"`
+}
+
+// Search finds users, posts and comments for q, at most limit (default 20,
+// max 50): exact title or subtitle matches first, then users, posts and
+// comments, each by relevance. A blank query answers nothing without
+// searching.
+func (s *Search) Search(ctx context.Context, q string, limit int) (SearchResults, error) {
+	out := SearchResults{Results: []SearchResult{}}
+	if strings.TrimSpace(q) == "" {
+		return out, nil
+	}
+	limit = domain.SearchLimit(limit)
+	hits, err := s.d.Index.Search(ctx, q, limit)
+	if err != nil {
+		return out, err
+	}
+	ids := map[domain.SearchKind][]uuid.UUID{}
+	for _, h := range hits {
+		ids[h.Kind] = append(ids[h.Kind], h.ID)
+	}
+	shown := map[uuid.UUID]SearchResult{}
+	users, err := persistence.ShownUsersByIDs(ctx, s.d.DB, ids[domain.SearchUser])
+	if err != nil {
+		return out, err
+	}
+	for i := range users {
+		shown[users[i].ID] = userResult(&users[i])
+	}
+	posts, err := persistence.SearchPostsByIDs(ctx, s.d.DB, ids[domain.SearchPost])
+	if err != nil {
+		return out, err
+	}
+	for _, p := range posts {
+		shown[p.ID] = SearchResult{
+			Type: string(domain.SearchPost), ID: p.ID.String(),
+			Title: domain.SearchSnippet(p.Content), Subtitle: searchName(p.AuthorName),
+			Avatar: p.AuthorAvatar, URL: "/post/" + p.ID.String(),
+		}
+	}
+	comments, err := persistence.SearchCommentsByIDs(ctx, s.d.DB, ids[domain.SearchComment])
+	if err != nil {
+		return out, err
+	}
+	for _, c := range comments {
+		shown[c.ID] = SearchResult{
+			Type: string(domain.SearchComment), ID: c.ID.String(),
+			Title: domain.SearchSnippet(c.Content), Subtitle: domain.CommentSearchSubtitle(searchName(c.PostAuthorName)),
+			Avatar: c.AuthorAvatar, URL: "/post/" + c.PostID.String(),
+		}
+	}
+
+	// Exactness is decided on what is shown (fresh rows: a renamed author
+	// counts under the new name), then spec §9's order; the index's order
+	// is the relevance order within each group.
+	type ranked struct {
+		r    SearchResult
+		rank domain.SearchRanking
+	}
+	list := make([]ranked, 0, len(hits))
+	for _, h := range hits {
+		r, ok := shown[h.ID]
+		if !ok {
+			continue // deleted since it was indexed
+		}
+		list = append(list, ranked{r, domain.SearchRanking{
+			Kind: h.Kind, Exact: domain.IsExactMatch(q, r.Title, r.Subtitle), Score: h.Score,
+		}})
+	}
+	slices.SortStableFunc(list, func(a, b ranked) int { return domain.CompareSearch(a.rank, b.rank) })
+	for _, r := range list[:min(len(list), limit)] {
+		out.Results = append(out.Results, r.r)
+	}
+	return out, nil
+}
+
+// Users finds users only (spec §7.2 GET /users/search): the same index and
+// order, in the user summary shape.
+func (s *Search) Users(ctx context.Context, q string, limit int) (UserSearchResults, error) {
+	out := UserSearchResults{Users: []UserSummary{}}
+	if strings.TrimSpace(q) == "" {
+		return out, nil
+	}
+	hits, err := s.d.Index.SearchUsers(ctx, q, domain.SearchLimit(limit))
+	if err != nil {
+		return out, err
+	}
+	ids := make([]uuid.UUID, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	users, err := persistence.ShownUsersByIDs(ctx, s.d.DB, ids)
+	if err != nil {
+		return out, err
+	}
+	byID := make(map[uuid.UUID]*persistence.User, len(users))
+	for i := range users {
+		byID[users[i].ID] = &users[i]
+	}
+	for _, h := range hits { // the index's order: exact first, then relevance
+		if u, ok := byID[h.ID]; ok {
+			out.Users = append(out.Users, NewUserSummary(u))
+		}
+	}
+	return out, nil
+}
+
+func userResult(u *persistence.User) SearchResult {
+	return SearchResult{
+		Type: string(domain.SearchUser), ID: u.ID.String(),
+		Title:    searchName(u.Name),
+		Subtitle: domain.UserSearchSubtitle(domain.Role(u.Role), u.UniversityID, u.Department),
+		Avatar:   u.AvatarURL, URL: "/profile/" + u.ID.String(),
+	}
+}
+
+// searchName is a user's name as shown: "User" when missing (spec §3).
+func searchName(name string) string {
+	if name == "" {
+		return "User"
+	}
+	return name
+}

@@ -1,0 +1,30 @@
+package httpapi
+
+import (
+	"github.com/valyala/fasthttp"
+
+	"campus/app"
+)
+
+// searchRoutes are the search overlay's GET /api/search and spec §7.2's
+// GET /api/users/search, both for signed-in users.
+func (s *Server) searchRoutes() {
+	sr := s.deps.Search
+	if sr == nil {
+		return
+	}
+	s.router.GET("/api/search", s.authed(func(ctx *fasthttp.RequestCtx, _ app.Principal) (any, error) {
+		q, limit := searchQuery(ctx)
+		return sr.Search(requestContext(ctx), q, limit)
+	}))
+	s.router.GET("/api/users/search", s.authed(func(ctx *fasthttp.RequestCtx, _ app.Principal) (any, error) {
+		q, limit := searchQuery(ctx)
+		return sr.Users(requestContext(ctx), q, limit)
+	}))
+}
+
+// searchQuery reads ?q= and ?limit= (missing or malformed: 0, the default).
+func searchQuery(ctx *fasthttp.RequestCtx) (string, int) {
+	args := ctx.QueryArgs()
+	return string(args.Peek("q")), args.GetUintOrZero("limit")
+}

@@ -1,0 +1,92 @@
+package persistence
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/uptrace/bun"
+)
+
+// Prepared statements for the hottest reads. Bun sends every query as text
+// with its arguments inlined, so Postgres plans it on every call; for the
+// feed that planning cost as much as running it. A statement prepared on the
+// pool is prepared once per connection (database/sql does that lazily) and
+// Postgres then reuses its plan.
+
+// maxPrepared bounds the statements kept per database: queries are keyed by
+// their text, which for posts varies only with the filter and page size.
+const maxPrepared = 64
+
+type stmtCache struct {
+	log   *zerolog.Logger // Open's logger, for slow queries; nil for a DB Open did not make
+	mu    sync.Mutex
+	stmts map[string]*sql.Stmt
+}
+
+// registerStatements gives the statement cache of sqldb Open's logger.
+func registerStatements(sqldb *sql.DB, log zerolog.Logger) {
+	stmtCaches.Store(sqldb, &stmtCache{log: &log, stmts: make(map[string]*sql.Stmt)})
+}
+
+// stmtCaches holds one cache per *sql.DB (a node has one; tests many).
+var stmtCaches sync.Map // *sql.DB → *stmtCache
+
+// prepared runs query ($1… placeholders) with args: through a prepared
+// statement on a *bun.DB, as a plain query on a transaction or connection.
+// Slow queries are logged like Bun's hook does for the rest.
+func prepared(ctx context.Context, db bun.IDB, query string, args ...any) (*sql.Rows, error) {
+	switch d := db.(type) {
+	case *bun.DB:
+		c := statements(d.DB)
+		start := time.Now()
+		defer func() {
+			if took := time.Since(start); took >= slowQuery && c.log != nil {
+				c.log.Warn().Str("op", "SELECT").Str("table", "posts").Int64("took_ms", took.Milliseconds()).Msg("slow query")
+			}
+		}()
+		st, err := c.statement(ctx, d.DB, query)
+		if err != nil {
+			return nil, err
+		}
+		if st == nil { // cache full: plan it this once
+			return d.DB.QueryContext(ctx, query, args...)
+		}
+		return st.QueryContext(ctx, args...)
+	case bun.Tx:
+		return d.Tx.QueryContext(ctx, query, args...)
+	case bun.Conn:
+		return d.Conn.QueryContext(ctx, query, args...)
+	default:
+		return nil, fmt.Errorf("persistence: cannot run a prepared query on %T", db)
+	}
+}
+
+func statements(sqldb *sql.DB) *stmtCache {
+	v, ok := stmtCaches.Load(sqldb)
+	if !ok {
+		v, _ = stmtCaches.LoadOrStore(sqldb, &stmtCache{stmts: make(map[string]*sql.Stmt)})
+	}
+	return v.(*stmtCache)
+}
+
+// statement is query prepared on sqldb, or nil when the cache is full.
+func (c *stmtCache) statement(ctx context.Context, sqldb *sql.DB, query string) (*sql.Stmt, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st := c.stmts[query]; st != nil {
+		return st, nil
+	}
+	if len(c.stmts) >= maxPrepared {
+		return nil, nil
+	}
+	st, err := sqldb.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	c.stmts[query] = st
+	return st, nil
+}
