@@ -21,7 +21,7 @@ func (s *Server) friendRoutes() {
 	r := s.router
 	r.GET("/api/friends/friends-list", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		limit, cursor := pageQuery(ctx)
-		return a.List(appContext(ctx), p, limit, cursor)
+		return a.List(requestContext(ctx), p, limit, cursor)
 	}))
 	r.GET("/api/friends/user-friends/{id}", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		id, err := pathID(ctx, "id", msgUserNotFound)
@@ -29,25 +29,25 @@ func (s *Server) friendRoutes() {
 			return nil, err
 		}
 		limit, cursor := pageQuery(ctx)
-		return a.UserFriends(appContext(ctx), p, id, limit, cursor)
+		return a.UserFriends(requestContext(ctx), p, id, limit, cursor)
 	}))
 	r.GET("/api/friends/pending-requests", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		limit, cursor := pageQuery(ctx)
-		return a.Pending(appContext(ctx), p, limit, cursor)
+		return a.Pending(requestContext(ctx), p, limit, cursor)
 	}))
 	r.GET("/api/friends/sent-requests", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		limit, cursor := pageQuery(ctx)
-		return a.Sent(appContext(ctx), p, limit, cursor)
+		return a.Sent(requestContext(ctx), p, limit, cursor)
 	}))
 	r.GET("/api/friends/suggestions", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
-		return a.Suggestions(appContext(ctx), p)
+		return a.Suggestions(requestContext(ctx), p)
 	}))
 	r.POST("/api/friends/send-request", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		var in app.SendRequestInput
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		res, err := a.Send(appContext(ctx), p, in)
+		res, err := a.Send(requestContext(ctx), p, in)
 		if err == nil && res.FriendRequest.Status == persistence.RequestPending {
 			created(ctx)
 		}
@@ -58,35 +58,35 @@ func (s *Server) friendRoutes() {
 		if err != nil {
 			return nil, err
 		}
-		return a.Accept(appContext(ctx), p, id)
+		return a.Accept(requestContext(ctx), p, id)
 	}))
 	r.PATCH("/api/friends/decline-request/{id}", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		id, err := pathID(ctx, "id", msgRequestNotFound)
 		if err != nil {
 			return nil, err
 		}
-		return a.Decline(appContext(ctx), p, id)
+		return a.Decline(requestContext(ctx), p, id)
 	}))
 	r.DELETE("/api/friends/cancel-request/{id}", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		id, err := pathID(ctx, "id", msgRequestNotFound)
 		if err != nil {
 			return nil, err
 		}
-		return a.Cancel(appContext(ctx), p, id)
+		return a.Cancel(requestContext(ctx), p, id)
 	}))
 	r.DELETE("/api/friends/unfriend/{id}", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		id, err := pathID(ctx, "id", msgNotFriends)
 		if err != nil {
 			return nil, err
 		}
-		return a.Unfriend(appContext(ctx), p, id)
+		return a.Unfriend(requestContext(ctx), p, id)
 	}))
 	r.GET("/api/friends/check/{id}", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		id, err := pathID(ctx, "id", msgUserNotFound)
 		if err != nil {
 			return nil, err
 		}
-		return a.Check(appContext(ctx), p, id)
+		return a.Check(requestContext(ctx), p, id)
 	}))
 }
 

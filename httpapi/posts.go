@@ -29,7 +29,7 @@ func (s *Server) postRoutes() {
 		if err != nil {
 			return nil, err
 		}
-		res, err := a.Create(appContext(ctx), p, in, images)
+		res, err := a.Create(requestContext(ctx), p, in, images)
 		if err == nil {
 			created(ctx)
 		}
@@ -37,7 +37,7 @@ func (s *Server) postRoutes() {
 	}))
 	r.GET("/api/posts/feed", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		limit, cursor := pageQuery(ctx)
-		return a.Feed(appContext(ctx), p, limit, cursor)
+		return a.Feed(requestContext(ctx), p, limit, cursor)
 	}))
 	r.GET("/api/posts/user/{id}", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		id, err := pathID(ctx, "id", "User not found")
@@ -45,14 +45,14 @@ func (s *Server) postRoutes() {
 			return nil, err
 		}
 		limit, cursor := pageQuery(ctx)
-		return a.UserPosts(appContext(ctx), p, id, limit, cursor)
+		return a.UserPosts(requestContext(ctx), p, id, limit, cursor)
 	}))
 	r.GET("/api/posts/{id}", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		id, err := pathID(ctx, "id", domain.MsgPostNotFound)
 		if err != nil {
 			return nil, err
 		}
-		return a.Get(appContext(ctx), p, id)
+		return a.Get(requestContext(ctx), p, id)
 	}))
 	r.PUT("/api/posts/{id}", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		id, err := pathID(ctx, "id", domain.MsgPostNotFound)
@@ -63,14 +63,14 @@ func (s *Server) postRoutes() {
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.Update(appContext(ctx), p, id, in)
+		return a.Update(requestContext(ctx), p, id, in)
 	}))
 	r.DELETE("/api/posts/{id}", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		id, err := pathID(ctx, "id", domain.MsgPostNotFound)
 		if err != nil {
 			return nil, err
 		}
-		return a.Delete(appContext(ctx), p, id)
+		return a.Delete(requestContext(ctx), p, id)
 	}))
 	r.GET("/api/posts/{id}/comments", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		id, err := pathID(ctx, "id", domain.MsgPostNotFound)
@@ -78,7 +78,7 @@ func (s *Server) postRoutes() {
 			return nil, err
 		}
 		limit, cursor := pageQuery(ctx)
-		return a.Comments(appContext(ctx), p, id, limit, cursor)
+		return a.Comments(requestContext(ctx), p, id, limit, cursor)
 	}))
 	r.POST("/api/posts/{id}/comments", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		id, err := pathID(ctx, "id", domain.MsgPostNotFound)
@@ -89,7 +89,7 @@ func (s *Server) postRoutes() {
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		res, err := a.AddComment(appContext(ctx), p, id, in)
+		res, err := a.AddComment(requestContext(ctx), p, id, in)
 		if err == nil {
 			created(ctx)
 		}
@@ -104,7 +104,7 @@ func (s *Server) postRoutes() {
 		if err != nil {
 			return nil, err
 		}
-		return a.DeleteComment(appContext(ctx), p, id, cid)
+		return a.DeleteComment(requestContext(ctx), p, id, cid)
 	}))
 	like := func(action app.LikeAction) fasthttp.RequestHandler {
 		return s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
@@ -112,7 +112,7 @@ func (s *Server) postRoutes() {
 			if err != nil {
 				return nil, err
 			}
-			return a.Like(appContext(ctx), p, id, action)
+			return a.Like(requestContext(ctx), p, id, action)
 		})
 	}
 	r.POST("/api/posts/{id}/like", like(app.Like))

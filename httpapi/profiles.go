@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 
@@ -28,44 +27,44 @@ func (s *Server) profileRoutes() {
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.UpdateMe(appContext(ctx), p, in)
+		return a.UpdateMe(requestContext(ctx), p, in)
 	}))
 	r.GET("/api/users/{id}", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		id, err := pathID(ctx, "id", msgUserNotFound)
 		if err != nil {
 			return nil, err
 		}
-		return a.User(appContext(ctx), p, id)
+		return a.User(requestContext(ctx), p, id)
 	}))
 	r.POST("/api/users/avatar", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
-		return withImage(ctx, "avatar", func(f io.Reader) (any, error) { return a.UploadAvatar(appContext(ctx), p, f) })
+		return withImage(ctx, "avatar", func(f io.Reader) (any, error) { return a.UploadAvatar(requestContext(ctx), p, f) })
 	}))
 	r.POST("/api/users/cover-photo", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
-		return withImage(ctx, "coverPhoto", func(f io.Reader) (any, error) { return a.UploadCover(appContext(ctx), p, f) })
+		return withImage(ctx, "coverPhoto", func(f io.Reader) (any, error) { return a.UploadCover(requestContext(ctx), p, f) })
 	}))
 
 	r.GET("/api/profile/me", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
-		return a.Me(appContext(ctx), p)
+		return a.Me(requestContext(ctx), p)
 	}))
 	r.GET("/api/profile/{id}", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		id, err := pathID(ctx, "id", msgUserNotFound)
 		if err != nil {
 			return nil, err
 		}
-		return a.Profile(appContext(ctx), p, id)
+		return a.Profile(requestContext(ctx), p, id)
 	}))
 	r.PATCH("/api/profile", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		var in domain.ProfileInput
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.UpdateProfile(appContext(ctx), p, in)
+		return a.UpdateProfile(requestContext(ctx), p, in)
 	}))
 	r.POST("/api/profile/avatar", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
-		return withImage(ctx, "avatar", func(f io.Reader) (any, error) { return a.UploadAvatar(appContext(ctx), p, f) })
+		return withImage(ctx, "avatar", func(f io.Reader) (any, error) { return a.UploadAvatar(requestContext(ctx), p, f) })
 	}))
 	r.POST("/api/profile/cover", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
-		return withImage(ctx, "coverPhoto", func(f io.Reader) (any, error) { return a.UploadCover(appContext(ctx), p, f) })
+		return withImage(ctx, "coverPhoto", func(f io.Reader) (any, error) { return a.UploadCover(requestContext(ctx), p, f) })
 	}))
 	// The PUT calls replace one section. Education comes as the block itself
 	// or wrapped in {education}; experience as a list or {experience};
@@ -82,48 +81,44 @@ func (s *Server) profileRoutes() {
 			}
 			in.Education = &e
 		}
-		return a.UpdateSection(appContext(ctx), p, domain.SectionEducation, in)
+		return a.UpdateSection(requestContext(ctx), p, domain.SectionEducation, in)
 	}))
 	r.PUT("/api/profile/experience", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		var in domain.ProfileInput
 		if err := decodeSection(ctx, &in, &in.Experience); err != nil {
 			return nil, err
 		}
-		return a.UpdateSection(appContext(ctx), p, domain.SectionExperience, in)
+		return a.UpdateSection(requestContext(ctx), p, domain.SectionExperience, in)
 	}))
 	r.PUT("/api/profile/skills", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		var in domain.ProfileInput
 		if err := decodeSection(ctx, &in, &in.Skills); err != nil {
 			return nil, err
 		}
-		return a.UpdateSection(appContext(ctx), p, domain.SectionSkills, in)
+		return a.UpdateSection(requestContext(ctx), p, domain.SectionSkills, in)
 	}))
 	r.POST("/api/profile/setup", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		var in domain.ProfileSetupInput
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.Setup(appContext(ctx), p, in)
+		return a.Setup(requestContext(ctx), p, in)
 	}))
 	r.POST("/api/profile/{id}/like", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		id, err := pathID(ctx, "id", msgUserNotFound)
 		if err != nil {
 			return nil, err
 		}
-		return a.Like(appContext(ctx), p, id)
+		return a.Like(requestContext(ctx), p, id)
 	}))
 	r.POST("/api/profile/{id}/unlike", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		id, err := pathID(ctx, "id", msgUserNotFound)
 		if err != nil {
 			return nil, err
 		}
-		return a.Unlike(appContext(ctx), p, id)
+		return a.Unlike(requestContext(ctx), p, id)
 	}))
 }
-
-// appContext is the context route handlers hand to the app: see
-// requestContext for why it is not the RequestCtx itself.
-func appContext(ctx *fasthttp.RequestCtx) context.Context { return requestContext(ctx) }
 
 // decodeSection reads a body that is either an object holding the section
 // (decoded into in) or the section's bare JSON array (decoded into list).
