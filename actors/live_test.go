@@ -78,8 +78,15 @@ type node struct {
 
 func startNode(t *testing.T) *node {
 	t.Helper()
+	return startNodeOn(t, testdb.New(t))
+}
+
+// startNodeOn starts a cluster of one over db: two of them over one
+// database are two actor systems that each activate their own grain for
+// the same post, as a topology change can do.
+func startNodeOn(t *testing.T, db *bun.DB) *node {
+	t.Helper()
 	log := testLog(t)
-	db := testdb.New(t)
 	stmts := &likeStatements{}
 	db.AddQueryHook(stmts)
 	live := actors.New(actors.Config{DB: db, Log: log, Render: app.NotificationFrames, CallTimeout: 10 * time.Second})
@@ -326,4 +333,60 @@ func TestTwinActivations(t *testing.T) {
 	}
 	n.exact(t, postID, count)
 	root.Poison(twin)
+}
+
+// TestTwinSystems runs the same post's grain in two separate actor systems
+// (two clusters of one over one database) and hammers both at once: likes
+// through one, toggles and unlikes through the other. The database must
+// stay exact, and after a quiet like both systems report the count
+// Postgres holds.
+func TestTwinSystems(t *testing.T) {
+	a := startNode(t)
+	b := startNodeOn(t, a.db)
+	us := a.users(t, 201)
+	postID := a.post(t, us[0])
+	likers := us[1:]
+
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*len(likers))
+	for i, u := range likers {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			if _, _, err := a.live.Like(context.Background(), postID, u.ID, persistence.LikeSet, uuid.NewString()); err != nil {
+				errs <- fmt.Errorf("system a: %w", err)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			op := persistence.LikeToggle
+			if i%3 == 0 {
+				op = persistence.LikeUnset
+			}
+			if _, _, err := b.live.Like(context.Background(), postID, u.ID, op, uuid.NewString()); err != nil {
+				errs <- fmt.Errorf("system b: %w", err)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	a.exact(t, postID, -1)
+
+	// One more like through each system: each answers the count Postgres
+	// returned, so both agree with the table.
+	_, countA, err := a.live.Like(context.Background(), postID, likers[0].ID, persistence.LikeSet, uuid.NewString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, countB, err := b.live.Like(context.Background(), postID, likers[1].ID, persistence.LikeSet, uuid.NewString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.exact(t, postID, countB)
+	if countA > countB {
+		t.Fatalf("counts went backwards: a said %d, then b said %d", countA, countB)
+	}
 }
