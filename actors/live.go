@@ -52,8 +52,9 @@ type Config struct {
 	Render RenderFunc
 	// Idle is how long a grain stays active without messages (default 5 min).
 	Idle time.Duration
-	// CountInterval is the least time between two live count broadcasts of
-	// one post (default 250 ms); the last count always goes out.
+	// CountInterval is the node-wide clock of live count broadcasts: a
+	// post's changed counts go out at the next multiple of it (default
+	// 250 ms), so at most once per interval, and the last count always.
 	CountInterval time.Duration
 	// MaxBatch caps the actions one post transaction carries (default 500).
 	MaxBatch int

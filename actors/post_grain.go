@@ -43,15 +43,22 @@ type postGrain struct {
 	// recent remembers the answers to the last toggles for retries that
 	// arrive after the answer was lost.
 	recent *answerCache
-	// Live counts: the last ones committed, the last ones broadcast, and
-	// when; a tick is pending while a trailing broadcast is scheduled.
+	// Live counts: the last ones committed and the last ones broadcast; a
+	// tick is pending while a broadcast is scheduled.
 	likes, comments         int
 	sentLikes, sentComments int
-	sentAt                  time.Time
 	tickPending             bool
 	known                   bool // counts known (a batch committed)
 	flushWaiters            []*actor.PID
+	// notified are the likers whose like notification this activation has
+	// asked for (bounded by maxNotified).
+	notified map[uuid.UUID]struct{}
 }
+
+// maxNotified bounds a post grain's memory of notified likers (a few MiB
+// for a post liked by that many); past it, it starts over, and the
+// database's unique index still keeps one notification per liker.
+const maxNotified = 65_536
 
 // postOp is one queued request and who waits for its answer.
 type postOp struct {
@@ -99,7 +106,7 @@ func (g *postGrain) Receive(ctx actor.Context) {
 		g.done(ctx, msg)
 	case *countTick:
 		g.tickPending = false
-		g.publishCounts()
+		g.sendCounts()
 	case *actor.ReceiveTimeout:
 		// Passivate only when idle: a write in flight or queued requests
 		// would otherwise be dropped.
@@ -344,19 +351,27 @@ func (g *postGrain) answer(ctx actor.Context, op *postOp, r any) {
 	}
 }
 
-// publishCounts broadcasts the counts that changed since the last broadcast,
-// at most once per CountInterval: a later change within the interval is
-// sent by a timer at its end (the trailing edge), so the last count always
-// goes out.
+// publishCounts schedules the broadcast of counts that changed since the
+// last one. Counts go out on a node-wide clock, at the next multiple of
+// CountInterval: a post's counts at most once per interval, the last one
+// always, a change within an interval of it happening. Every post that
+// changed goes out at the same tick, so the hub hands a socket watching
+// many of them one burst, written at once.
 func (g *postGrain) publishCounts() {
 	if !g.known || (g.likes == g.sentLikes && g.comments == g.sentComments) || g.tickPending {
 		return
 	}
 	interval := g.live.cfg.CountInterval
-	if wait := interval - time.Since(g.sentAt); wait > 0 {
-		g.tickPending = true
-		self, root := g.self, g.cluster.ActorSystem.Root
-		time.AfterFunc(wait, func() { root.Send(self, &countTick{}) })
+	now := time.Now()
+	next := now.Truncate(interval).Add(interval)
+	g.tickPending = true
+	self, root := g.self, g.cluster.ActorSystem.Root
+	time.AfterFunc(next.Sub(now), func() { root.Send(self, &countTick{}) })
+}
+
+// sendCounts broadcasts the counts that changed since the last broadcast.
+func (g *postGrain) sendCounts() {
+	if !g.known || (g.likes == g.sentLikes && g.comments == g.sentComments) {
 		return
 	}
 	var frames [][]byte
@@ -370,7 +385,7 @@ func (g *postGrain) publishCounts() {
 			frames = append(frames, f)
 		}
 	}
-	g.sentLikes, g.sentComments, g.sentAt = g.likes, g.comments, time.Now()
+	g.sentLikes, g.sentComments = g.likes, g.comments
 	broadcast(g.cluster, &DeliverToWatchers{PostId: g.idText, Frames: frames})
 }
 
@@ -383,10 +398,22 @@ func (g *postGrain) notifyAuthor(res persistence.PostBatchResult) {
 	}
 	var items []*Notify
 	for _, u := range res.NewLikers {
-		if u != res.AuthorID {
-			items = append(items, &Notify{Id: persistence.NewID().String(), Type: persistence.NotifyLike,
-				SenderId: u.String(), PostId: g.idText})
+		if u == res.AuthorID {
+			continue
 		}
+		// One like notification per liker and post (the database keeps it
+		// so): a liker this activation already had notified is not sent
+		// again. Without this every like after an unlike cost a statement
+		// that the unique index then turned into nothing.
+		if _, ok := g.notified[u]; ok {
+			continue
+		}
+		if g.notified == nil || len(g.notified) >= maxNotified {
+			g.notified = make(map[uuid.UUID]struct{})
+		}
+		g.notified[u] = struct{}{}
+		items = append(items, &Notify{Id: persistence.NewID().String(), Type: persistence.NotifyLike,
+			SenderId: u.String(), PostId: g.idText})
 	}
 	for _, c := range res.NewComments {
 		if c.UserID != res.AuthorID {

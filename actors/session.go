@@ -119,7 +119,29 @@ func (s *Session) Send(frame []byte) bool {
 // reader drops peers that stop answering.
 func (s *Session) Ping() { s.push(outFrame{kind: outPing}) }
 
-func (s *Session) push(f outFrame) bool {
+// SendLater queues one text frame like Send but does not start the writer:
+// Flush does. The hub queues a burst of deliveries this way and then
+// flushes each socket once, so that a socket gets the burst in one write.
+func (s *Session) SendLater(frame []byte) bool {
+	return s.enqueue(outFrame{kind: outText, data: frame}, false)
+}
+
+// Flush starts the writer if frames wait for it.
+func (s *Session) Flush() {
+	s.mu.Lock()
+	start := !s.writing && !s.stopped && len(s.queue) > 0
+	if start {
+		s.writing = true
+	}
+	s.mu.Unlock()
+	if start {
+		go s.drain()
+	}
+}
+
+func (s *Session) push(f outFrame) bool { return s.enqueue(f, true) }
+
+func (s *Session) enqueue(f outFrame, now bool) bool {
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
@@ -134,8 +156,10 @@ func (s *Session) push(f outFrame) bool {
 	}
 	s.queue = append(s.queue, f)
 	s.queued += len(f.data)
-	start := !s.writing
-	s.writing = true
+	start := now && !s.writing
+	if start {
+		s.writing = true
+	}
 	s.mu.Unlock()
 	if start {
 		go s.drain()

@@ -137,24 +137,11 @@ func (g *userGrain) notification(it *Notify) (*persistence.Notification, bool) {
 func (l *Live) createNotifications(c *cluster.Cluster, user uuid.UUID, ns []*persistence.Notification) error {
 	ctx, cancel := context.WithTimeout(context.Background(), l.cfg.WriteTimeout)
 	defer cancel()
-	created, err := persistence.InsertNotificationsOnce(ctx, l.cfg.DB, ns)
-	if err != nil || len(created) == 0 {
+	res, err := persistence.CreateNotifications(ctx, l.cfg.DB, user, ns)
+	if err != nil || len(res.Created) == 0 {
 		return err
 	}
-	unread, err := persistence.UnreadNotificationCount(ctx, l.cfg.DB, user)
-	if err != nil {
-		return err
-	}
-	var ids []uuid.UUID
-	for _, n := range created {
-		if n.SenderID != uuid.Nil {
-			ids = append(ids, n.SenderID)
-		}
-	}
-	senders, err := persistence.UsersByIDs(ctx, l.cfg.DB, ids)
-	if err != nil {
-		return err
-	}
+	created, unread, senders := res.Created, res.Unread, res.Senders
 	var frames [][]byte
 	for i, n := range created {
 		fs, err := l.cfg.Render(n, senders[n.SenderID], max(0, unread-(len(created)-1-i)))

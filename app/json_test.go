@@ -67,6 +67,10 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 			c := randString()
 			page.NextCursor = &c
 		}
+		like := LikeResult{IsLiked: rng.IntN(2) == 0, LikesCount: rng.IntN(1 << 30)}
+		if want, _ := json.Marshal(like); string(like.AppendJSON(nil)) != string(want) {
+			t.Fatalf("like result: got %s want %s", like.AppendJSON(nil), want)
+		}
 		want, err := json.Marshal(page)
 		if err != nil {
 			t.Fatal(err)

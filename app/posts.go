@@ -34,7 +34,7 @@ var (
 type PostGrains interface {
 	// Like applies one like action and answers, once committed, whether the
 	// user likes the post and its like count. requestID is the same on a
-	// retry of the same action.
+	// retry of the same toggle ("" for like and unlike: they are idempotent).
 	Like(ctx context.Context, postID, userID uuid.UUID, op persistence.LikeOp, requestID string) (bool, int, error)
 	// AddComment stores c (ID, PostID, UserID, Content set), fills its
 	// CreatedAt and answers the post's comment count.
@@ -410,7 +410,12 @@ func (a *Posts) Like(ctx context.Context, p Principal, postID uuid.UUID, action 
 	if !ok {
 		return LikeResult{}, fmt.Errorf("app: unknown like action %d", action)
 	}
-	requestID := uuid.NewString()
+	// Only a toggle repeated by the retry would do harm (like and unlike are
+	// idempotent), so only a toggle needs an id that names it.
+	var requestID string
+	if action == ToggleLike {
+		requestID = uuid.NewString()
+	}
 	var res LikeResult
 	_, err := retryOnce(ctx, func() (struct{}, error) {
 		liked, count, err := a.d.Grains.Like(ctx, postID, p.UserID, op, requestID)

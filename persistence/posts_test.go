@@ -333,4 +333,34 @@ func TestInsertNotificationsOnce(t *testing.T) {
 	if err != nil || len(users) != 1 || users[liker.ID].Name != "Notifying Liker" {
 		t.Fatalf("users %v %v", users, err)
 	}
+
+	// CreateNotifications: the same rules in one statement, with the unread
+	// count after it and the senders.
+	other := newUser("Second Liker")
+	insert(t, db, other)
+	otherPost := newPost(t, db, author, "notify again", 0)
+	second := &persistence.Notification{ID: persistence.NewID(), UserID: author.ID, Type: persistence.NotifyLike,
+		SenderID: other.ID, PostID: post.ID}
+	third := &persistence.Notification{ID: persistence.NewID(), UserID: author.ID, Type: persistence.NotifyLike,
+		SenderID: liker.ID, PostID: otherPost.ID}
+	res, err := persistence.CreateNotifications(ctx, db, author.ID, []*persistence.Notification{second, like(), first, third})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Created) != 2 || res.Created[0] != second || res.Created[1] != third || second.CreatedAt.IsZero() {
+		t.Fatalf("created %v", res.Created)
+	}
+	if res.Unread != 3 {
+		t.Fatalf("unread %d, want 3", res.Unread)
+	}
+	if len(res.Senders) != 2 || res.Senders[other.ID].Name != "Second Liker" || res.Senders[liker.ID].Name != "Notifying Liker" {
+		t.Fatalf("senders %v", res.Senders)
+	}
+	if n, err := persistence.UnreadNotificationCount(ctx, db, author.ID); err != nil || n != res.Unread {
+		t.Fatalf("unread %d %v", n, err)
+	}
+	res, err = persistence.CreateNotifications(ctx, db, author.ID, []*persistence.Notification{like()})
+	if err != nil || len(res.Created) != 0 {
+		t.Fatalf("duplicate created: %v %v", res.Created, err)
+	}
 }
