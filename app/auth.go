@@ -180,6 +180,20 @@ func (s *Sessions) listenOnce(ctx context.Context) error {
 	if err := ln.Listen(ctx, persistence.RevokeChannel); err != nil {
 		return fmt.Errorf("app: listen revocations: %w", err)
 	}
+	// pgdriver's Listen only sends LISTEN: receive a probe of our own
+	// before trusting the cache, so "listening" is never claimed early.
+	if _, err := s.db.ExecContext(ctx, "SELECT pg_notify(?, 'probe')", persistence.RevokeChannel); err != nil {
+		return fmt.Errorf("app: probe revocations: %w", err)
+	}
+	for {
+		_, payload, err := ln.ReceiveTimeout(ctx, 5*time.Second)
+		if err != nil {
+			return fmt.Errorf("app: await revocation probe: %w", err)
+		}
+		if payload == "probe" {
+			break
+		}
+	}
 	// Anything cached before the listener was up may have missed a NOTIFY.
 	s.mu.Lock()
 	s.versions = make(map[uuid.UUID]cachedVersion)
