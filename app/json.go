@@ -12,8 +12,23 @@ import (
 // AppendJSON writes exactly what json.Marshal writes for the same value (the
 // HTTP layer uses it when a value has one); json_test.go holds them to that.
 
-// AppendJSON appends p as json.Marshal would.
+// AppendJSON appends p as json.Marshal would. A page read for several
+// readers at once carries its posts encoded once for all of them (enc), and
+// only each post's isLiked is written per reader.
 func (p PostPage) AppendJSON(b []byte) []byte {
+	if e := p.enc; e != nil && len(e.cuts) == len(p.Posts)+2 {
+		for i, post := range p.Posts {
+			b = append(b, e.buf[e.cuts[i]:e.cuts[i+1]]...)
+			b = strconv.AppendBool(b, post.IsLiked)
+		}
+		n := len(p.Posts)
+		return append(b, e.buf[e.cuts[n]:e.cuts[n+1]]...)
+	}
+	return p.appendJSON(b)
+}
+
+// appendJSON encodes p in full.
+func (p PostPage) appendJSON(b []byte) []byte {
 	b = append(b, `{"posts":`...)
 	if p.Posts == nil {
 		b = append(b, "null"...)
@@ -27,6 +42,10 @@ func (p PostPage) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
+	return p.appendCursor(b)
+}
+
+func (p PostPage) appendCursor(b []byte) []byte {
 	b = append(b, `,"nextCursor":`...)
 	if p.NextCursor == nil {
 		b = append(b, "null"...)
@@ -34,6 +53,34 @@ func (p PostPage) AppendJSON(b []byte) []byte {
 		b = appendJSONString(b, *p.NextCursor)
 	}
 	return append(b, '}')
+}
+
+// encodedPage is a page's JSON without its posts' isLiked values: they go
+// between buf[cuts[i]:cuts[i+1]] and the next part, one per post.
+type encodedPage struct {
+	buf  []byte
+	cuts []int
+}
+
+// encodePage encodes p once for every reader of it (p.Posts non-nil).
+func encodePage(p PostPage) *encodedPage {
+	e := &encodedPage{cuts: make([]int, 0, len(p.Posts)+2)}
+	b := make([]byte, 0, 1024*(len(p.Posts)+1))
+	e.cuts = append(e.cuts, 0)
+	b = append(b, `{"posts":[`...)
+	for i := range p.Posts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = p.Posts[i].appendHead(b)
+		e.cuts = append(e.cuts, len(b))
+		b = p.Posts[i].appendTail(b)
+	}
+	b = append(b, ']')
+	b = p.appendCursor(b)
+	e.buf = b
+	e.cuts = append(e.cuts, len(b))
+	return e
 }
 
 // AppendJSON appends r as json.Marshal would (the answer of every like).
@@ -47,6 +94,14 @@ func (r LikeResult) AppendJSON(b []byte) []byte {
 
 // AppendJSON appends v as json.Marshal would.
 func (v *PostView) AppendJSON(b []byte) []byte {
+	b = v.appendHead(b)
+	b = strconv.AppendBool(b, v.IsLiked)
+	return v.appendTail(b)
+}
+
+// appendHead appends v's JSON up to the value of isLiked, the one field
+// that differs between readers.
+func (v *PostView) appendHead(b []byte) []byte {
 	b = append(b, `{"id":`...)
 	b = appendJSONString(b, v.ID)
 	b = append(b, `,"content":`...)
@@ -72,8 +127,11 @@ func (v *PostView) AppendJSON(b []byte) []byte {
 	b = appendJSONString(b, v.Visibility)
 	b = append(b, `,"likesCount":`...)
 	b = strconv.AppendInt(b, int64(v.LikesCount), 10)
-	b = append(b, `,"isLiked":`...)
-	b = strconv.AppendBool(b, v.IsLiked)
+	return append(b, `,"isLiked":`...)
+}
+
+// appendTail appends v's JSON after the value of isLiked.
+func (v *PostView) appendTail(b []byte) []byte {
 	b = append(b, `,"commentsCount":`...)
 	b = strconv.AppendInt(b, int64(v.CommentsCount), 10)
 	b = append(b, `,"author":`...)

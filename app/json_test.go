@@ -78,5 +78,17 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		if got := page.AppendJSON(nil); string(got) != string(want) {
 			t.Fatalf("page %d:\n got %s\nwant %s", i, got, want)
 		}
+		if page.Posts == nil {
+			continue
+		}
+		// Encoded once for many readers, with each reader's likes filled in.
+		shared := page
+		shared.enc = encodePage(page)
+		for k := range shared.Posts {
+			shared.Posts[k].IsLiked = rng.IntN(2) == 0
+		}
+		if want, _ = json.Marshal(shared); string(shared.AppendJSON(nil)) != string(want) {
+			t.Fatalf("shared page %d:\n got %s\nwant %s", i, shared.AppendJSON(nil), want)
+		}
 	}
 }

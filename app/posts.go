@@ -58,11 +58,12 @@ type PostsDeps struct {
 // likes. Reads go straight to Postgres; likes and comments go through the
 // post grain.
 type Posts struct {
-	d PostsDeps
+	d     PostsDeps
+	pages *pageReads
 }
 
 // NewPosts wires the post use cases.
-func NewPosts(d PostsDeps) *Posts { return &Posts{d: d} }
+func NewPosts(d PostsDeps) *Posts { return &Posts{d: d, pages: newPageReads(d.DB, d.Log)} }
 
 // PostImageView is one image of a post.
 type PostImageView struct {
@@ -127,6 +128,9 @@ func NewCommentView(c *persistence.Comment, author *persistence.User) CommentVie
 type PostPage struct {
 	Posts      []PostView `json:"posts"`
 	NextCursor *string    `json:"nextCursor"`
+	// enc is the page encoded once for all the readers of one query (nil
+	// for a page made otherwise); only IsLiked may differ from it.
+	enc *encodedPage
 }
 
 // PostResult answers creating and editing a post.
@@ -232,20 +236,7 @@ func (a *Posts) page(ctx context.Context, p Principal, author uuid.UUID, limit i
 	if err != nil {
 		return PostPage{}, err
 	}
-	rows, more, err := persistence.Posts(ctx, a.d.DB, persistence.PostQuery{Viewer: p.UserID, Author: author, After: after, Limit: limit})
-	if err != nil {
-		return PostPage{}, err
-	}
-	out := PostPage{Posts: make([]PostView, len(rows))}
-	for i, r := range rows {
-		out.Posts[i] = NewPostView(r)
-	}
-	if more {
-		last := rows[len(rows)-1]
-		next := encodeKeyset(persistence.Keyset{At: last.CreatedAt, ID: last.ID})
-		out.NextCursor = &next
-	}
-	return out, nil
+	return a.pages.read(ctx, persistence.PostQuery{Author: author, After: after, Limit: limit}, p.UserID)
 }
 
 // Get is one post with its first page of comments.

@@ -1,6 +1,7 @@
 package persistence
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -23,21 +24,25 @@ type ImageRef struct {
 	Type string `json:"type"`
 }
 
-// PostRow is a post as a reader sees it: with its author, its images in
-// order and whether the reader likes it. One query fills a whole page.
+// PostRow is a post as its readers see it: with its author, its images in
+// order and which of the readers like it. One query fills a whole page.
 type PostRow struct {
 	Post `bun:",extend"`
 
 	ImageList []ImageRef `bun:"image_list,scanonly,type:jsonb"`
-	IsLiked   bool       `bun:"is_liked,scanonly"`
+	// IsLiked is whether the first (often the only) reader likes the post.
+	IsLiked bool `bun:"is_liked,scanonly"`
+	// LikedBy are the positions, in the query's Viewers, of the readers who
+	// like the post, ascending.
+	LikedBy []int `bun:"-"`
 }
 
-// PostQuery selects a page of posts, newest first.
+// PostQuery selects a page of posts, newest first, for one or more readers.
 type PostQuery struct {
-	Viewer uuid.UUID // whose likes fill IsLiked
-	Author uuid.UUID // only this author's posts; zero for everyone's
-	After  Keyset    // the last post of the previous page (At, ID)
-	Limit  int
+	Viewers []uuid.UUID // whose likes fill LikedBy (and IsLiked, the first's)
+	Author  uuid.UUID   // only this author's posts; zero for everyone's
+	After   Keyset      // the last post of the previous page (At, ID)
+	Limit   int
 }
 
 // authorColumns are the user columns a post or comment shows (UserSummary).
@@ -47,13 +52,14 @@ func authorColumns(q *bun.SelectQuery) *bun.SelectQuery {
 
 // postsSQL is the one query behind the feed, a profile's posts and a single
 // post: a page of posts (where filters them; already ordered and limited)
-// joined to the authors, with images aggregated and the viewer's like looked
-// up per row, both through indexes. Limiting inside makes the planner see a
-// page of rows rather than the whole table, and the like lookup is a scalar
-// subquery so that it stays an index probe per post however many posts the
-// viewer has liked (an EXISTS may be planned as a hash of all of them).
+// joined to the authors, with images aggregated and the readers' likes
+// looked up per row, both through indexes. Limiting inside makes the planner
+// see a page of rows rather than the whole table, and the like lookup is an
+// index probe per post and reader however many posts the readers have liked
+// (a join to their likes may be planned as a hash of all of them). It answers
+// the 1-based positions of the readers who like the post.
 //
-// $1 is the viewer; where uses $2 on. The limit is a constant of the text so
+// $1 is the readers' ids as an array literal; where uses $2 on. The limit is a constant of the text so
 // that a prepared statement's generic plan knows the page is small.
 func postsSQL(where string, limit int) string {
 	return `SELECT p.id, p.user_id, p.content, p.visibility, p.likes_count, p.comments_count,
@@ -61,7 +67,8 @@ func postsSQL(where string, limit int) string {
 	u.name, u.role, u.university_id, u.department, u.avatar_url, u.avatar_key,
 	(SELECT json_agg(json_build_object('url', pi.url, 'type', pi.type) ORDER BY pi.position)
 		FROM post_images pi WHERE pi.post_id = p.id),
-	coalesce((SELECT true FROM post_likes pl WHERE pl.post_id = p.id AND pl.user_id = $1), false)
+	ARRAY(SELECT v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
+		WHERE EXISTS (SELECT FROM post_likes pl WHERE pl.post_id = p.id AND pl.user_id = v.u) ORDER BY v.i)
 FROM (SELECT id, user_id, content, visibility, likes_count, comments_count, created_at, updated_at
 	FROM posts` + where + `
 	ORDER BY created_at DESC, id DESC LIMIT ` + strconv.Itoa(limit) + `) AS p
@@ -84,11 +91,17 @@ func queryPosts(ctx context.Context, db bun.IDB, query string, args ...any) ([]*
 		var univ sql.NullString
 		var images []byte
 		var created, updated int64
+		var likedBy []byte
 		if err := rows.Scan(&r.ID, &r.UserID, &r.Content, &r.Visibility, &r.LikesCount, &r.CommentsCount,
 			&created, &updated, &r.Author.Name, &r.Author.Role, &univ, &r.Author.Department,
-			&r.Author.AvatarURL, &r.Author.AvatarKey, &images, &r.IsLiked); err != nil {
+			&r.Author.AvatarURL, &r.Author.AvatarKey, &images, &likedBy); err != nil {
 			return nil, err
 		}
+		var err error
+		if r.LikedBy, err = parsePositions(likedBy); err != nil {
+			return nil, fmt.Errorf("liked by: %w", err)
+		}
+		r.IsLiked = len(r.LikedBy) > 0 && r.LikedBy[0] == 0
 		// Microseconds since the epoch, Postgres's own precision: reading
 		// them is cheaper than parsing timestamps' text on both sides.
 		r.CreatedAt, r.UpdatedAt = time.UnixMicro(created).UTC(), time.UnixMicro(updated).UTC()
@@ -104,9 +117,49 @@ func queryPosts(ctx context.Context, db bun.IDB, query string, args ...any) ([]*
 	return out, rows.Err()
 }
 
+// parsePositions reads the text of an int8[] of 1-based positions ("{1,3}")
+// as 0-based ones.
+func parsePositions(b []byte) ([]int, error) {
+	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
+		return nil, fmt.Errorf("not an array: %q", b)
+	}
+	b = b[1 : len(b)-1]
+	if len(b) == 0 {
+		return nil, nil
+	}
+	var out []int
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, ',')
+		if i < 0 {
+			i = len(b)
+		}
+		n, err := strconv.Atoi(string(b[:i]))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("position %q", b[:i])
+		}
+		out = append(out, n-1)
+		b = b[min(i+1, len(b)):]
+	}
+	return out, nil
+}
+
+// uuidArray is ids as a Postgres array literal, for a prepared statement's
+// uuid[] parameter.
+func uuidArray(ids []uuid.UUID) string {
+	b := make([]byte, 0, 2+len(ids)*37)
+	b = append(b, '{')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, id.String()...)
+	}
+	return string(append(b, '}'))
+}
+
 // Posts answers a page of posts, newest first, and whether there are more.
 func Posts(ctx context.Context, db bun.IDB, pq PostQuery) ([]*PostRow, bool, error) {
-	args := []any{pq.Viewer}
+	args := []any{uuidArray(pq.Viewers)}
 	where := ""
 	if pq.Author != uuid.Nil {
 		args = append(args, pq.Author)
@@ -135,7 +188,7 @@ func Posts(ctx context.Context, db bun.IDB, pq PostQuery) ([]*PostRow, bool, err
 
 // PostByID loads one post as viewer sees it; domain.ErrNotFound if none.
 func PostByID(ctx context.Context, db bun.IDB, id, viewer uuid.UUID) (*PostRow, error) {
-	rows, err := queryPosts(ctx, db, postsSQL(" WHERE id = $2", 1), viewer, id)
+	rows, err := queryPosts(ctx, db, postsSQL(" WHERE id = $2", 1), uuidArray([]uuid.UUID{viewer}), id)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: post by id: %w", err)
 	}

@@ -230,7 +230,7 @@ func TestPostsPagesAndDelete(t *testing.T) {
 	var got []string
 	var after persistence.Keyset
 	for pages := 0; ; pages++ {
-		rows, more, err := persistence.Posts(ctx, db, persistence.PostQuery{Viewer: viewer.ID, After: after, Limit: 2})
+		rows, more, err := persistence.Posts(ctx, db, persistence.PostQuery{Viewers: []uuid.UUID{viewer.ID}, After: after, Limit: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -260,6 +260,27 @@ func TestPostsPagesAndDelete(t *testing.T) {
 		t.Fatalf("order %v", got)
 	}
 
+	// One query for several readers: each reader's likes, by position.
+	other, third := newUser("Other Viewer"), newUser("Third Viewer")
+	insert(t, db, other, third)
+	if _, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: posts[1].ID,
+		Likes: []persistence.LikeChange{{UserID: other.ID, Op: persistence.LikeSet}, {UserID: viewer.ID, Op: persistence.LikeSet}}}); err != nil {
+		t.Fatal(err)
+	}
+	readers := []uuid.UUID{other.ID, viewer.ID, third.ID}
+	rows, _, err := persistence.Posts(ctx, db, persistence.PostQuery{Viewers: readers, Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	likedBy := map[string]string{}
+	for _, r := range rows {
+		likedBy[r.Content] = fmt.Sprint(r.LikedBy, r.IsLiked)
+	}
+	want := map[string]string{"post 4": "[] false", "post 3": "[1] false", "post 2": "[] false", "post 1": "[0 1] true", "post 0": "[] false"}
+	if fmt.Sprint(likedBy) != fmt.Sprint(want) {
+		t.Fatalf("liked by %v, want %v", likedBy, want)
+	}
+
 	// Deleting takes likes, comments, images and notifications along and
 	// tells search about the post and its comments.
 	target := posts[3]
@@ -270,7 +291,7 @@ func TestPostsPagesAndDelete(t *testing.T) {
 	insert(t, db, &persistence.Notification{ID: persistence.NewID(), UserID: author.ID, Type: persistence.NotifyLike,
 		SenderID: viewer.ID, PostID: target.ID})
 	var keys []string
-	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		lp, err := persistence.LockPost(ctx, tx, target.ID)
 		if err != nil || lp.AuthorID != author.ID || lp.Images != 3 {
 			return fmt.Errorf("lock: %+v %v", lp, err)

@@ -1,0 +1,191 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/rs/zerolog"
+	"github.com/uptrace/bun"
+
+	"campus/persistence"
+)
+
+// Reads of a page of posts are group-committed like likes are (DESIGN §4.1),
+// but for reading: the readers of one page (the same author filter, cursor
+// and size: at a campus event, the first page of the feed) that arrive while
+// that page's query runs wait for the next query and share it. One query
+// answers them all, each reader's likes included, and the page is encoded
+// once for all of them. A reader never joins a query that is already
+// running, so every answer still comes straight from Postgres (DESIGN §4),
+// from a query that started after the request arrived: it sees every write
+// committed before, the reader's own like included. Nothing is cached
+// between queries.
+//
+// Concurrency: groups is guarded by mu. A group's runner goroutine is the
+// only one that takes its waiting readers and answers them; a reader only
+// appends itself and then waits for done.
+
+// maxPageReaders bounds the readers one query serves: the like lookup costs
+// a probe per post and reader.
+const maxPageReaders = 512
+
+// pageReadTimeout bounds one page query (request contexts carry no deadline).
+const pageReadTimeout = 30 * time.Second
+
+type pageReads struct {
+	db  bun.IDB
+	log zerolog.Logger
+
+	mu     sync.Mutex
+	groups map[pageKey]*pageGroup
+}
+
+// pageKey says which readers can share a query.
+type pageKey struct {
+	author   uuid.UUID
+	atMicros int64
+	afterKey string
+	afterID  uuid.UUID
+	limit    int
+}
+
+// pageGroup is one page's readers: whether a runner serves them, and those
+// waiting for its next query.
+type pageGroup struct {
+	running bool
+	waiting []*pageReader
+}
+
+type pageReader struct {
+	viewer uuid.UUID
+	done   chan struct{}
+	page   PostPage
+	err    error
+}
+
+func newPageReads(db bun.IDB, log zerolog.Logger) *pageReads {
+	return &pageReads{db: db, log: log, groups: make(map[pageKey]*pageGroup)}
+}
+
+// read answers the page q (Viewers unset) as viewer sees it.
+func (r *pageReads) read(ctx context.Context, q persistence.PostQuery, viewer uuid.UUID) (PostPage, error) {
+	key := pageKey{author: q.Author, afterKey: q.After.Key, afterID: q.After.ID, limit: q.Limit}
+	if !q.After.At.IsZero() {
+		key.atMicros = q.After.At.UnixMicro()
+	}
+	rd := &pageReader{viewer: viewer, done: make(chan struct{})}
+	r.mu.Lock()
+	g := r.groups[key]
+	if g == nil {
+		g = &pageGroup{}
+		r.groups[key] = g
+	}
+	g.waiting = append(g.waiting, rd)
+	start := !g.running
+	g.running = true
+	r.mu.Unlock()
+	if start {
+		go r.run(key, g, q)
+	}
+	select {
+	case <-rd.done:
+		return rd.page, rd.err
+	case <-ctx.Done():
+		return PostPage{}, ctx.Err()
+	}
+}
+
+// run serves g's readers, one query for everyone waiting, until none wait.
+func (r *pageReads) run(key pageKey, g *pageGroup, q persistence.PostQuery) {
+	for {
+		r.mu.Lock()
+		readers := g.waiting
+		if len(readers) > maxPageReaders {
+			g.waiting = append([]*pageReader(nil), readers[maxPageReaders:]...)
+			readers = readers[:maxPageReaders]
+		} else {
+			g.waiting = nil
+		}
+		if len(readers) == 0 {
+			g.running = false
+			delete(r.groups, key)
+			r.mu.Unlock()
+			return
+		}
+		r.mu.Unlock()
+		r.serve(q, readers)
+	}
+}
+
+// serve runs one query for readers and answers each of them.
+func (r *pageReads) serve(q persistence.PostQuery, readers []*pageReader) {
+	defer func() {
+		// A panic must not leave readers waiting forever.
+		if v := recover(); v != nil {
+			err := fmt.Errorf("app: page read panicked: %v", v)
+			r.log.Error().Err(err).Msg("page read")
+			for _, rd := range readers {
+				select {
+				case <-rd.done: // answered before the panic
+				default:
+					answerReader(rd, PostPage{}, err)
+				}
+			}
+		}
+	}()
+	index := make(map[uuid.UUID]int, len(readers))
+	q.Viewers = make([]uuid.UUID, 0, len(readers))
+	for _, rd := range readers {
+		if _, ok := index[rd.viewer]; !ok {
+			index[rd.viewer] = len(q.Viewers)
+			q.Viewers = append(q.Viewers, rd.viewer)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), pageReadTimeout)
+	defer cancel()
+	rows, more, err := persistence.Posts(ctx, r.db, q)
+	if err != nil {
+		for _, rd := range readers {
+			answerReader(rd, PostPage{}, err)
+		}
+		return
+	}
+	shared := PostPage{Posts: make([]PostView, len(rows))}
+	for i, row := range rows {
+		shared.Posts[i] = NewPostView(row)
+		shared.Posts[i].IsLiked = false
+	}
+	if more {
+		last := rows[len(rows)-1]
+		next := encodeKeyset(persistence.Keyset{At: last.CreatedAt, ID: last.ID})
+		shared.NextCursor = &next
+	}
+	shared.enc = encodePage(shared)
+	// liked[v*len(rows)+i]: whether viewer v likes post i.
+	liked := make([]bool, len(q.Viewers)*len(rows))
+	for i, row := range rows {
+		for _, v := range row.LikedBy {
+			if v < len(q.Viewers) {
+				liked[v*len(rows)+i] = true
+			}
+		}
+	}
+	for _, rd := range readers {
+		v := index[rd.viewer]
+		page := shared
+		page.Posts = make([]PostView, len(rows))
+		copy(page.Posts, shared.Posts)
+		for i := range page.Posts {
+			page.Posts[i].IsLiked = liked[v*len(rows)+i]
+		}
+		answerReader(rd, page, nil)
+	}
+}
+
+func answerReader(rd *pageReader, page PostPage, err error) {
+	rd.page, rd.err = page, err
+	close(rd.done)
+}

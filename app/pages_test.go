@@ -1,0 +1,178 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/rs/zerolog"
+
+	"campus/persistence"
+	"campus/persistence/testdb"
+)
+
+// Many readers of one page at once share queries, and each still gets its
+// own likes, encoded exactly as json.Marshal would; a like committed before
+// a read is always in it.
+func TestPageReadsShareQueriesPerReader(t *testing.T) {
+	f := &searchFixture{t: t, db: testdb.New(t)}
+	ctx := context.Background()
+	author := f.user("Page Author", "student", "", "", "")
+	var posts []uuid.UUID
+	for i := range 25 {
+		posts = append(posts, f.post(author, fmt.Sprintf("post %d", i)))
+	}
+	// Reader k likes posts k, k+7 and k+14 (mod 25): the first page holds
+	// the 20 newest, posts 24 down to 5.
+	const nReaders = 40
+	readers := make([]uuid.UUID, nReaders)
+	want := make([]map[uuid.UUID]bool, nReaders)
+	for k := range readers {
+		readers[k] = f.user(fmt.Sprintf("Reader %d", k), "student", "", "", "")
+		want[k] = map[uuid.UUID]bool{}
+		for _, i := range []int{k % 25, (k + 7) % 25, (k + 14) % 25} {
+			if _, err := persistence.ApplyPostBatch(ctx, f.db, persistence.PostBatch{PostID: posts[i],
+				Likes: []persistence.LikeChange{{UserID: readers[k], Op: persistence.LikeSet}}}); err != nil {
+				t.Fatal(err)
+			}
+			want[k][posts[i]] = true
+		}
+	}
+	pages := newPageReads(f.db, zerolog.Nop())
+
+	check := func(k int, page PostPage) error {
+		if len(page.Posts) != 20 || page.NextCursor == nil {
+			return fmt.Errorf("reader %d: %d posts, cursor %v", k, len(page.Posts), page.NextCursor)
+		}
+		for i, p := range page.Posts {
+			if p.ID != posts[24-i].String() {
+				return fmt.Errorf("reader %d: post %d is %s", k, i, p.Content)
+			}
+			if p.IsLiked != want[k][posts[24-i]] {
+				return fmt.Errorf("reader %d: %s liked %v", k, p.Content, p.IsLiked)
+			}
+		}
+		enc, err := json.Marshal(page)
+		if err != nil {
+			return err
+		}
+		if got := page.AppendJSON(nil); string(got) != string(enc) {
+			return fmt.Errorf("reader %d:\n got %s\nwant %s", k, got, enc)
+		}
+		return nil
+	}
+
+	tests := []struct {
+		name   string
+		rounds int
+	}{{"one round", 1}, {"many rounds", 5}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var wg sync.WaitGroup
+			errs := make(chan error, nReaders*tt.rounds)
+			for k := range nReaders {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for range tt.rounds {
+						page, err := pages.read(ctx, persistence.PostQuery{Limit: 20}, readers[k])
+						if err == nil {
+							err = check(k, page)
+						}
+						if err != nil {
+							errs <- err
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Error(err)
+			}
+		})
+	}
+
+	t.Run("read your own like", func(t *testing.T) {
+		// Others keep reading the page while reader 0 likes and reads.
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		for k := 1; k < 8; k++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					if _, err := pages.read(ctx, persistence.PostQuery{Limit: 20}, readers[k]); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}()
+		}
+		defer func() { close(stop); wg.Wait() }()
+		for i := 5; i < 25; i++ {
+			op := persistence.LikeSet
+			if want[0][posts[i]] {
+				op = persistence.LikeUnset
+			}
+			res, err := persistence.ApplyPostBatch(ctx, f.db, persistence.PostBatch{PostID: posts[i],
+				Likes: []persistence.LikeChange{{UserID: readers[0], Op: op}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[0][posts[i]] = op == persistence.LikeSet
+			page, err := pages.read(ctx, persistence.PostQuery{Limit: 20}, readers[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := check(0, page); err != nil {
+				t.Fatal(err)
+			}
+			if got := page.Posts[24-i].LikesCount; got != res.LikesCount {
+				t.Fatalf("post %d: count %d after the like answered %d", i, got, res.LikesCount)
+			}
+		}
+	})
+
+	t.Run("later pages and authors", func(t *testing.T) {
+		first, err := pages.read(ctx, persistence.PostQuery{Author: author, Limit: 20}, readers[3])
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, err := decodeKeyset(*first.NextCursor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rest, err := pages.read(ctx, persistence.PostQuery{Author: author, After: after, Limit: 20}, readers[3])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rest.Posts) != 5 || rest.NextCursor != nil || rest.Posts[0].ID != posts[4].String() {
+			t.Fatalf("second page: %d posts, cursor %v", len(rest.Posts), rest.NextCursor)
+		}
+		for i, p := range rest.Posts {
+			if p.IsLiked != want[3][posts[4-i]] {
+				t.Fatalf("%s liked %v", p.Content, p.IsLiked)
+			}
+		}
+		none, err := pages.read(ctx, persistence.PostQuery{Author: readers[0], Limit: 20}, readers[3])
+		if err != nil || len(none.Posts) != 0 || string(none.AppendJSON(nil)) != `{"posts":[],"nextCursor":null}` {
+			t.Fatalf("no posts: %s, %v", none.AppendJSON(nil), err)
+		}
+	})
+	pages.mu.Lock()
+	left := len(pages.groups)
+	pages.mu.Unlock()
+	if left != 0 {
+		t.Fatalf("%d page groups left after every read", left)
+	}
+}
