@@ -74,9 +74,14 @@ func startServer(ctx context.Context, c serverConfig) (*server, error) {
 
 // serverEnv is our environment without any Campus setting or database URL
 // (a fresh embedded database unless --database-url), plus the bench's.
+// CAMPUS_PPROF_ADDR alone passes through, to profile the started server.
 func serverEnv(c serverConfig) []string {
 	var env []string
 	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "CAMPUS_PPROF_ADDR=") {
+			env = append(env, kv)
+			continue
+		}
 		if strings.HasPrefix(kv, "CAMPUS_") || strings.HasPrefix(kv, "DATABASE_URL=") {
 			continue
 		}
