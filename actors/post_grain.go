@@ -233,7 +233,12 @@ func (g *postGrain) write(ctx actor.Context) {
 	go func() {
 		wctx, cancel := context.WithTimeout(context.Background(), live.cfg.WriteTimeout)
 		defer cancel()
-		res, err := persistence.ApplyPostBatch(wctx, live.cfg.DB, b)
+		var res persistence.PostBatchResult
+		err := live.admitWrite(wctx)
+		if err == nil {
+			res, err = persistence.ApplyPostBatch(wctx, live.cfg.DB, b)
+			live.doneWrite()
+		}
 		root.Send(self, &batchDone{ops: ops, res: res, comments: comments, err: err})
 	}()
 }
