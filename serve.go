@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 	"github.com/uptrace/bun"
 
@@ -182,6 +183,18 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 				return fmt.Errorf("search index: %w", err)
 			}
 			return node.Ready()
+		},
+		Members: node.Members,
+		Collectors: []prometheus.Collector{
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_post_transactions_total",
+				Help: "Post grain transactions (batches of likes and comments) this node ran."},
+				func() float64 { return float64(live.Stats().Batches) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_post_like_actions_total",
+				Help: "Like actions those transactions carried."},
+				func() float64 { return float64(live.Stats().Likes) }),
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "campus_cluster_members",
+				Help: "Cluster members this node sees."},
+				func() float64 { return float64(node.Members()) }),
 		},
 	})
 	if cfg.PprofAddr != "" {

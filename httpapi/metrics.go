@@ -35,9 +35,10 @@ type series struct {
 	duration prometheus.Observer
 }
 
-func newMetrics() *metrics {
+func newMetrics(extra ...prometheus.Collector) *metrics {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(extra...)
 	m := &metrics{
 		registry: reg,
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -55,7 +56,7 @@ func newMetrics() *metrics {
 	return m
 }
 
-// Registry lets other packages add their own collectors.
+// observe counts one answered request.
 func (m *metrics) observe(method, route string, status int, d time.Duration) {
 	k := seriesKey{method, route, status}
 	v, ok := m.series.Load(k)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fasthttp/router"
 	"github.com/oklog/ulid/v2"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 	"github.com/valyala/fasthttp"
 
@@ -32,6 +33,12 @@ type Deps struct {
 	// Ready reports whether the node can serve: database reachable, cluster
 	// joined, search index open. Nil means always ready.
 	Ready func(ctx context.Context) error
+	// Members is how many cluster members this node sees, for the
+	// readiness answer; nil leaves it out.
+	Members func() int
+	// Collectors are the node's own metrics, served with the HTTP ones on
+	// /metrics.
+	Collectors []prometheus.Collector
 	// Media serves GET /media/...; nil answers 404.
 	Media fasthttp.RequestHandler
 	// Sessions authenticates bearer tokens; nil refuses every authed route.
@@ -80,7 +87,7 @@ func New(d Deps) *Server {
 		deps:    d,
 		log:     d.Log,
 		router:  router.New(),
-		metrics: newMetrics(),
+		metrics: newMetrics(d.Collectors...),
 		proxies: d.Config.TrustedProxies,
 	}
 	s.router.SaveMatchedRoutePath = true

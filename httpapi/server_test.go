@@ -291,16 +291,17 @@ func TestReady(t *testing.T) {
 		name   string
 		ready  func(context.Context) error
 		status int
+		body   string
 	}{
-		{"ready", func(context.Context) error { return nil }, 200},
-		{"not ready", func(context.Context) error { return errors.New("db down") }, 503},
+		{"ready", func(context.Context) error { return nil }, 200, `{"status":"success","data":{"members":3,"status":"ready"}}`},
+		{"not ready", func(context.Context) error { return errors.New("db down") }, 503, `{"status":"error","message":"Not ready"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ts := newTestServer(t, func(d *Deps) { d.Ready = tt.ready })
+			ts := newTestServer(t, func(d *Deps) { d.Ready, d.Members = tt.ready, func() int { return 3 } })
 			a := ts.do(t, "GET", "/api/ready", nil)
-			if a.status != tt.status {
-				t.Fatalf("status %d, want %d", a.status, tt.status)
+			if a.status != tt.status || string(bytes.TrimSpace(a.body)) != tt.body {
+				t.Fatalf("%d %s, want %d %s", a.status, a.body, tt.status, tt.body)
 			}
 			if bytes.Contains(a.body, []byte("db down")) {
 				t.Fatal("readiness leaked internals")

@@ -24,7 +24,11 @@ func (s *Server) ready(ctx *fasthttp.RequestCtx) {
 			return
 		}
 	}
-	writeData(ctx, map[string]string{"status": "ready"})
+	ready := map[string]any{"status": "ready"}
+	if s.deps.Members != nil {
+		ready["members"] = s.deps.Members()
+	}
+	writeData(ctx, ready)
 }
 
 // publicConfig is what the client needs before sign-in (DESIGN §9).

@@ -1,0 +1,501 @@
+package cluster_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fasthttp/websocket"
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/driver/pgdriver"
+
+	"campus/app"
+	"campus/persistence"
+	"campus/persistence/testdb"
+)
+
+// TestThreeProcesses runs three real `campus serve` processes over one
+// database as an automanaged cluster on loopback (DESIGN §4.4, §11): a user
+// signs in on one node and is recognised on the others, likes sent through
+// every node to grains that live on any of them stay exact, a socket on one
+// node sees the counts of likes sent to the others, a sign-out on one node
+// revokes the token on all, and after a node is killed the other two take
+// over its grains and keep counting exactly.
+func TestThreeProcesses(t *testing.T) {
+	bin := buildCampus(t)
+	dbURL := testdb.NewURL(t)
+	db := openDB(t, dbURL)
+
+	manage := []int{freePort(t), freePort(t), freePort(t)}
+	var hosts []string
+	for _, p := range manage {
+		hosts = append(hosts, "127.0.0.1:"+strconv.Itoa(p))
+	}
+	nodes := make([]*node, 3)
+	for i := range nodes {
+		nodes[i] = startNode(t, bin, i, dbURL, manage[i], strings.Join(hosts, ","))
+	}
+	for _, n := range nodes {
+		n.waitMembers(t, 3, 90*time.Second)
+	}
+
+	// Users straight into the database; they sign in over HTTP.
+	const password = "correct horse battery"
+	hash, err := app.NewHasher(1).Hash(context.Background(), password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newUser := func(name string) *persistence.User {
+		u := &persistence.User{ID: persistence.NewID(), Name: name, Role: "student", PasswordHash: hash,
+			Email: strings.ToLower(strings.ReplaceAll(name, " ", ".")) + "@uni.edu", EmailVerifiedAt: time.Now()}
+		if err := persistence.InsertUser(context.Background(), db, u); err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	login := func(n *node, u *persistence.User) string {
+		status, env := n.call(t, "POST", "/api/auth/login", "", map[string]any{
+			"email": u.Email, "password": password, "role": "student"})
+		if status != 200 {
+			t.Fatalf("login on node %d: %d %v", n.i, status, env)
+		}
+		return data(env)["token"].(string)
+	}
+
+	author := newUser("Cluster Author")
+	authorTok := login(nodes[0], author)
+	var posts []string
+	// Twelve posts: their grains land on at least two of the three nodes
+	// (all on one would be a 1-in-177,000 chance of disthash).
+	for i := range 12 {
+		// The token node 0 signed is good on every node.
+		status, env := nodes[i%3].call(t, "POST", "/api/posts", authorTok, map[string]any{
+			"content": fmt.Sprintf("cluster post %d", i), "visibility": "public"})
+		if status != 201 {
+			t.Fatalf("create post on node %d: %d %v", i%3, status, env)
+		}
+		posts = append(posts, data(env)["post"].(map[string]any)["id"].(string))
+	}
+	watcher := newUser("Cluster Watcher")
+	ws := nodes[2].connect(t, login(nodes[1], watcher))
+	ws.send(t, "watch", map[string]any{"postIds": posts})
+	ws.send(t, "test", map[string]any{})
+	ws.next(t, "test:response")
+
+	const nLikers = 24
+	likers := make([]*persistence.User, nLikers)
+	tokens := make([]string, nLikers)
+	for k := range likers {
+		likers[k] = newUser(fmt.Sprintf("Cluster Liker %d", k))
+		tokens[k] = login(nodes[k%3], likers[k])
+	}
+
+	// liked[k][p] is liker k's last answer on post p.
+	liked := make([][]bool, nLikers)
+	toggle := func(n *node, k, p int) error {
+		status, env := n.call(t, "PATCH", "/api/posts/"+posts[p]+"/like", tokens[k], nil)
+		if status != 200 {
+			return fmt.Errorf("toggle via node %d: %d %v", n.i, status, env)
+		}
+		liked[k][p] = data(env)["isLiked"].(bool)
+		return nil
+	}
+	t.Run("likes through every node stay exact", func(t *testing.T) {
+		var wg sync.WaitGroup
+		errs := make(chan error, nLikers)
+		for k := range nLikers {
+			liked[k] = make([]bool, len(posts))
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rng := rand.New(rand.NewPCG(uint64(k), 7))
+				for range 15 {
+					if err := toggle(nodes[rng.IntN(3)], k, rng.IntN(len(posts))); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		want := checkCounts(t, db, posts, liked)
+		busy := 0
+		for _, n := range nodes {
+			if n.metric(t, "campus_post_transactions_total") > 0 {
+				busy++
+			}
+		}
+		if busy < 2 {
+			t.Fatalf("post grains ran on %d node(s), want them spread", busy)
+		}
+		t.Run("a socket on another node sees the final counts", func(t *testing.T) {
+			ws.awaitCounts(t, want, 10*time.Second)
+		})
+	})
+
+	t.Run("signing out on one node revokes the token on all", func(t *testing.T) {
+		if status, env := nodes[1].call(t, "POST", "/api/auth/logout", tokens[0], nil); status != 200 {
+			t.Fatalf("logout: %d %v", status, env)
+		}
+		for _, n := range []*node{nodes[0], nodes[2]} {
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				status, _ := n.call(t, "GET", "/api/posts/feed", tokens[0], nil)
+				if status == 401 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("node %d still accepts a revoked token: %d", n.i, status)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+	})
+
+	t.Run("the others take over a killed node's grains", func(t *testing.T) {
+		nodes[1].kill(t)
+		nodes[0].waitMembers(t, 2, 30*time.Second)
+		nodes[2].waitMembers(t, 2, 30*time.Second)
+		for p := range posts {
+			// Until the members agree the node is gone a call can fail
+			// (and answer 500); it must succeed soon after.
+			deadline := time.Now().Add(20 * time.Second)
+			for {
+				err := toggle(nodes[p%2*2], 1+p, p)
+				if err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("post %d after the kill: %v", p, err)
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+		}
+		checkCounts(t, db, posts, liked)
+	})
+}
+
+// checkCounts asserts, per post, likes_count = post_likes rows = the likers
+// whose last answer was "liked", and answers those counts.
+func checkCounts(t *testing.T, db *bun.DB, posts []string, liked [][]bool) map[string]int {
+	t.Helper()
+	want := make(map[string]int)
+	for p, id := range posts {
+		n := 0
+		for _, l := range liked {
+			if l != nil && l[p] {
+				n++
+			}
+		}
+		var count, rows int
+		if err := db.QueryRowContext(context.Background(),
+			`SELECT likes_count, (SELECT count(*) FROM post_likes WHERE post_id = p.id) FROM posts p WHERE id = ?`,
+			id).Scan(&count, &rows); err != nil {
+			t.Fatal(err)
+		}
+		if count != n || rows != n {
+			t.Fatalf("post %d: likes_count %d, rows %d, answers say %d", p, count, rows, n)
+		}
+		want[id] = n
+	}
+	return want
+}
+
+// buildCampus builds the campus binary into the test's temp dir.
+func buildCampus(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "campus")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = ".." // the module root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func openDB(t *testing.T, dsn string) *bun.DB {
+	t.Helper()
+	db := bun.NewDB(sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn))), pgdialect.New())
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// node is one campus serve process.
+type node struct {
+	i    int
+	addr string
+	cmd  *exec.Cmd
+	log  string
+	done chan struct{}
+}
+
+func startNode(t *testing.T, bin string, i int, dbURL string, managePort int, hosts string) *node {
+	t.Helper()
+	dir := t.TempDir()
+	n := &node{i: i, addr: "127.0.0.1:" + strconv.Itoa(freePort(t)), log: filepath.Join(dir, "server.log"),
+		done: make(chan struct{})}
+	logf, err := os.Create(n.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.cmd = exec.Command(bin, "serve")
+	n.cmd.Env = append(os.Environ(),
+		"DATABASE_URL="+dbURL,
+		"CAMPUS_ADDR="+n.addr,
+		"CAMPUS_DATA_DIR="+filepath.Join(dir, "data"),
+		"CAMPUS_CLUSTER_ADDR=127.0.0.1:"+strconv.Itoa(freePort(t)),
+		"CAMPUS_CLUSTER_HOSTS="+hosts,
+		"CAMPUS_CLUSTER_MANAGE_PORT="+strconv.Itoa(managePort),
+		"CAMPUS_RATE_LIMITS=off",
+		"CAMPUS_LOG_LEVEL=warn",
+	)
+	n.cmd.Stdout, n.cmd.Stderr = logf, logf
+	if err := n.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_ = n.cmd.Wait()
+		logf.Close()
+		close(n.done)
+	}()
+	t.Cleanup(func() {
+		_ = n.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-n.done:
+		case <-time.After(15 * time.Second):
+			_ = n.cmd.Process.Kill()
+			<-n.done
+		}
+		if t.Failed() {
+			b, _ := os.ReadFile(n.log)
+			if len(b) > 4000 {
+				b = b[len(b)-4000:]
+			}
+			t.Logf("node %d log (tail):\n%s", n.i, b)
+		}
+	})
+	return n
+}
+
+// kill ends the node with SIGKILL, as a crash would.
+func (n *node) kill(t *testing.T) {
+	t.Helper()
+	if err := n.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-n.done
+}
+
+// waitMembers waits until the node is ready and sees want members.
+func (n *node) waitMembers(t *testing.T, want int, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	last := ""
+	for time.Now().Before(deadline) {
+		select {
+		case <-n.done:
+			t.Fatalf("node %d exited while starting", n.i)
+		default:
+		}
+		status, env := n.try("GET", "/api/ready", "", nil)
+		if status == 200 && data(env)["members"] == float64(want) {
+			return
+		}
+		last = fmt.Sprintf("%d %v", status, env)
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("node %d: not ready with %d members within %s (last: %s)", n.i, want, within, last)
+}
+
+// metric reads one unlabelled series from the node's /metrics.
+func (n *node) metric(t *testing.T, name string) float64 {
+	t.Helper()
+	resp, err := httpClient.Get("http://" + n.addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			return f
+		}
+	}
+	t.Fatalf("node %d has no metric %s", n.i, name)
+	return 0
+}
+
+var httpClient = &http.Client{Timeout: 30 * time.Second}
+
+// try sends one request; status 0 when it could not be sent.
+func (n *node) try(method, path, token string, body any) (int, map[string]any) {
+	var r io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return 0, nil
+		}
+		r = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, "http://"+n.addr+path, r)
+	if err != nil {
+		return 0, nil
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		return 0, map[string]any{"error": err.Error()}
+	}
+	defer resp.Body.Close()
+	var env map[string]any
+	raw, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(raw, &env); err != nil {
+		return resp.StatusCode, map[string]any{"body": string(raw)}
+	}
+	return resp.StatusCode, env
+}
+
+func (n *node) call(t *testing.T, method, path, token string, body any) (int, map[string]any) {
+	t.Helper()
+	status, env := n.try(method, path, token, body)
+	if status == 0 {
+		t.Fatalf("%s %s on node %d: %v", method, path, n.i, env)
+	}
+	return status, env
+}
+
+func data(env map[string]any) map[string]any {
+	d, _ := env["data"].(map[string]any)
+	return d
+}
+
+// wsConn is a socket on one node.
+type wsConn struct{ *websocket.Conn }
+
+type wsFrame struct {
+	Event string         `json:"event"`
+	Data  map[string]any `json:"data"`
+}
+
+func (n *node) connect(t *testing.T, token string) *wsConn {
+	t.Helper()
+	u := url.URL{Scheme: "ws", Host: n.addr, Path: "/api/ws", RawQuery: "token=" + url.QueryEscape(token)}
+	d := websocket.Dialer{HandshakeTimeout: 5 * time.Second}
+	c, _, err := d.Dial(u.String(), nil)
+	if err != nil {
+		t.Fatalf("dial node %d: %v", n.i, err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ws := &wsConn{c}
+	ws.next(t, "ready")
+	return ws
+}
+
+func (c *wsConn) send(t *testing.T, event string, d any) {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{"event": event, "data": d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteMessage(websocket.TextMessage, b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (c *wsConn) read(within time.Duration) (wsFrame, error) {
+	_ = c.SetReadDeadline(time.Now().Add(within))
+	var f wsFrame
+	_, raw, err := c.ReadMessage()
+	if err != nil {
+		return f, err
+	}
+	return f, json.Unmarshal(raw, &f)
+}
+
+func (c *wsConn) next(t *testing.T, event string) wsFrame {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		f, err := c.read(time.Until(deadline))
+		if err != nil {
+			t.Fatalf("waiting for %q: %v", event, err)
+		}
+		if f.Event == event {
+			return f
+		}
+	}
+}
+
+// awaitCounts reads post:likes frames until every post's last count is the
+// wanted one.
+func (c *wsConn) awaitCounts(t *testing.T, want map[string]int, within time.Duration) {
+	t.Helper()
+	seen := make(map[string]int)
+	deadline := time.Now().Add(within)
+	for {
+		match := true
+		for id, n := range want {
+			if got, ok := seen[id]; !ok || got != n {
+				match = false
+			}
+		}
+		if match {
+			return
+		}
+		f, err := c.read(time.Until(deadline))
+		if err != nil {
+			t.Fatalf("counts seen %v, want %v: %v", seen, want, err)
+		}
+		if f.Event == "post:likes" {
+			id, _ := f.Data["postId"].(string)
+			n, _ := f.Data["likesCount"].(float64)
+			if _, err := uuid.Parse(id); err == nil {
+				seen[id] = int(n)
+			}
+		}
+	}
+}
