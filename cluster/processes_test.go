@@ -10,7 +10,6 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,13 +20,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fasthttp/websocket"
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/driver/pgdriver"
 
 	"campus/app"
+	"campus/httpapi/wstest"
 	"campus/persistence"
 	"campus/persistence/testdb"
 )
@@ -95,10 +94,8 @@ func TestThreeProcesses(t *testing.T) {
 		posts = append(posts, data(env)["post"].(map[string]any)["id"].(string))
 	}
 	watcher := newUser("Cluster Watcher")
-	ws := nodes[2].connect(t, login(nodes[1], watcher))
-	ws.send(t, "watch", map[string]any{"postIds": posts})
-	ws.send(t, "test", map[string]any{})
-	ws.next(t, "test:response")
+	ws := wstest.Connect(t, nodes[2].addr, login(nodes[1], watcher))
+	ws.Watch(t, posts...)
 
 	const nLikers = 24
 	likers := make([]*persistence.User, nLikers)
@@ -151,7 +148,7 @@ func TestThreeProcesses(t *testing.T) {
 			t.Fatalf("post grains ran on %d node(s), want them spread", busy)
 		}
 		t.Run("a socket on another node sees the final counts", func(t *testing.T) {
-			ws.awaitCounts(t, want, 10*time.Second)
+			awaitCounts(t, ws, want, 10*time.Second)
 		})
 	})
 
@@ -413,66 +410,9 @@ func data(env map[string]any) map[string]any {
 	return d
 }
 
-// wsConn is a socket on one node.
-type wsConn struct{ *websocket.Conn }
-
-type wsFrame struct {
-	Event string         `json:"event"`
-	Data  map[string]any `json:"data"`
-}
-
-func (n *node) connect(t *testing.T, token string) *wsConn {
-	t.Helper()
-	u := url.URL{Scheme: "ws", Host: n.addr, Path: "/api/ws", RawQuery: "token=" + url.QueryEscape(token)}
-	d := websocket.Dialer{HandshakeTimeout: 5 * time.Second}
-	c, _, err := d.Dial(u.String(), nil)
-	if err != nil {
-		t.Fatalf("dial node %d: %v", n.i, err)
-	}
-	t.Cleanup(func() { c.Close() })
-	ws := &wsConn{c}
-	ws.next(t, "ready")
-	return ws
-}
-
-func (c *wsConn) send(t *testing.T, event string, d any) {
-	t.Helper()
-	b, err := json.Marshal(map[string]any{"event": event, "data": d})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.WriteMessage(websocket.TextMessage, b); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func (c *wsConn) read(within time.Duration) (wsFrame, error) {
-	_ = c.SetReadDeadline(time.Now().Add(within))
-	var f wsFrame
-	_, raw, err := c.ReadMessage()
-	if err != nil {
-		return f, err
-	}
-	return f, json.Unmarshal(raw, &f)
-}
-
-func (c *wsConn) next(t *testing.T, event string) wsFrame {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		f, err := c.read(time.Until(deadline))
-		if err != nil {
-			t.Fatalf("waiting for %q: %v", event, err)
-		}
-		if f.Event == event {
-			return f
-		}
-	}
-}
-
 // awaitCounts reads post:likes frames until every post's last count is the
 // wanted one.
-func (c *wsConn) awaitCounts(t *testing.T, want map[string]int, within time.Duration) {
+func awaitCounts(t *testing.T, c *wstest.Conn, want map[string]int, within time.Duration) {
 	t.Helper()
 	seen := make(map[string]int)
 	deadline := time.Now().Add(within)
@@ -486,7 +426,7 @@ func (c *wsConn) awaitCounts(t *testing.T, want map[string]int, within time.Dura
 		if match {
 			return
 		}
-		f, err := c.read(time.Until(deadline))
+		f, err := c.Read(time.Until(deadline))
 		if err != nil {
 			t.Fatalf("counts seen %v, want %v: %v", seen, want, err)
 		}

@@ -4,17 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"mime/multipart"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/fasthttp/websocket"
 	"github.com/google/uuid"
 	"github.com/rs/zerolog"
 	"github.com/uptrace/bun"
@@ -24,6 +21,7 @@ import (
 	"campus/app"
 	"campus/cluster"
 	"campus/config"
+	"campus/httpapi/wstest"
 	"campus/mail"
 	"campus/media"
 	"campus/persistence"
@@ -247,108 +245,15 @@ func (st *liveStack) post(t *testing.T, token, content string) string {
 	return data(env)["post"].(map[string]any)["id"].(string)
 }
 
-// wsConn is a test websocket client.
-type wsConn struct {
-	*websocket.Conn
-	t *testing.T
-}
-
-type wsFrame struct {
-	Event string         `json:"event"`
-	Data  map[string]any `json:"data"`
-}
-
-// dial opens /api/ws with the token in the query (if any) and extra headers.
-func (st *liveStack) dial(t *testing.T, token string, header http.Header) (*wsConn, *http.Response, error) {
+// dial opens /api/ws on the stack with the token in the query (if any)
+// and extra headers.
+func (st *liveStack) dial(t *testing.T, token string, header http.Header) (*wstest.Conn, *http.Response, error) {
 	t.Helper()
-	u := url.URL{Scheme: "ws", Host: st.addr, Path: "/api/ws"}
-	if token != "" {
-		u.RawQuery = "token=" + url.QueryEscape(token)
-	}
-	d := websocket.Dialer{HandshakeTimeout: 5 * time.Second}
-	c, resp, err := d.Dial(u.String(), header)
-	if err != nil {
-		return nil, resp, err
-	}
-	t.Cleanup(func() { c.Close() })
-	return &wsConn{Conn: c, t: t}, resp, nil
+	return wstest.Dial(t, st.addr, token, header)
 }
 
 // connect dials and waits for the ready frame.
-func (st *liveStack) connect(t *testing.T, token string) *wsConn {
+func (st *liveStack) connect(t *testing.T, token string) *wstest.Conn {
 	t.Helper()
-	c, _, err := st.dial(t, token, nil)
-	if err != nil {
-		t.Fatalf("dial: %v", err)
-	}
-	if f := c.next(t, "ready"); f.Data["userId"] == "" {
-		t.Fatalf("ready %v", f)
-	}
-	return c
-}
-
-// read answers the next frame within d.
-func (c *wsConn) read(d time.Duration) (wsFrame, error) {
-	_ = c.SetReadDeadline(time.Now().Add(d))
-	var f wsFrame
-	_, raw, err := c.ReadMessage()
-	if err != nil {
-		return f, err
-	}
-	if err := json.Unmarshal(raw, &f); err != nil {
-		return f, fmt.Errorf("frame %q: %w", raw, err)
-	}
-	return f, nil
-}
-
-// next skips frames until one named event arrives (5 s at most).
-func (c *wsConn) next(t *testing.T, event string) wsFrame {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		f, err := c.read(time.Until(deadline))
-		if err != nil {
-			t.Fatalf("waiting for %q: %v", event, err)
-		}
-		if f.Event == event {
-			return f
-		}
-	}
-}
-
-// send writes one frame.
-func (c *wsConn) send(t *testing.T, event string, data any) {
-	t.Helper()
-	b, err := json.Marshal(map[string]any{"event": event, "data": data})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.WriteMessage(websocket.TextMessage, b); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// closeCode reads until the server closes and answers the close code.
-func (c *wsConn) closeCode(t *testing.T) int {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		_ = c.SetReadDeadline(deadline)
-		if _, _, err := c.ReadMessage(); err != nil {
-			if ce, ok := err.(*websocket.CloseError); ok {
-				return ce.Code
-			}
-			t.Fatalf("no close frame: %v", err)
-		}
-	}
-}
-
-// watch watches posts. The test round trip after it proves the server's
-// reader handed the watch to the hub; any event caused after that reaches
-// the hub's mailbox behind the watch.
-func (c *wsConn) watch(t *testing.T, ids ...string) {
-	t.Helper()
-	c.send(t, "watch", map[string]any{"postIds": ids})
-	c.send(t, "test", map[string]any{})
-	c.next(t, "test:response")
+	return wstest.Connect(t, st.addr, token)
 }

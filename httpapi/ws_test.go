@@ -27,25 +27,25 @@ func TestLiveEventsReachSockets(t *testing.T) {
 
 	authorWS := st.connect(t, authorTok)
 	watcherWS := st.connect(t, watcherTok)
-	watcherWS.watch(t, id)
+	watcherWS.Watch(t, id)
 
 	status, env := st.call(t, "POST", "/api/posts/"+id+"/like", likerTok, nil)
 	if status != 200 || data(env)["isLiked"] != true || data(env)["likesCount"] != 1.0 {
 		t.Fatalf("like %d %v", status, env)
 	}
 	t.Run("watcher gets the count", func(t *testing.T) {
-		f := watcherWS.next(t, "post:likes")
+		f := watcherWS.Next(t, "post:likes")
 		if f.Data["postId"] != id || f.Data["likesCount"] != 1.0 {
 			t.Fatalf("post:likes %v", f.Data)
 		}
 	})
 	t.Run("author gets post:like and a notification", func(t *testing.T) {
-		f := authorWS.next(t, "post:like")
+		f := authorWS.Next(t, "post:like")
 		from := f.Data["fromUser"].(map[string]any)
 		if f.Data["postId"] != id || from["id"] != liker.ID.String() || from["name"] != "Live Liker" || from["avatar"] == nil {
 			t.Fatalf("post:like %v", f.Data)
 		}
-		n := authorWS.next(t, "notification")
+		n := authorWS.Next(t, "notification")
 		if n.Data["type"] != "like" || n.Data["unreadCount"] != 1.0 || n.Data["post"].(map[string]any)["id"] != id ||
 			n.Data["sender"].(map[string]any)["id"] != liker.ID.String() || n.Data["message"] != "Live Liker liked your post" {
 			t.Fatalf("notification %v", n.Data)
@@ -61,19 +61,19 @@ func TestLiveEventsReachSockets(t *testing.T) {
 		st.call(t, "POST", "/api/posts/"+id+"/like", likerTok, nil)
 		// The comment's notification arrives; no like one may come first.
 		st.call(t, "POST", "/api/posts/"+id+"/comments", likerTok, map[string]any{"content": "Great post"})
-		f := authorWS.next(t, "notification")
+		f := authorWS.Next(t, "notification")
 		if f.Data["type"] != "comment" || f.Data["unreadCount"] != 2.0 {
 			t.Fatalf("expected the comment notification, got %v", f.Data)
 		}
-		if f := watcherWS.next(t, "post:comments"); f.Data["commentsCount"] != 1.0 {
+		if f := watcherWS.Next(t, "post:comments"); f.Data["commentsCount"] != 1.0 {
 			t.Fatalf("post:comments %v", f.Data)
 		}
 	})
 	t.Run("the author's own like notifies nobody", func(t *testing.T) {
 		st.call(t, "POST", "/api/posts/"+id+"/like", authorTok, nil)
-		authorWS.send(t, "test", map[string]any{})
+		authorWS.Send(t, "test", map[string]any{})
 		for {
-			f, err := authorWS.read(2 * time.Second)
+			f, err := authorWS.Read(2 * time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +89,7 @@ func TestLiveEventsReachSockets(t *testing.T) {
 		if status, env := st.call(t, "DELETE", "/api/posts/"+id, authorTok, nil); status != 200 {
 			t.Fatalf("%d %v", status, env)
 		}
-		if f := watcherWS.next(t, "post:deleted"); f.Data["postId"] != id {
+		if f := watcherWS.Next(t, "post:deleted"); f.Data["postId"] != id {
 			t.Fatalf("post:deleted %v", f.Data)
 		}
 	})
@@ -106,7 +106,7 @@ func TestLiveCountsAreCoalesced(t *testing.T) {
 		_, tokens[i] = st.user(t, fmt.Sprintf("Coalesce %d", i))
 	}
 	ws := st.connect(t, aTok)
-	ws.watch(t, id)
+	ws.Watch(t, id)
 	start := time.Now()
 	// 40 likes spread over about a second: uncoalesced, 40 frames.
 	for _, tok := range tokens {
@@ -118,7 +118,7 @@ func TestLiveCountsAreCoalesced(t *testing.T) {
 	elapsed := time.Since(start)
 	var counts []float64
 	for {
-		f, err := ws.read(time.Second)
+		f, err := ws.Read(time.Second)
 		if err != nil {
 			break // a second of silence: the trailing count has gone out
 		}
@@ -146,7 +146,7 @@ func TestWebsocketAuth(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if code := c.closeCode(t); code != websocket.ClosePolicyViolation {
+			if code := c.CloseCode(t); code != websocket.ClosePolicyViolation {
 				t.Fatalf("close code %d", code)
 			}
 		}
@@ -156,8 +156,8 @@ func TestWebsocketAuth(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.send(t, "auth", map[string]any{"token": tok})
-		if f := c.next(t, "ready"); f.Data["userId"] != u.ID.String() || f.Data["unreadCount"] != 0.0 {
+		c.Send(t, "auth", map[string]any{"token": tok})
+		if f := c.Next(t, "ready"); f.Data["userId"] != u.ID.String() || f.Data["unreadCount"] != 0.0 {
 			t.Fatalf("ready %v", f.Data)
 		}
 	})
@@ -166,8 +166,8 @@ func TestWebsocketAuth(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.send(t, "test", map[string]any{})
-		if code := c.closeCode(t); code != websocket.ClosePolicyViolation {
+		c.Send(t, "test", map[string]any{})
+		if code := c.CloseCode(t); code != websocket.ClosePolicyViolation {
 			t.Fatalf("close code %d", code)
 		}
 	})
@@ -186,17 +186,17 @@ func TestWebsocketAuth(t *testing.T) {
 		if status, env := st.call(t, "POST", "/api/auth/logout", tok, nil); status != 200 {
 			t.Fatalf("logout %d %v", status, env)
 		}
-		if code := mine.closeCode(t); code != websocket.ClosePolicyViolation {
+		if code := mine.CloseCode(t); code != websocket.ClosePolicyViolation {
 			t.Fatalf("close code %d", code)
 		}
-		other.send(t, "test", map[string]any{})
-		other.next(t, "test:response")
+		other.Send(t, "test", map[string]any{})
+		other.Next(t, "test:response")
 		// The old token cannot connect again.
 		c, _, err := st.dial(t, tok, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if code := c.closeCode(t); code != websocket.ClosePolicyViolation {
+		if code := c.CloseCode(t); code != websocket.ClosePolicyViolation {
 			t.Fatalf("close code %d", code)
 		}
 	})
@@ -207,7 +207,7 @@ func TestWebsocketAuth(t *testing.T) {
 		if err := st.sessions.Revoke(ctx, st.db, u.ID); err != nil {
 			t.Fatal(err)
 		}
-		if code := old.closeCode(t); code != websocket.ClosePolicyViolation {
+		if code := old.CloseCode(t); code != websocket.ClosePolicyViolation {
 			t.Fatalf("old socket close code %d", code)
 		}
 		fresh, err := persistence.UserByID(ctx, st.db, u.ID)
@@ -221,8 +221,8 @@ func TestWebsocketAuth(t *testing.T) {
 		c := st.connect(t, newTok)
 		st.hub.UserRevoked(u.ID) // as if another NOTIFY came: the socket re-checks and stays
 		time.Sleep(200 * time.Millisecond)
-		c.send(t, "test", map[string]any{})
-		c.next(t, "test:response")
+		c.Send(t, "test", map[string]any{})
+		c.Next(t, "test:response")
 	})
 }
 
@@ -256,8 +256,8 @@ func TestWebsocketFrames(t *testing.T) {
 			}
 			// A test frame after it: its answer comes after the answer to
 			// the frame under test, if any.
-			c.send(t, "test", map[string]any{})
-			f, err := c.read(5 * time.Second)
+			c.Send(t, "test", map[string]any{})
+			f, err := c.Read(5 * time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -269,7 +269,7 @@ func TestWebsocketFrames(t *testing.T) {
 				t.Fatalf("answer %v, want %s %q", f, want, tt.msg)
 			}
 			if tt.event != "" {
-				c.next(t, "test:response") // the probe's own answer
+				c.Next(t, "test:response") // the probe's own answer
 			}
 		})
 	}
@@ -278,9 +278,9 @@ func TestWebsocketFrames(t *testing.T) {
 		for i := range ids {
 			ids[i] = uuid.NewString()
 		}
-		c.send(t, "watch", map[string]any{"postIds": ids[:150]})
-		c.send(t, "watch", map[string]any{"postIds": ids[150:]})
-		if f := c.next(t, "error"); f.Data["message"] != msgTooManyWatch {
+		c.Send(t, "watch", map[string]any{"postIds": ids[:150]})
+		c.Send(t, "watch", map[string]any{"postIds": ids[150:]})
+		if f := c.Next(t, "error"); f.Data["message"] != msgTooManyWatch {
 			t.Fatalf("answer %v", f)
 		}
 	})
@@ -296,7 +296,7 @@ func TestTooManySockets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code := c.closeCode(t); code != websocket.CloseTryAgainLater {
+	if code := c.CloseCode(t); code != websocket.CloseTryAgainLater {
 		t.Fatalf("close code %d", code)
 	}
 	if n, err := st.hub.Sockets(); err != nil || n != actors.DefaultMaxSocketsPerUser {
@@ -311,7 +311,7 @@ func TestShutdownClosesSocketsGoingAway(t *testing.T) {
 	if err := st.hub.CloseAll(context.Background(), actors.CloseGoingAway, "bye"); err != nil {
 		t.Fatal(err)
 	}
-	if code := c.closeCode(t); code != websocket.CloseGoingAway {
+	if code := c.CloseCode(t); code != websocket.CloseGoingAway {
 		t.Fatalf("close code %d", code)
 	}
 	// New sockets are turned away too.
@@ -319,7 +319,7 @@ func TestShutdownClosesSocketsGoingAway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code := c2.closeCode(t); code != websocket.CloseGoingAway {
+	if code := c2.CloseCode(t); code != websocket.CloseGoingAway {
 		t.Fatalf("late socket close code %d", code)
 	}
 	deadline := time.Now().Add(5 * time.Second)

@@ -1,0 +1,125 @@
+// Package wstest is a websocket client for tests of the realtime protocol
+// (DESIGN §6): dial /api/ws, send frames, wait for named events, read the
+// close code. It is used by tests only.
+package wstest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/fasthttp/websocket"
+)
+
+// wait bounds Next and CloseCode.
+const wait = 5 * time.Second
+
+// Conn is a client socket; it is closed when the test ends.
+type Conn struct {
+	*websocket.Conn
+}
+
+// Frame is one frame of the protocol.
+type Frame struct {
+	Event string         `json:"event"`
+	Data  map[string]any `json:"data"`
+}
+
+// Dial opens ws://addr/api/ws with the token in the query (if any) and
+// extra headers.
+func Dial(t testing.TB, addr, token string, header http.Header) (*Conn, *http.Response, error) {
+	t.Helper()
+	u := url.URL{Scheme: "ws", Host: addr, Path: "/api/ws"}
+	if token != "" {
+		u.RawQuery = "token=" + url.QueryEscape(token)
+	}
+	d := websocket.Dialer{HandshakeTimeout: wait}
+	c, resp, err := d.Dial(u.String(), header)
+	if err != nil {
+		return nil, resp, err
+	}
+	t.Cleanup(func() { c.Close() })
+	return &Conn{Conn: c}, resp, nil
+}
+
+// Connect dials and waits for the ready frame.
+func Connect(t testing.TB, addr, token string) *Conn {
+	t.Helper()
+	c, _, err := Dial(t, addr, token, nil)
+	if err != nil {
+		t.Fatalf("dial %s: %v", addr, err)
+	}
+	if f := c.Next(t, "ready"); f.Data["userId"] == "" {
+		t.Fatalf("ready %v", f)
+	}
+	return c
+}
+
+// Read answers the next frame within d.
+func (c *Conn) Read(d time.Duration) (Frame, error) {
+	_ = c.SetReadDeadline(time.Now().Add(d))
+	var f Frame
+	_, raw, err := c.ReadMessage()
+	if err != nil {
+		return f, err
+	}
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return f, fmt.Errorf("frame %q: %w", raw, err)
+	}
+	return f, nil
+}
+
+// Next skips frames until one named event arrives (5 s at most).
+func (c *Conn) Next(t testing.TB, event string) Frame {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		f, err := c.Read(time.Until(deadline))
+		if err != nil {
+			t.Fatalf("waiting for %q: %v", event, err)
+		}
+		if f.Event == event {
+			return f
+		}
+	}
+}
+
+// Send writes one frame.
+func (c *Conn) Send(t testing.TB, event string, data any) {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{"event": event, "data": data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteMessage(websocket.TextMessage, b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// CloseCode reads until the server closes and answers the close code.
+func (c *Conn) CloseCode(t testing.TB) int {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		_ = c.SetReadDeadline(deadline)
+		if _, _, err := c.ReadMessage(); err != nil {
+			if ce, ok := err.(*websocket.CloseError); ok {
+				return ce.Code
+			}
+			t.Fatalf("no close frame: %v", err)
+		}
+	}
+}
+
+// Watch watches posts. The test round trip after it proves the server's
+// reader handed the watch to the hub; any event caused after that reaches
+// the hub's mailbox behind the watch.
+func (c *Conn) Watch(t testing.TB, ids ...string) {
+	t.Helper()
+	c.Send(t, "watch", map[string]any{"postIds": ids})
+	c.Send(t, "test", map[string]any{})
+	c.Next(t, "test:response")
+}
