@@ -11,7 +11,6 @@ import (
 
 	protocluster "github.com/asynkron/protoactor-go/cluster"
 	"github.com/google/uuid"
-	"github.com/rs/zerolog"
 	"github.com/uptrace/bun"
 
 	"campus/actors"
@@ -19,39 +18,10 @@ import (
 	"campus/cluster"
 	"campus/persistence"
 	"campus/persistence/testdb"
+	"campus/testlog"
 )
 
 func TestMain(m *testing.M) { testdb.Main(m) }
-
-// testLog logs to t until the test's last cleanup, then discards:
-// protoactor's goroutines may still log while the system winds down, and
-// t.Log panics once a test is over.
-func testLog(t *testing.T) zerolog.Logger {
-	w := &guardedWriter{t: t}
-	t.Cleanup(w.stop) // registered first, so it runs last
-	return zerolog.New(w).Level(zerolog.WarnLevel)
-}
-
-type guardedWriter struct {
-	mu   sync.Mutex
-	t    *testing.T
-	done bool
-}
-
-func (w *guardedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.done {
-		w.t.Log(strings.TrimSpace(string(p)))
-	}
-	return len(p), nil
-}
-
-func (w *guardedWriter) stop() {
-	w.mu.Lock()
-	w.done = true
-	w.mu.Unlock()
-}
 
 // likeStatements counts the statements that write like rows: one per
 // post transaction.
@@ -86,7 +56,7 @@ func startNode(t *testing.T) *node {
 // the same post, as a topology change can do.
 func startNodeOn(t *testing.T, db *bun.DB) *node {
 	t.Helper()
-	log := testLog(t)
+	log := testlog.New(t)
 	stmts := &likeStatements{}
 	db.AddQueryHook(stmts)
 	live := actors.New(actors.Config{DB: db, Log: log, Render: app.NotificationFrames, CallTimeout: 10 * time.Second})

@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -26,6 +25,7 @@ import (
 	"campus/media"
 	"campus/persistence"
 	"campus/persistence/testdb"
+	"campus/testlog"
 )
 
 // liveStack is a whole node over real TCP: fresh Postgres, a cluster of one
@@ -51,7 +51,7 @@ type liveOptions struct {
 func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	t.Helper()
 	ctx := context.Background()
-	log := testLog(t)
+	log := testlog.New(t)
 	st := &liveStack{db: testdb.New(t), mediaDir: t.TempDir()}
 	var err error
 	if st.media, err = media.New(st.mediaDir, zerolog.Nop()); err != nil {
@@ -123,36 +123,6 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 		<-listening
 	})
 	return st
-}
-
-// testLog logs to t until the test's last cleanup, then discards:
-// protoactor's goroutines may still log while the system winds down, and
-// t.Log panics once a test is over.
-func testLog(t *testing.T) zerolog.Logger {
-	w := &guardedWriter{t: t}
-	t.Cleanup(w.stop) // registered first, so it runs last
-	return zerolog.New(w).Level(zerolog.WarnLevel)
-}
-
-type guardedWriter struct {
-	mu   sync.Mutex
-	t    *testing.T
-	done bool
-}
-
-func (w *guardedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.done {
-		w.t.Log(strings.TrimSpace(string(p)))
-	}
-	return len(p), nil
-}
-
-func (w *guardedWriter) stop() {
-	w.mu.Lock()
-	w.done = true
-	w.mu.Unlock()
 }
 
 // user creates a verified user directly in the database and signs a token.
