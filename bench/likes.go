@@ -47,6 +47,11 @@ type likeRun struct {
 	U     int
 	// picker makes one worker's post chooser from its random source.
 	picker func(r *mrand.Rand) func() int
+	// pace, when set, makes the run open-loop: each liker sends at
+	// exponentially distributed intervals of this mean, whether or not
+	// its last like was answered, and a like's latency counts from when
+	// it was due (a late answer delays the next send but not the clock).
+	pace time.Duration
 
 	next  []atomic.Int64 // per post: operations issued
 	busy  []atomic.Bool  // per post×user: a request is in flight
@@ -122,7 +127,16 @@ func (lr *likeRun) worker(ctx context.Context, w int) {
 	var ops []likeOp
 	var lat []int64
 	U := int64(lr.U)
+	var paceRng *mrand.Rand
+	var due int64
+	if lr.pace > 0 {
+		paceRng = mrand.New(mrand.NewPCG(uint64(b.o.seed), uint64(w)+5000))
+		due = b.now() + int64(paceRng.ExpFloat64()*float64(lr.pace))
+	}
 	for !lr.stop.Load() && ctx.Err() == nil {
+		if lr.pace > 0 && !lr.sleepUntil(ctx, due) {
+			break
+		}
 		p := pick()
 		k := lr.next[p].Add(1) - 1
 		u := int(k % U)
@@ -144,6 +158,10 @@ func (lr *likeRun) worker(ctx context.Context, w int) {
 		req.SetRequestURI(lr.uris[p])
 		req.Header.Set("Authorization", b.w.auth[u])
 		send := b.now()
+		if lr.pace > 0 {
+			send = min(send, due)
+			due += int64(paceRng.ExpFloat64() * float64(lr.pace))
+		}
 		err := c.DoTimeout(req, resp, 20*time.Second)
 		ack := b.now()
 		if err == nil && resp.StatusCode() == fasthttp.StatusOK {
@@ -177,6 +195,21 @@ func (lr *likeRun) worker(ctx context.Context, w int) {
 	lr.ops = append(lr.ops, ops...)
 	lr.lat = append(lr.lat, lat...)
 	lr.mu.Unlock()
+}
+
+// sleepUntil waits until the bench clock reaches due, waking to notice
+// the end of the run; false when the run ended first.
+func (lr *likeRun) sleepUntil(ctx context.Context, due int64) bool {
+	for {
+		if lr.stop.Load() || ctx.Err() != nil {
+			return false
+		}
+		wait := time.Duration(due - lr.b.now())
+		if wait <= 0 {
+			return true
+		}
+		time.Sleep(min(wait, 50*time.Millisecond))
+	}
 }
 
 func (lr *likeRun) err() string {

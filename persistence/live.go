@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -81,6 +83,53 @@ const insertNotifications = `INSERT INTO notifications (id, user_id, type, sende
 		ON CONFLICT DO NOTHING
 		RETURNING id, created_at, sender_id`
 
+// createNotificationsSQL is CreateNotifications's statement, numbered for
+// a prepared statement: planning it cost more than running it, and in a
+// campus event most likes notify someone.
+var createNotificationsSQL = numbered(`WITH ins AS (` + insertNotifications + `)
+		SELECT ins.id, ins.created_at,
+			(SELECT count(*) FROM notifications WHERE user_id = ? AND NOT is_read) + (SELECT count(*) FROM ins),
+			u.id, u.name, u.role, u.university_id, u.department, u.avatar_url, u.avatar_key
+		FROM ins LEFT JOIN users u ON u.id = ins.sender_id`)
+
+// numbered turns Bun's ? placeholders into $1, $2, … in order (the
+// statements it is used on have no other question marks).
+func numbered(query string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range query {
+		if r == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// quotedArray is ss as a Postgres array literal with every element quoted,
+// so that empty strings survive.
+func quotedArray(ss []string) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, s := range ss {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('"')
+		for _, r := range s {
+			if r == '"' || r == '\\' {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+		}
+		b.WriteByte('"')
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
 // CreatedNotifications is what CreateNotifications did.
 type CreatedNotifications struct {
 	// Created are the notifications inserted, CreatedAt filled, in the
@@ -116,13 +165,9 @@ func CreateNotifications(ctx context.Context, db bun.IDB, userID uuid.UUID, ns [
 		senders[i], posts[i], comments[i] = optionalID(x.SenderID), optionalID(x.PostID), optionalID(x.CommentID)
 		byID[x.ID] = x
 	}
-	rows, err := db.QueryContext(ctx, `WITH ins AS (`+insertNotifications+`)
-		SELECT ins.id, ins.created_at,
-			(SELECT count(*) FROM notifications WHERE user_id = ? AND NOT is_read) + (SELECT count(*) FROM ins),
-			u.id, u.name, u.role, u.university_id, u.department, u.avatar_url, u.avatar_key
-		FROM ins LEFT JOIN users u ON u.id = ins.sender_id`,
-		pgdialect.Array(ids), pgdialect.Array(users), pgdialect.Array(types),
-		pgdialect.Array(senders), pgdialect.Array(posts), pgdialect.Array(comments), userID)
+	rows, err := prepared(ctx, db, createNotificationsSQL,
+		quotedArray(ids), quotedArray(users), quotedArray(types),
+		quotedArray(senders), quotedArray(posts), quotedArray(comments), userID)
 	if err != nil {
 		return res, fmt.Errorf("persistence: create notifications: %w", err)
 	}

@@ -384,4 +384,11 @@ func TestInsertNotificationsOnce(t *testing.T) {
 	if err != nil || len(res.Created) != 0 {
 		t.Fatalf("duplicate created: %v %v", res.Created, err)
 	}
+	// Without a post or comment (a friend request).
+	request := &persistence.Notification{ID: persistence.NewID(), UserID: author.ID, Type: persistence.NotifyFriendRequest,
+		SenderID: other.ID}
+	res, err = persistence.CreateNotifications(ctx, db, author.ID, []*persistence.Notification{request})
+	if err != nil || len(res.Created) != 1 || res.Unread != 4 || res.Senders[other.ID] == nil {
+		t.Fatalf("friend request: %+v %v", res, err)
+	}
 }
