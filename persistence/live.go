@@ -88,7 +88,7 @@ const insertNotifications = `INSERT INTO notifications (id, user_id, type, sende
 // campus event most likes notify someone.
 var createNotificationsSQL = numbered(`WITH ins AS (` + insertNotifications + `)
 		SELECT ins.id, ins.created_at,
-			(SELECT count(*) FROM notifications WHERE user_id = ? AND NOT is_read) + (SELECT count(*) FROM ins),
+			(SELECT unread_notifications FROM users WHERE id = ?) + (SELECT count(*) FROM ins),
 			u.id, u.name, u.role, u.university_id, u.department, u.avatar_url, u.avatar_key
 		FROM ins LEFT JOIN users u ON u.id = ins.sender_id`)
 
@@ -146,8 +146,9 @@ type CreatedNotifications struct {
 // user, with the user's unread count after it and the senders, in one
 // statement: the user grain used three, and in a campus event, where most
 // likes notify someone, they were half of the connections the node waited
-// for. (The count adds the rows inserted to the unread rows the statement's
-// snapshot sees, which does not include them.)
+// for. (The count adds the rows inserted to the user's unread counter as
+// the statement's snapshot sees it; the insert's trigger moves the counter
+// after the statement.)
 func CreateNotifications(ctx context.Context, db bun.IDB, userID uuid.UUID, ns []*Notification) (CreatedNotifications, error) {
 	res := CreatedNotifications{Senders: map[uuid.UUID]*User{}}
 	if len(ns) == 0 {

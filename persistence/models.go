@@ -47,6 +47,9 @@ type User struct {
 	Location  string `bun:"location,notnull"`
 	// TokenVersion is part of every token; bumping it revokes them all.
 	TokenVersion int `bun:"token_version,notnull"`
+	// UnreadNotifications is kept by triggers on notifications (migration
+	// 0004); Bun never writes it.
+	UnreadNotifications int `bun:"unread_notifications,scanonly"`
 	// OTPFailures counts wrong codes across codes; a resend keeps it.
 	OTPFailures int `bun:"otp_failures,notnull"`
 	// OTPFailedAt is the time of the last wrong code; failures older than

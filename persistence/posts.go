@@ -518,8 +518,14 @@ type batchCounts struct {
 // state of users whose first action was a toggle; flips insert where there
 // was no like and delete where there was; the counter moves by the rows the
 // insert and delete actually touched. All parts see one snapshot.
+//
+// init and del look each user up in the primary key (the LATERAL … LIMIT 1
+// and the join keep the prepared statement's generic plan from reading
+// every like of the post and filtering: at a campus event a post has
+// thousands, and that was 2.7 ms of Postgres for a batch of five).
 const likeStatement = `WITH init AS (
-	SELECT user_id FROM post_likes WHERE post_id = $1 AND user_id = ANY($5::uuid[])
+	SELECT n.u AS user_id FROM unnest($5::uuid[]) AS n (u),
+		LATERAL (SELECT FROM post_likes pl WHERE pl.post_id = $1 AND pl.user_id = n.u LIMIT 1) AS hit
 ), want AS (
 	SELECT u AS user_id FROM unnest($2::uuid[]) u
 	UNION ALL
@@ -530,10 +536,11 @@ const likeStatement = `WITH init AS (
 	ON CONFLICT DO NOTHING
 	RETURNING user_id
 ), del AS (
-	DELETE FROM post_likes
-	WHERE post_id = $1 AND (user_id = ANY($3::uuid[])
-		OR user_id IN (SELECT user_id FROM init WHERE user_id = ANY($4::uuid[])))
-	RETURNING user_id
+	DELETE FROM post_likes pl
+	USING (SELECT u FROM unnest($3::uuid[]) u
+		UNION SELECT user_id FROM init WHERE user_id = ANY($4::uuid[])) AS d (user_id)
+	WHERE pl.post_id = $1 AND pl.user_id = d.user_id
+	RETURNING pl.user_id
 ), upd AS (
 	UPDATE posts SET
 		likes_count = likes_count + (SELECT count(*) FROM ins) - (SELECT count(*) FROM del),
