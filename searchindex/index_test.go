@@ -490,3 +490,32 @@ func TestPrefixPicksTheCommonestCompletions(t *testing.T) {
 		t.Errorf("comp: %d computer posts of %d results: %q", n, len(got), got)
 	}
 }
+
+// Hits with equal scores keep one order whatever the limit: a smaller limit
+// answers the first hits of a larger one.
+func TestSearchTiesKeepOrderUnderLimit(t *testing.T) {
+	f := newFixture(t)
+	for range 12 {
+		f.user(userSpec{name: "Sam Lee"})
+	}
+	x := f.open()
+	ctx := context.Background()
+	all, err := x.Search(ctx, "sam", 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 12 {
+		t.Fatalf("%d hits, want 12", len(all))
+	}
+	for limit := 1; limit < 12; limit++ {
+		got, err := x.Search(ctx, "sam", limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			if got[i].ID != all[i].ID {
+				t.Fatalf("limit %d: hit %d is %s, the full list has %s", limit, i, got[i].ID, all[i].ID)
+			}
+		}
+	}
+}

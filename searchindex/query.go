@@ -325,13 +325,29 @@ func (h Hit) ranking() domain.SearchRanking {
 }
 
 func (x *Index) find(ctx context.Context, q query.Query, size int, exact bool) ([]Hit, error) {
-	req := bleve.NewSearchRequestOptions(q, size, 0, false)
+	// One more than asked shows whether equal scores straddle the cut.
+	// Then the top size must be chosen by id as well (as compute orders
+	// ties), or which of them make it would depend on the index's segments
+	// and a smaller limit could answer a hit that is not first in a larger
+	// one. Sorting by id always costs every match's id: only then.
+	req := bleve.NewSearchRequestOptions(q, size+1, 0, false)
 	res, err := x.bi.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("searchindex: search: %w", err)
 	}
-	out := make([]Hit, 0, len(res.Hits))
-	for _, dm := range res.Hits {
+	if len(res.Hits) > size && size > 0 && res.Hits[size].Score == res.Hits[size-1].Score {
+		req = bleve.NewSearchRequestOptions(q, size, 0, false)
+		req.SortBy([]string{"-_score", "_id"})
+		if res, err = x.bi.SearchInContext(ctx, req); err != nil {
+			return nil, fmt.Errorf("searchindex: search: %w", err)
+		}
+	}
+	hits := res.Hits
+	if len(hits) > size {
+		hits = hits[:size]
+	}
+	out := make([]Hit, 0, len(hits))
+	for _, dm := range hits {
 		kind, id, err := parseDocID(dm.ID)
 		if err != nil {
 			return nil, err
