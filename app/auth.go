@@ -180,19 +180,13 @@ func (s *Sessions) listenOnce(ctx context.Context) error {
 	if err := ln.Listen(ctx, persistence.RevokeChannel); err != nil {
 		return fmt.Errorf("app: listen revocations: %w", err)
 	}
-	// pgdriver's Listen only sends LISTEN: receive a probe of our own
-	// before trusting the cache, so "listening" is never claimed early.
-	if _, err := s.db.ExecContext(ctx, "SELECT pg_notify(?, 'probe')", persistence.RevokeChannel); err != nil {
-		return fmt.Errorf("app: probe revocations: %w", err)
-	}
-	for {
-		_, payload, err := ln.ReceiveTimeout(ctx, 5*time.Second)
-		if err != nil {
-			return fmt.Errorf("app: await revocation probe: %w", err)
+	err := persistence.AwaitListening(ctx, s.db, ln, persistence.RevokeChannel, func(payload string) {
+		if id, err := uuid.Parse(payload); err == nil {
+			s.revoked(id) // a revocation while the probe was on its way
 		}
-		if payload == "probe" {
-			break
-		}
+	})
+	if err != nil {
+		return err
 	}
 	// Anything cached before the listener was up may have missed a NOTIFY.
 	s.mu.Lock()
@@ -217,6 +211,14 @@ func (s *Sessions) listenOnce(ctx context.Context) error {
 			s.revoked(id)
 		}
 	}
+}
+
+// Listening reports whether revocations are being received (and the token
+// version cache is in use).
+func (s *Sessions) Listening() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.listening
 }
 
 func (s *Sessions) setListening(v bool) {

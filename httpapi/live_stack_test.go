@@ -65,10 +65,11 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st.sessions = app.NewSessions(st.db, signer, zerolog.Nop())
+	st.sessions = app.NewSessions(st.db, signer, log)
 	lctx, stopListen := context.WithCancel(ctx)
 	listening := make(chan struct{})
 	go func() { st.sessions.Listen(lctx); close(listening) }()
+	waitListening(t, st.sessions)
 
 	st.live = actors.New(actors.Config{DB: st.db, Log: log, Render: app.NotificationFrames, CallTimeout: 10 * time.Second})
 	node, err := cluster.Start(ctx, cluster.Options{Name: "campus-" + uuid.NewString()[:8], Addr: "127.0.0.1:0",

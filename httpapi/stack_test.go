@@ -58,6 +58,7 @@ func newStack(t *testing.T, o stackOptions) *stack {
 	go func() { st.sessions.Listen(ctx); close(done) }()
 	// Stop listening before testdb drops the database.
 	t.Cleanup(func() { cancel(); <-done })
+	waitListening(t, st.sessions)
 	st.accounts = app.NewAccounts(app.AccountsDeps{
 		DB: db, Hasher: app.NewHasher(2), Sessions: st.sessions, Mailer: mailer, Media: st.media,
 		CodeKey: keys.Code, Product: "Campus", RateLimits: o.rateLimits, Log: zerolog.Nop(),
@@ -162,6 +163,20 @@ func (st *stack) signedUp(t *testing.T, name, email, uid, password string) (toke
 	}
 	data := env["data"].(map[string]any)
 	return data["token"].(string), data["user"].(map[string]any)["id"].(string)
+}
+
+// waitListening waits until sessions receives revocations: one sent
+// before would reach nobody, and a test that revokes a token expects its
+// sockets to close.
+func waitListening(t *testing.T, sessions *app.Sessions) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !sessions.Listening() {
+		if time.Now().After(deadline) {
+			t.Fatal("the revocation listener did not start")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func data(env map[string]any) map[string]any {

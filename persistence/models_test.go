@@ -428,17 +428,10 @@ func TestOutboxInsertWakesListeners(t *testing.T) {
 	if err := ln.Listen(ctx, persistence.OutboxChannel); err != nil {
 		t.Fatal(err)
 	}
-	// pgdriver's Listen only sends LISTEN; a probe we receive back proves
-	// it is in effect before the insert whose NOTIFY we test.
-	for probed := false; !probed; {
-		if _, err := db.ExecContext(ctx, "SELECT pg_notify(?, 'probe')", persistence.OutboxChannel); err != nil {
-			t.Fatal(err)
-		}
-		_, payload, err := ln.ReceiveTimeout(ctx, 200*time.Millisecond)
-		if ctx.Err() != nil {
-			t.Fatal("LISTEN never took effect")
-		}
-		probed = err == nil && payload == "probe"
+	// AwaitListening proves the LISTEN is in effect before the insert whose
+	// NOTIFY we test.
+	if err := persistence.AwaitListening(ctx, db, ln, persistence.OutboxChannel, func(string) {}); err != nil {
+		t.Fatal(err)
 	}
 
 	entries := []persistence.OutboxEntry{

@@ -296,20 +296,11 @@ func (x *Index) listenOnce(ctx context.Context, wake chan<- struct{}) error {
 	if err := ln.Listen(ctx, persistence.OutboxChannel); err != nil {
 		return fmt.Errorf("searchindex: listen: %w", err)
 	}
-	// pgdriver's Listen only sends LISTEN. Receive a probe of our own
-	// before the catch-up read below: every write committed after that
-	// read is then sure to NOTIFY us, and every one before it is read.
-	if _, err := x.opts.DB.ExecContext(ctx, "SELECT pg_notify(?, 'probe')", persistence.OutboxChannel); err != nil {
-		return fmt.Errorf("searchindex: probe listen: %w", err)
-	}
-	for {
-		_, payload, err := ln.ReceiveTimeout(ctx, listenTimeout)
-		if err != nil {
-			return fmt.Errorf("searchindex: await listen probe: %w", err)
-		}
-		if payload == "probe" {
-			break
-		}
+	// Know that the LISTEN is in effect before the catch-up read below:
+	// every write committed after that read is then sure to NOTIFY us,
+	// and every one before it is read.
+	if err := persistence.AwaitListening(ctx, x.opts.DB, ln, persistence.OutboxChannel, func(string) {}); err != nil {
+		return fmt.Errorf("searchindex: %w", err)
 	}
 	poke(wake)
 	for {
