@@ -173,13 +173,34 @@ func (r *pageReads) serve(q persistence.PostQuery, readers []*pageReader) {
 			}
 		}
 	}
+	// Readers who like the same posts share one copy of the page (most
+	// like none of them and get the shared one): a copy per reader was a
+	// page of garbage per request. The pages answered are read-only.
+	pages := make(map[string]PostPage)
+	mask := make([]byte, len(rows))
 	for _, rd := range readers {
 		v := index[rd.viewer]
-		page := shared
-		page.Posts = make([]PostView, len(rows))
-		copy(page.Posts, shared.Posts)
-		for i := range page.Posts {
-			page.Posts[i].IsLiked = liked[v*len(rows)+i]
+		mine := liked[v*len(rows) : (v+1)*len(rows)]
+		likesSome := false
+		for i, l := range mine {
+			mask[i] = '0'
+			if l {
+				mask[i], likesSome = '1', true
+			}
+		}
+		if !likesSome {
+			answerReader(rd, shared, nil)
+			continue
+		}
+		page, ok := pages[string(mask)]
+		if !ok {
+			page = shared
+			page.Posts = make([]PostView, len(rows))
+			copy(page.Posts, shared.Posts)
+			for i := range page.Posts {
+				page.Posts[i].IsLiked = mine[i]
+			}
+			pages[string(mask)] = page
 		}
 		answerReader(rd, page, nil)
 	}

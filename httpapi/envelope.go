@@ -50,9 +50,11 @@ func writeData(ctx *fasthttp.RequestCtx, data any) {
 		b := append((*bp)[:0], `{"status":"success","data":`...)
 		b = append(a.AppendJSON(b), '}')
 		ctx.SetContentType("application/json; charset=utf-8")
-		ctx.SetBody(b) // copies
-		if cap(b) <= 256<<10 {
-			*bp = b
+		// The response takes the buffer (no copy of a page of JSON) and
+		// hands back its previous one, which goes to the pool instead.
+		old := ctx.Response.SwapBody(b)
+		if cap(old) >= 4<<10 && cap(old) <= 256<<10 {
+			*bp = old[:0]
 			jsonBufs.Put(bp)
 		}
 		return
