@@ -102,14 +102,17 @@ func New(d Deps) *Server {
 	s.routes()
 
 	s.srv = &fasthttp.Server{
-		Handler:               s.middleware(s.router.Handler),
-		Name:                  "campus",
-		ReadTimeout:           60 * time.Second,
-		WriteTimeout:          60 * time.Second,
-		IdleTimeout:           120 * time.Second,
-		MaxRequestBodySize:    maxRequestBody,
-		MaxConnsPerIP:         d.Config.MaxConnsPerIP,
-		ReadBufferSize:        8 << 10,
+		Handler:            s.middleware(s.router.Handler),
+		Name:               "campus",
+		ReadTimeout:        60 * time.Second,
+		WriteTimeout:       60 * time.Second,
+		IdleTimeout:        120 * time.Second,
+		MaxRequestBodySize: maxRequestBody,
+		MaxConnsPerIP:      d.Config.MaxConnsPerIP,
+		ReadBufferSize:     8 << 10,
+		// A page of the feed (~15 KiB) leaves in one write instead of
+		// four through the default 4 KiB buffer.
+		WriteBufferSize:       32 << 10,
 		NoDefaultServerHeader: true,
 		NoDefaultDate:         false,
 		CloseOnShutdown:       true,
