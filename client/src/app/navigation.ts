@@ -7,6 +7,7 @@
 
 import { atom } from 'jotai';
 import { readString, removeKey, STORAGE_KEYS, writeString } from '../lib/storage';
+import { scrollToTop } from '../ui/scroll';
 
 export const PAGES = ['feed', 'profile', 'friends', 'settings'] as const;
 export type PageName = (typeof PAGES)[number];
@@ -171,14 +172,6 @@ export const restoreRouteAtom = atom(null, (_get, set, state: unknown) => {
   set(routeBaseAtom, route);
 });
 
-function scrollTop(): void {
-  try {
-    window.scrollTo(0, 0);
-  } catch {
-    // not implemented in some test environments
-  }
-}
-
 /** Goes to a page (spec §2.2 navigate event). */
 export const navigateAtom = atom(null, (get, set, target: NavigateTarget) => {
   const current = get(routeAtom);
@@ -193,7 +186,7 @@ export const navigateAtom = atom(null, (get, set, target: NavigateTarget) => {
     window.history.pushState(historyStateOf(route, currentDepth() + 1), '', pathOf(route));
   }
   set(routeBaseAtom, route);
-  scrollTop();
+  scrollToTop();
 });
 
 /** Spec §2.16: settings' Back returns to the previous page (default feed). */

@@ -4,6 +4,7 @@
 
 import { atom } from 'jotai';
 import type { Role } from '../../api/models';
+import { scrollToTop } from '../../ui/scroll';
 
 export type AuthScreen =
   | { name: 'login'; identifier?: string; role?: Role; notice?: string }
@@ -19,11 +20,5 @@ export const authScreenAtom = atom((get) => get(authScreenBaseAtom));
 
 export const showAuthScreenAtom = atom(null, (_get, set, screen: AuthScreen) => {
   set(authScreenBaseAtom, screen);
-  if (typeof window !== 'undefined' && typeof window.scrollTo === 'function') {
-    try {
-      window.scrollTo(0, 0);
-    } catch {
-      // not implemented in some test environments
-    }
-  }
+  scrollToTop();
 });
