@@ -108,28 +108,6 @@ func numbered(query string) string {
 	return b.String()
 }
 
-// quotedArray is ss as a Postgres array literal with every element quoted,
-// so that empty strings survive.
-func quotedArray(ss []string) string {
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, s := range ss {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('"')
-		for _, r := range s {
-			if r == '"' || r == '\\' {
-				b.WriteByte('\\')
-			}
-			b.WriteRune(r)
-		}
-		b.WriteByte('"')
-	}
-	b.WriteByte('}')
-	return b.String()
-}
-
 // CreatedNotifications is what CreateNotifications did.
 type CreatedNotifications struct {
 	// Created are the notifications inserted, CreatedAt filled, in the
@@ -167,8 +145,8 @@ func CreateNotifications(ctx context.Context, db bun.IDB, userID uuid.UUID, ns [
 		byID[x.ID] = x
 	}
 	rows, err := prepared(ctx, db, createNotificationsSQL,
-		quotedArray(ids), quotedArray(users), quotedArray(types),
-		quotedArray(senders), quotedArray(posts), quotedArray(comments), userID)
+		arrayLiteral(ids), arrayLiteral(users), arrayLiteral(types),
+		arrayLiteral(senders), arrayLiteral(posts), arrayLiteral(comments), userID)
 	if err != nil {
 		return res, fmt.Errorf("persistence: create notifications: %w", err)
 	}

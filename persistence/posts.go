@@ -1,7 +1,6 @@
 package persistence
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -9,7 +8,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -116,77 +114,6 @@ func queryPosts(ctx context.Context, db bun.IDB, query string, args ...any) ([]*
 		out = append(out, r)
 	}
 	return out, rows.Err()
-}
-
-// parsePositions reads the text of an int8[] of 1-based positions ("{1,3}")
-// as 0-based ones.
-func parsePositions(b []byte) ([]int, error) {
-	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
-		return nil, fmt.Errorf("not an array: %q", b)
-	}
-	b = b[1 : len(b)-1]
-	if len(b) == 0 {
-		return nil, nil
-	}
-	var out []int
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, ',')
-		if i < 0 {
-			i = len(b)
-		}
-		n, err := strconv.Atoi(string(b[:i]))
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("position %q", b[:i])
-		}
-		out = append(out, n-1)
-		b = b[min(i+1, len(b)):]
-	}
-	return out, nil
-}
-
-// uuidArray is ids as a Postgres array literal, for a prepared statement's
-// uuid[] parameter.
-func uuidArray(ids []uuid.UUID) string {
-	b := make([]byte, 0, 2+len(ids)*37)
-	b = append(b, '{')
-	for i, id := range ids {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, id.String()...)
-	}
-	return string(append(b, '}'))
-}
-
-// arrayLiteral is ids (canonical uuid text, nothing to quote) as a Postgres
-// array literal.
-func arrayLiteral(ids []string) string {
-	return "{" + strings.Join(ids, ",") + "}"
-}
-
-// parseIDArray reads the text of a uuid[] ("{a,b}").
-func parseIDArray(b []byte) ([]uuid.UUID, error) {
-	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
-		return nil, fmt.Errorf("persistence: not an array: %q", b)
-	}
-	b = b[1 : len(b)-1]
-	if len(b) == 0 {
-		return nil, nil
-	}
-	out := make([]uuid.UUID, 0, (len(b)+1)/37)
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, ',')
-		if i < 0 {
-			i = len(b)
-		}
-		id, err := uuid.ParseBytes(b[:i])
-		if err != nil {
-			return nil, fmt.Errorf("persistence: parse id: %w", err)
-		}
-		out = append(out, id)
-		b = b[min(i+1, len(b)):]
-	}
-	return out, nil
 }
 
 // Posts answers a page of posts, newest first, and whether there are more.
