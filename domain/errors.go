@@ -22,6 +22,7 @@ const (
 	KindTooLarge                     // 413
 	KindUnsupported                  // 415: wrong media type
 	KindTooMany                      // 429: rate limited
+	KindUnavailable                  // 503: overloaded or a dependency is down; retry later
 )
 
 // FieldError names one offending input field and what is wrong with it.
@@ -37,7 +38,7 @@ type Error struct {
 	Kind       Kind
 	Message    string
 	Fields     []FieldError
-	RetryAfter int // seconds; set with KindTooMany
+	RetryAfter int // seconds; set with KindTooMany and KindUnavailable
 }
 
 func (e *Error) Error() string {
@@ -66,6 +67,7 @@ var kindNames = map[Kind]string{
 	KindTooLarge:     "too large",
 	KindUnsupported:  "unsupported media type",
 	KindTooMany:      "too many requests",
+	KindUnavailable:  "service unavailable",
 }
 
 // Sentinels for errors.Is checks. They carry no message; constructors below
@@ -79,6 +81,7 @@ var (
 	ErrTooLarge     = &Error{Kind: KindTooLarge}
 	ErrUnsupported  = &Error{Kind: KindUnsupported}
 	ErrTooMany      = &Error{Kind: KindTooMany}
+	ErrUnavailable  = &Error{Kind: KindUnavailable}
 )
 
 // Invalid is a 400 with a message and optional field errors.
@@ -112,6 +115,23 @@ func Unsupported(msg string) *Error { return &Error{Kind: KindUnsupported, Messa
 // TooMany is a 429 telling the caller when to retry.
 func TooMany(msg string, retryAfterSeconds int) *Error {
 	return &Error{Kind: KindTooMany, Message: msg, RetryAfter: retryAfterSeconds}
+}
+
+// MsgUnavailable is what an overloaded node, or one whose database is
+// gone, answers: the request did nothing and can be sent again.
+const MsgUnavailable = "The service is busy. Please try again in a moment."
+
+// Unavailable is a 503 telling the caller when to retry: the request was not
+// carried out (a full queue, a commit that could not happen in time, the
+// database unreachable) and sending it again is safe.
+func Unavailable(msg string, retryAfterSeconds int) *Error {
+	if msg == "" {
+		msg = MsgUnavailable
+	}
+	if retryAfterSeconds < 1 {
+		retryAfterSeconds = 1
+	}
+	return &Error{Kind: KindUnavailable, Message: msg, RetryAfter: retryAfterSeconds}
 }
 
 // Join collects field errors into one 400 whose message is the first field's.

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -83,6 +84,7 @@ var statusOf = map[domain.Kind]int{
 	domain.KindTooLarge:     fasthttp.StatusRequestEntityTooLarge,
 	domain.KindUnsupported:  fasthttp.StatusUnsupportedMediaType,
 	domain.KindTooMany:      fasthttp.StatusTooManyRequests,
+	domain.KindUnavailable:  fasthttp.StatusServiceUnavailable,
 }
 
 // writeError answers the error envelope. A *domain.Error's message is safe to
@@ -90,7 +92,12 @@ var statusOf = map[domain.Kind]int{
 // a generic 500 so internals never leak.
 func writeError(ctx *fasthttp.RequestCtx, err error) {
 	var de *domain.Error
-	if errors.As(err, &de) {
+	if !errors.As(err, &de) && transient(err) {
+		// A deadline that ran out or a request the node shed did nothing
+		// that needs undoing: the caller may send it again (DESIGN §4.1).
+		de = domain.Unavailable("", 1)
+	}
+	if de != nil {
 		status, ok := statusOf[de.Kind]
 		if !ok {
 			status = fasthttp.StatusInternalServerError
@@ -109,6 +116,12 @@ func writeError(ctx *fasthttp.RequestCtx, err error) {
 	ctx.SetUserValue(ctxKeyInternalErr, err)
 	ctx.SetStatusCode(fasthttp.StatusInternalServerError)
 	writeJSON(ctx, errorBody{Status: "error", Message: "Internal server error"})
+}
+
+// transient reports whether err is an overload or timeout the caller can
+// retry rather than a fault: 503 + Retry-After, never 500.
+func transient(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded)
 }
 
 var (
