@@ -48,9 +48,7 @@ var formats = [...]format{
 			return bytes.HasPrefix(b, []byte("GIF87a")) || bytes.HasPrefix(b, []byte("GIF89a"))
 		},
 		config: gif.DecodeConfig,
-		// GIF has no EXIF or GPS; its comment and application extensions
-		// are kept as uploaded.
-		strip: func(b []byte) ([]byte, int, error) { return b, 1, nil },
+		strip:  stripGIF,
 	},
 	{
 		ext: "webp", contentType: "image/webp",

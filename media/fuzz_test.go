@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"image/gif"
 	"path/filepath"
 	"testing"
 
@@ -28,6 +29,7 @@ func FuzzSave(f *testing.F) {
 		withSegments(jpegBytes(f, 16, 16), trailer, jfifThumb, exifSegment(binary.LittleEndian, 6), xmp, comment, icc, adobe),
 		insertPNGChunks(pngBytes(f, 8, 8), []byte("after"), pngChunk("tEXt", []byte("k\x00v")), pngChunk("eXIf", exifTIFF(binary.BigEndian, 0))),
 		pngHeader(20000, 20000),
+		gifWithMetadata(f),
 	}
 	ext := readFixture(f, "alpha-1x1.webp")
 	parts := webpChunks(f, ext)
@@ -85,11 +87,70 @@ func FuzzSave(f *testing.F) {
 		case "webp":
 			checkWebPClean(t, out)
 		case "gif":
-			if !bytes.Equal(out, data) {
-				t.Fatal("GIF changed")
-			}
+			checkGIFClean(t, out)
 		}
 	})
+}
+
+// FuzzStripGIF feeds arbitrary bytes to the GIF block walk. It must not
+// panic; it either refuses with errCorrupt or returns a GIF no longer than
+// the input that holds no metadata extension, that strips to itself, and
+// that Go's decoder reads exactly as it reads the input, when it reads the
+// input at all.
+func FuzzStripGIF(f *testing.F) {
+	_, still := stillGIF(f)
+	_, anim := animGIF(f)
+	for _, s := range [][]byte{still, anim, gifWithMetadata(f), gifBytes(f, 8, 8), anim[:len(anim)/2]} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out, orient, err := stripGIF(in)
+		if err != nil {
+			if !errors.Is(err, errCorrupt) {
+				t.Fatalf("refused with %v, want errCorrupt", err)
+			}
+			return
+		}
+		if orient != 1 || len(out) > len(in) {
+			t.Fatalf("orientation %d, %d bytes out of %d", orient, len(out), len(in))
+		}
+		checkGIFClean(t, out)
+		again, _, err := stripGIF(out)
+		if err != nil || !bytes.Equal(again, out) {
+			t.Fatalf("stripping the output again: err %v, changed %v", err, !bytes.Equal(again, out))
+		}
+		// Decoding allocates the screen for every frame: only small ones.
+		cfg, err := gif.DecodeConfig(bytes.NewReader(in))
+		if err != nil {
+			t.Fatalf("output of a GIF whose header does not parse: %v", err)
+		}
+		if cfg.Width*cfg.Height > 1<<16 {
+			return
+		}
+		want, err := gif.DecodeAll(bytes.NewReader(in))
+		if err != nil {
+			return // only the structure is promised for what Go cannot draw
+		}
+		got, err := gif.DecodeAll(bytes.NewReader(out))
+		if err != nil {
+			t.Fatalf("input decodes, output does not: %v", err)
+		}
+		if got.Config.Width != want.Config.Width || got.Config.Height != want.Config.Height ||
+			got.BackgroundIndex != want.BackgroundIndex {
+			t.Fatalf("screen %+v, want %+v", got.Config, want.Config)
+		}
+		sameAnimation(t, want, out)
+	})
+}
+
+// gifWithMetadata is an animation carrying every kind of GIF metadata.
+func gifWithMetadata(t testing.TB) []byte {
+	t.Helper()
+	_, anim := animGIF(t)
+	h, blocks, _ := gifParts(t, anim)
+	md := newGIFMetadata()
+	return bytes.Join([][]byte{h, md.xmp, blocks[0], md.comment, blocks[1], blocks[2], md.text, md.icc, md.iptc,
+		bytes.Join(blocks[3:], nil), {gifTrailer}, []byte(secret)}, nil)
 }
 
 // checkJPEGClean fails if a JPEG has any APPn but the allowed ones, an EXIF
