@@ -35,9 +35,11 @@ var gifLoopApps = map[string]bool{"NETSCAPE2.0": true, "ANIMEXTS1.0": true}
 // every image with its local colour table and data, and the loop count.
 // Dropped: comment extensions, plain text extensions (text drawn over the
 // picture, which browsers ignore anyway), every other application extension
-// (XMP with GPS, ICC profiles, Photoshop and ImageMagick blocks) and anything
-// after the trailer. A loop-count extension is rewritten to hold its loop
-// sub-block alone, so nothing else rides along in it.
+// (XMP with GPS, Photoshop and ImageMagick blocks, and ICC profiles too: unlike
+// in JPEG, PNG and WebP, next to no GIF has one, and without it the palette
+// is read as sRGB, as nearly every GIF means it) and anything after the
+// trailer. A loop-count extension is rewritten to hold its loop sub-block
+// alone, so nothing else rides along in it.
 //
 // Structure a decoder would refuse is refused too: a truncated block, an
 // unknown introducer, a graphic control extension of the wrong size, an LZW
