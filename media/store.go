@@ -215,24 +215,33 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
-// write stores data under a new key. The bytes go to a temporary file in the
-// final directory, are synced, and only then renamed into place, so a reader
-// never sees a partial image and a failure leaves nothing behind.
+// write stores data under a new key.
 func (s *Store) write(ctx context.Context, ext string, data []byte) (string, error) {
-	if err := ctx.Err(); err != nil {
-		return "", fmt.Errorf("media: save: %w", err)
-	}
 	key, err := newKey(ext)
 	if err != nil {
 		return "", err
 	}
+	if err := s.put(ctx, key, bytes.NewReader(data)); err != nil {
+		return "", err
+	}
+	return key, nil
+}
+
+// put stores r under key, which must have passed validKey. The bytes go to
+// a temporary file in the final directory, are synced, and only then renamed
+// into place, so a reader never sees a partial image and a failure leaves
+// nothing behind.
+func (s *Store) put(ctx context.Context, key string, r io.Reader) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("media: save: %w", err)
+	}
 	dir := filepath.Join(s.dir, key[:2])
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("media: create shard: %w", err)
+		return fmt.Errorf("media: create shard: %w", err)
 	}
 	tmp, err := os.CreateTemp(dir, tempPrefix+"*")
 	if err != nil {
-		return "", fmt.Errorf("media: create temporary file: %w", err)
+		return fmt.Errorf("media: create temporary file: %w", err)
 	}
 	renamed := false
 	defer func() {
@@ -244,26 +253,26 @@ func (s *Store) write(ctx context.Context, ext string, data []byte) (string, err
 			s.log.Warn().Err(rmErr).Str("path", tmp.Name()).Msg("could not remove a failed upload")
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
-		return "", fmt.Errorf("media: write: %w", err)
+	if _, err := io.Copy(tmp, ctxReader{ctx, r}); err != nil {
+		return fmt.Errorf("media: write: %w", err)
 	}
 	// CreateTemp makes the file private; images are public and another
 	// process (a reverse proxy, a backup) may read them.
 	if err := tmp.Chmod(0o644); err != nil {
-		return "", fmt.Errorf("media: chmod: %w", err)
+		return fmt.Errorf("media: chmod: %w", err)
 	}
 	if err := tmp.Sync(); err != nil {
-		return "", fmt.Errorf("media: sync: %w", err)
+		return fmt.Errorf("media: sync: %w", err)
 	}
 	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("media: close: %w", err)
+		return fmt.Errorf("media: close: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
-		return "", fmt.Errorf("media: save: %w", err)
+		return fmt.Errorf("media: save: %w", err)
 	}
 	final := s.path(key)
 	if err := os.Rename(tmp.Name(), final); err != nil {
-		return "", fmt.Errorf("media: rename: %w", err)
+		return fmt.Errorf("media: rename: %w", err)
 	}
 	renamed = true
 	// The rename is durable only once the directory entry is.
@@ -271,9 +280,9 @@ func (s *Store) write(ctx context.Context, ext string, data []byte) (string, err
 		if rmErr := os.Remove(final); rmErr != nil {
 			s.log.Warn().Err(rmErr).Str("path", final).Msg("could not remove an unsynced upload")
 		}
-		return "", err
+		return err
 	}
-	return key, nil
+	return nil
 }
 
 func syncDir(dir string) error {

@@ -124,3 +124,31 @@ func clusterMajor(dataDir string) (int, error) {
 	}
 	return n, nil
 }
+
+// Tool returns the path and major version of one of PostgreSQL's client
+// programs, such as pg_dump or pg_restore, looked up where Start looks for the server: beside
+// initdb on PATH, then in /usr/lib/postgresql/*/bin, newest first. Only a
+// program of major version minMajor or newer will do, because pg_dump
+// refuses a server newer than itself and pg_restore an archive written by a
+// newer pg_dump; 0 accepts any.
+func Tool(ctx context.Context, name string, minMajor int) (path string, major int, err error) {
+	var seen []string
+	for _, dir := range searchPlaces(exec.LookPath, binGlob) {
+		p := filepath.Join(dir, name)
+		if !isExecutable(p) {
+			continue
+		}
+		major, err := majorVersion(ctx, p)
+		if err != nil {
+			return "", 0, err
+		}
+		if major >= minMajor {
+			return p, major, nil
+		}
+		seen = append(seen, fmt.Sprintf("%d (%s)", major, dir))
+	}
+	if len(seen) > 0 {
+		return "", 0, fmt.Errorf("pgserver: %s of PostgreSQL %d or newer is needed but only %s is installed: install postgresql-client-%d", name, minMajor, strings.Join(seen, ", "), minMajor)
+	}
+	return "", 0, fmt.Errorf("pgserver: %s not found on PATH or in /usr/lib/postgresql/*/bin: install it with `apt-get install postgresql-client`", name)
+}

@@ -306,6 +306,37 @@ func TestFindBinaries(t *testing.T) {
 	})
 }
 
+func TestTool(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, tool string
+		min        int
+		want       string // in the path, or in the error when wantErr
+		wantErr    bool
+	}{
+		{name: "pg_dump", tool: "pg_dump", want: "/pg_dump"},
+		{name: "pg_restore of at least 13", tool: "pg_restore", min: 13, want: "/pg_restore"},
+		{name: "too new a version", tool: "pg_dump", min: 99, want: "PostgreSQL 99 or newer", wantErr: true},
+		{name: "no such program", tool: "pg_nothing", want: "pg_nothing not found", wantErr: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, major, err := Tool(ctx, tc.tool, tc.min)
+			if tc.wantErr {
+				if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+					t.Fatalf("err = %v, want one line containing %q", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasSuffix(p, tc.want) || !isExecutable(p) || major < max(tc.min, 10) {
+				t.Errorf("path = %q, major = %d", p, major)
+			}
+		})
+	}
+}
+
 func TestCanTraverse(t *testing.T) {
 	const uid, gid = 101, 104
 	tests := []struct {

@@ -157,14 +157,32 @@ func New(t testing.TB) *bun.DB {
 // The database is dropped when t ends, even if connections remain.
 func NewURL(t testing.TB) string {
 	t.Helper()
+	return create(t, "")
+}
+
+// NewBareURL creates a database without any tables, not even the
+// migrations' (a restore wants one), and returns its URL. It is dropped
+// when t ends.
+func NewBareURL(t testing.TB) string {
+	t.Helper()
+	return create(t, "template0")
+}
+
+// create clones template (the migrated template when "") into a new
+// database that t's end drops.
+func create(t testing.TB, template string) string {
+	t.Helper()
 	if env == nil {
 		t.Fatal("testdb: the package's TestMain must call testdb.Main")
+	}
+	if template == "" {
+		template = env.template
 	}
 	name := "campus_test_" + suffix()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err := env.admin.ExecContext(ctx, "CREATE DATABASE "+name+" TEMPLATE "+env.template); err != nil {
-		t.Fatalf("testdb: clone template: %v", err)
+	if _, err := env.admin.ExecContext(ctx, "CREATE DATABASE "+name+" TEMPLATE "+template); err != nil {
+		t.Fatalf("testdb: create database from %s: %v", template, err)
 	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
