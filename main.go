@@ -5,6 +5,8 @@
 //	campus serve     start a node (embedded Postgres unless DATABASE_URL is set)
 //	campus migrate   run database migrations and exit
 //	campus reindex   rebuild the search index from the database
+//	campus backup    write the database and media files into a directory
+//	campus restore   put a backup back into an empty database and data dir
 //	campus version   print the version
 package main
 
@@ -31,11 +33,14 @@ var version = "dev"
 const usage = `campus — a realtime campus social network
 
 Usage:
-  campus serve      start a node: HTTP API, websockets, actors, search, client
-  campus migrate    run database migrations, then exit
-  campus reindex    rebuild the search index from the database (stop the node first)
-  campus version    print the version
-  campus help       show this help
+  campus serve          start a node: HTTP API, websockets, actors, search, client
+  campus migrate        run database migrations, then exit
+  campus reindex        rebuild the search index from the database (stop the node first)
+  campus backup DIR     write the database and media files into DIR (new or empty)
+  campus restore DIR    put the backup in DIR into an empty database and data dir,
+                        then run "campus reindex"
+  campus version        print the version
+  campus help           show this help
 
 Configuration comes from the environment (see README.md), e.g.
   CAMPUS_ADDR=:8080  CAMPUS_DATA_DIR=./var  DATABASE_URL=postgres://...
@@ -60,7 +65,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "version", "--version":
 		fmt.Fprintln(stdout, "campus", version)
 		return 0
-	case "serve", "migrate", "reindex":
+	case "serve", "migrate", "reindex", "backup", "restore":
 	default:
 		fmt.Fprintf(stderr, "campus: unknown command %q\n\n%s", cmd, usage)
 		return 2
@@ -70,6 +75,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	if err := fs.Parse(rest); err != nil {
 		return 2
+	}
+	var dir string
+	if cmd == "backup" || cmd == "restore" {
+		if fs.NArg() != 1 || fs.Arg(0) == "" {
+			fmt.Fprintf(stderr, "campus %s: want exactly one directory, e.g. campus %s /srv/backups/campus-2026-11-24\n", cmd, cmd)
+			return 2
+		}
+		dir = fs.Arg(0)
 	}
 
 	cfg, err := config.Load(os.Getenv)
@@ -87,6 +100,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = migrateOnly(ctx, cfg, log)
 	case "reindex":
 		err = reindex(ctx, cfg, log, stderr)
+	case "backup":
+		err = runBackup(ctx, cfg, log, dir, stderr)
+	case "restore":
+		err = runRestore(ctx, cfg, log, dir, stderr)
 	case "serve":
 		err = serve(ctx, cfg, log, stdout)
 	}
@@ -95,6 +112,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, pgserver.ErrNoBinaries):
 		fmt.Fprintln(stderr, "campus:", pgserver.ErrNoBinaries)
+		return 1
+	case refusal(err):
+		fmt.Fprintln(stderr, "campus:", err)
 		return 1
 	default:
 		log.Error().Err(err).Msg("campus stopped with an error")

@@ -34,42 +34,50 @@ import (
 // closer undoes everything that was started, in reverse order; it is valid
 // (and must be called) even when an error is returned.
 func openDatabase(ctx context.Context, cfg config.Config, log zerolog.Logger) (*bun.DB, func(), error) {
-	var closers []func()
-	closeAll := func() {
-		for i := len(closers) - 1; i >= 0; i-- {
-			closers[i]()
-		}
-	}
-	url := cfg.DatabaseURL
-	if url == "" {
-		// 0711: the unprivileged postgres user must traverse the data dir
-		// to reach its own postgres/ (when we run as root), but not list it.
-		if err := os.MkdirAll(cfg.DataDir, 0o711); err != nil {
-			return nil, closeAll, fmt.Errorf("data dir: %w", err)
-		}
-		pg, err := pgserver.Start(ctx, pgserver.Options{Dir: cfg.PostgresDir(), Log: log})
-		if err != nil {
-			return nil, closeAll, fmt.Errorf("embedded postgres: %w", err)
-		}
-		closers = append(closers, func() {
-			c, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			if err := pg.Stop(c); err != nil {
-				log.Error().Err(err).Msg("stop embedded postgres")
-			}
-		})
-		url = pg.URL()
-		log.Info().Str("dir", cfg.PostgresDir()).Msg("embedded postgres started")
+	url, closeAll, err := databaseURL(ctx, cfg, log)
+	if err != nil {
+		return nil, closeAll, err
 	}
 	db, err := persistence.Open(ctx, url, log)
 	if err != nil {
 		return nil, closeAll, err
 	}
-	closers = append(closers, func() { _ = db.Close() })
-	if err := persistence.Migrate(ctx, db); err != nil {
-		return nil, closeAll, err
+	closeDB := func() {
+		_ = db.Close()
+		closeAll()
 	}
-	return db, closeAll, nil
+	if err := persistence.Migrate(ctx, db); err != nil {
+		return nil, closeDB, err
+	}
+	return db, closeDB, nil
+}
+
+// databaseURL returns DATABASE_URL, or starts the embedded Postgres in the
+// data dir when it is unset and returns its URL. Nothing is migrated: a
+// backup must not change the database it copies, and a restore needs it
+// empty. The closer stops what was started; it must be called even when an
+// error is returned.
+func databaseURL(ctx context.Context, cfg config.Config, log zerolog.Logger) (string, func(), error) {
+	if cfg.DatabaseURL != "" {
+		return cfg.DatabaseURL, func() {}, nil
+	}
+	// 0711: the unprivileged postgres user must traverse the data dir
+	// to reach its own postgres/ (when we run as root), but not list it.
+	if err := os.MkdirAll(cfg.DataDir, 0o711); err != nil {
+		return "", func() {}, fmt.Errorf("data dir: %w", err)
+	}
+	pg, err := pgserver.Start(ctx, pgserver.Options{Dir: cfg.PostgresDir(), Log: log})
+	if err != nil {
+		return "", func() {}, fmt.Errorf("embedded postgres: %w", err)
+	}
+	log.Info().Str("dir", cfg.PostgresDir()).Msg("embedded postgres started")
+	return pg.URL(), func() {
+		c, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := pg.Stop(c); err != nil {
+			log.Error().Err(err).Msg("stop embedded postgres")
+		}
+	}, nil
 }
 
 func migrateOnly(ctx context.Context, cfg config.Config, log zerolog.Logger) error {

@@ -24,12 +24,17 @@ func NewProgress(w io.Writer, tty bool) *Progress {
 // meter is one step being measured: bytes of a known total, or (total < 0)
 // bytes of an unknown total, shown as a spinner.
 type meter struct {
-	p     *Progress
-	bar   *progressbar.ProgressBar
-	desc  string
-	start time.Time
-	n     int64
+	p      *Progress
+	bar    *progressbar.ProgressBar
+	desc   string
+	start  time.Time
+	total  int64
+	n      int64
+	lastAt time.Time // of the last plain line
 }
+
+// plainEvery is how often a long step prints a plain progress line.
+const plainEvery = 10 * time.Second
 
 // line prints one line of its own.
 func (p *Progress) line(format string, args ...any) {
@@ -41,7 +46,7 @@ func (p *Progress) line(format string, args ...any) {
 
 // step starts measuring a step of total bytes (-1 when unknown).
 func (p *Progress) step(desc string, total int64) *meter {
-	m := &meter{p: p, desc: desc, start: time.Now()}
+	m := &meter{p: p, desc: desc, start: time.Now(), total: total, lastAt: time.Now()}
 	if p == nil {
 		return m
 	}
@@ -58,6 +63,7 @@ func (p *Progress) step(desc string, total int64) *meter {
 		progressbar.OptionSetDescription(desc),
 		progressbar.OptionShowBytes(true),
 		progressbar.OptionShowTotalBytes(true),
+		progressbar.OptionShowCount(),
 		progressbar.OptionSetWidth(30),
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionSpinnerType(14),
@@ -70,8 +76,16 @@ func (p *Progress) step(desc string, total int64) *meter {
 // add counts n more bytes done.
 func (m *meter) add(n int64) {
 	m.n += n
-	if m.bar != nil {
+	switch {
+	case m.bar != nil:
 		_ = m.bar.Add64(n) // drawing on the terminal failed: nothing to do about it
+	case m.p != nil && time.Since(m.lastAt) >= plainEvery:
+		m.lastAt = time.Now()
+		if m.total > 0 {
+			fmt.Fprintf(m.p.w, "%s: %s of %s (%.0f%%)\n", m.desc, humanBytes(m.n), humanBytes(m.total), 100*float64(m.n)/float64(m.total))
+		} else {
+			fmt.Fprintf(m.p.w, "%s: %s\n", m.desc, humanBytes(m.n))
+		}
 	}
 }
 
