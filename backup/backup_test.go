@@ -514,3 +514,105 @@ func TestRestoreRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestBackupWhileWriting backs up while posts with images are created,
+// liked and deleted (images deleted after the commit, as the app does).
+// The restored database must be one consistent snapshot, and every image
+// it refers to must be restored or listed as missing in the manifest.
+func TestBackupWhileWriting(t *testing.T) {
+	ctx := context.Background()
+	s := seed(t)
+	// Made here: t.Fatal belongs to the test's goroutine.
+	var images [][]byte
+	for i := range 20 {
+		images = append(images, pngOf(t, i, 8, 8))
+	}
+	writeCtx, stopWriting := context.WithCancel(ctx)
+	writerDone := make(chan error, 1)
+	wrote := make(chan struct{}, 1)
+	go func() {
+		writerDone <- func() error {
+			var live []uuid.UUID
+			for i := 0; writeCtx.Err() == nil; i++ {
+				im, err := s.store.Save(ctx, bytes.NewReader(images[i%len(images)]))
+				if err != nil {
+					return err
+				}
+				p := &persistence.Post{ID: persistence.NewID(), UserID: s.users[i%len(s.users)].ID, Content: fmt.Sprintf("busy %d", i)}
+				img := &persistence.PostImage{ID: persistence.NewID(), PostID: p.ID, StorageKey: im.Key, URL: im.URL,
+					ContentType: im.ContentType, Width: im.Width, Height: im.Height, SizeBytes: im.Size}
+				if err := persistence.InsertPost(ctx, s.db, p, []*persistence.PostImage{img}); err != nil {
+					return err
+				}
+				live = append(live, p.ID)
+				b := persistence.PostBatch{PostID: p.ID}
+				for _, u := range s.users[:1+i%len(s.users)] {
+					b.Likes = append(b.Likes, persistence.LikeChange{UserID: u.ID, Op: persistence.LikeSet})
+				}
+				if _, err := persistence.ApplyPostBatch(ctx, s.db, b); err != nil {
+					return err
+				}
+				if len(live) > 3 { // delete the oldest: rows first, then its files
+					var keys []string
+					err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+						var err error
+						keys, err = persistence.DeletePost(ctx, tx, live[0])
+						return err
+					})
+					if err != nil {
+						return err
+					}
+					live = live[1:]
+					for _, k := range keys {
+						if err := s.store.Delete(k); err != nil {
+							return err
+						}
+					}
+				}
+				select {
+				case wrote <- struct{}{}:
+				default:
+				}
+			}
+			return nil
+		}()
+	}()
+	<-wrote // the writer is under way before the backup starts
+	dir, m := runBackup(t, s)
+	stopWriting()
+	if err := <-writerDone; err != nil {
+		t.Fatalf("writer: %v", err)
+	}
+
+	dstURL, dstStore := testdb.NewBareURL(t), newStore(t)
+	if err := restore(t, dir, dstURL, dstStore); err != nil {
+		t.Fatalf("restore: %v", err)
+	}
+	dst := open(t, dstURL)
+	var bad int
+	err := dst.QueryRowContext(ctx, `SELECT count(*) FROM posts p
+		WHERE likes_count <> (SELECT count(*) FROM post_likes l WHERE l.post_id = p.id)`).Scan(&bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bad != 0 {
+		t.Errorf("%d restored posts whose like counters disagree with their rows", bad)
+	}
+	referenced, err := persistence.MediaKeys(ctx, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored := storeFiles(t, dstStore)
+	var missing []string
+	for _, k := range referenced {
+		if restored[k] == nil {
+			missing = append(missing, k)
+		}
+	}
+	slices.Sort(missing)
+	got := slices.Sorted(slices.Values(m.MissingMedia))
+	if !slices.Equal(missing, got) {
+		t.Errorf("referenced but not restored: %v; the manifest lists %v", missing, got)
+	}
+	t.Logf("%d posts restored, %d images referenced, %d missing", m.Database.Rows["posts"], len(referenced), len(missing))
+}
