@@ -126,9 +126,9 @@ func Backup(ctx context.Context, o Options) (_ *Manifest, err error) {
 			m.MissingMedia = append(m.MissingMedia, k)
 		}
 	}
-	if len(m.MissingMedia) > 0 {
-		o.Log.Warn().Int("files", len(m.MissingMedia)).Strs("keys", m.MissingMedia).
-			Msg("media files the database refers to were deleted during the backup; their rows are restored without them")
+	if n := len(m.MissingMedia); n > 0 {
+		o.Log.Warn().Int("files", n).Strs("keys", m.MissingMedia[:min(n, 10)]).
+			Msg("media files the database refers to were deleted during the backup; their rows are restored without them (all keys: missing_media in the manifest)")
 	}
 	if err := writeManifest(o.Dir, m); err != nil {
 		return nil, err

@@ -85,15 +85,6 @@ func Facts(ctx context.Context, db bun.IDB) (BackupFacts, error) {
 	return f, nil
 }
 
-// ServerMajor is the major version of the server db is connected to.
-func ServerMajor(ctx context.Context, db bun.IDB) (int, error) {
-	var num int
-	if err := db.QueryRowContext(ctx, "SELECT current_setting('server_version_num')::int").Scan(&num); err != nil {
-		return 0, fmt.Errorf("persistence: server version: %w", err)
-	}
-	return num / 10000, nil
-}
-
 // Contents says what a database already holds: the number of tables
 // outside the system schemas, and (when they exist) the users and posts.
 type Contents struct {
