@@ -294,7 +294,10 @@ func TestReady(t *testing.T) {
 		body   string
 	}{
 		{"ready", func(context.Context) error { return nil }, 200, `{"status":"success","data":{"members":3,"status":"ready"}}`},
-		{"not ready", func(context.Context) error { return errors.New("db down") }, 503, `{"status":"error","message":"Not ready"}`},
+		{"not ready", func(context.Context) error { return errors.New("db down") }, 503, `{"status":"error","message":"Not ready","retryAfter":1}`},
+		{"names the check that failed", func(context.Context) error {
+			return fmt.Errorf("ready: %w", &NotReady{Check: "database", Err: errors.New("db down: connection refused")})
+		}, 503, `{"status":"error","message":"Not ready","errors":[{"field":"database","msg":"Not ready"}],"retryAfter":1}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -302,6 +305,9 @@ func TestReady(t *testing.T) {
 			a := ts.do(t, "GET", "/api/ready", nil)
 			if a.status != tt.status || string(bytes.TrimSpace(a.body)) != tt.body {
 				t.Fatalf("%d %s, want %d %s", a.status, a.body, tt.status, tt.body)
+			}
+			if tt.status == 503 && a.header["Retry-After"] != "1" {
+				t.Fatalf("Retry-After %q, want 1", a.header["Retry-After"])
 			}
 			if bytes.Contains(a.body, []byte("db down")) {
 				t.Fatal("readiness leaked internals")
