@@ -8,7 +8,6 @@ package faults
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,9 +25,8 @@ import (
 	"time"
 
 	"github.com/fasthttp/websocket"
+	"github.com/rs/zerolog"
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"campus/app"
 	"campus/httpapi/wstest"
@@ -263,9 +261,14 @@ func createPost(t *testing.T, n *node, token, content string) string {
 	return a.data()["post"].(map[string]any)["id"].(string)
 }
 
+// openDB opens the test's own pool the way the node does (persistence.Open),
+// so it too drops the connections a restart of Postgres killed.
 func openDB(t *testing.T, dsn string) *bun.DB {
 	t.Helper()
-	db := bun.NewDB(sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn))), pgdialect.New())
+	db, err := persistence.Open(context.Background(), dsn, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { db.Close() })
 	return db
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -132,7 +133,14 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	// A server of this test's own: stopping the shared test server would
 	// kill every other test's database. Not Ephemeral: an acknowledged
 	// commit must survive the immediate shutdown, as in production.
-	pgDir := t.TempDir()
+	// Its own directory under the temp dir, not t.TempDir(): running as
+	// root, postgres runs as the postgres user, which cannot traverse the
+	// test's private temp dir.
+	pgDir, err := os.MkdirTemp("", "campus-faults-pg-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(pgDir) })
 	log := zerolog.Nop()
 	pg, err := pgserver.Start(ctx, pgserver.Options{Dir: pgDir, Log: log})
 	if err != nil {
