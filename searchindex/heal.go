@@ -2,6 +2,7 @@ package searchindex
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -72,8 +73,17 @@ func (f indexFiles) damage(dir string) string {
 	if !os.SameFile(r, f.root) {
 		return "root file replaced"
 	}
-	if _, err := os.Stat(filepath.Join(dir, "index_meta.json")); err != nil {
-		return "metadata missing"
+	// Bleve reads its metadata only at open; it must still say what the
+	// index is for the next start. (A few bytes: read on every check.)
+	b, err := os.ReadFile(filepath.Join(dir, "index_meta.json"))
+	if err != nil {
+		return "metadata unreadable: " + err.Error()
+	}
+	var meta struct {
+		Storage string `json:"storage"`
+	}
+	if json.Unmarshal(b, &meta) != nil || meta.Storage == "" {
+		return "metadata corrupt"
 	}
 	return ""
 }
