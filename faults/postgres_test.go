@@ -173,8 +173,10 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 		s.tokens = append(s.tokens, tok)
 	}
 	s.start()
-	waitFor(t, 30*time.Second, "likes acknowledged before the fault", func() bool { return s.acks.Load() >= 60 })
-	s.check(t)
+	waitFor(t, 30*time.Second, "likes acknowledged before the fault", func() bool {
+		s.check(t)
+		return s.acks.Load() >= 60
+	})
 
 	// The fault: pg_ctl stop -m immediate.
 	stopCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -187,9 +189,9 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 		before := s.unavailable.Load()
 		waitFor(t, 20*time.Second, "503s under the storm", func() bool {
 			n.alive(t)
+			s.check(t)
 			return s.unavailable.Load() >= before+10
 		})
-		s.check(t)
 		a := n.try("GET", "/api/ready", "", nil)
 		errs, _ := a.env["errors"].([]any)
 		if a.status != 503 || len(errs) != 1 || errs[0].(map[string]any)["field"] != "database" {
@@ -245,7 +247,10 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 
 	// Let the storm run on the recovered database for a moment.
 	after := s.acks.Load()
-	waitFor(t, 30*time.Second, "likes acknowledged after the restart", func() bool { return s.acks.Load() >= after+60 })
+	waitFor(t, 30*time.Second, "likes acknowledged after the restart", func() bool {
+		s.check(t)
+		return s.acks.Load() >= after+60
+	})
 	s.finish(t)
 
 	t.Run("every acknowledged like is in the database", func(t *testing.T) {
