@@ -53,14 +53,15 @@ func AwaitListening(ctx context.Context, db bun.IDB, ln *pgdriver.Listener, chan
 // Pauses between reconnection attempts of a listener (Backoff).
 const (
 	backoffMin = 250 * time.Millisecond
-	backoffMax = 5 * time.Second
+	backoffMax = 2 * time.Second
 )
 
 // Backoff paces the reconnection attempts of a LISTEN connection: the
 // first retry comes quickly (a restart of Postgres takes a second or two),
-// then the pause doubles up to a few seconds, with jitter so that every
-// node's listeners do not knock at once. The zero value is ready to use;
-// not safe for concurrent use.
+// then the pause doubles up to two seconds, so that the sockets of a token
+// revoked just after the database came back stay open no longer than that;
+// with jitter, so that every node's listeners do not knock at once. The
+// zero value is ready to use; not safe for concurrent use.
 type Backoff struct {
 	failures int
 }

@@ -161,3 +161,22 @@ func TestPoolSurvivesDroppedConnections(t *testing.T) {
 		}
 	}
 }
+
+// A listener's reconnection pauses start short, double, stop growing at
+// the cap, and start short again after a success; jitter stays within 20%.
+func TestBackoff(t *testing.T) {
+	var b persistence.Backoff
+	want := []time.Duration{250, 500, 1000, 2000, 2000, 2000}
+	for round := range 2 {
+		for i, w := range want {
+			w *= time.Millisecond
+			if d := b.Next(); d < w-w/5 || d > w+w/5 {
+				t.Fatalf("round %d, pause %d: %s, want %s ± 20%%", round, i, d, w)
+			}
+		}
+		if b.Failures() != len(want) {
+			t.Fatalf("failures %d, want %d", b.Failures(), len(want))
+		}
+		b.Reset()
+	}
+}
