@@ -168,14 +168,14 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	lateWS := wstest.Connect(t, n.addr, lateTok)
 
 	s := &storm{n: n, posts: posts}
-	for k := range 12 {
+	for k := range 8 {
 		_, tok := people.add(t, n, fmt.Sprintf("Storm Liker %d", k))
 		s.tokens = append(s.tokens, tok)
 	}
 	s.start()
 	waitFor(t, 30*time.Second, "likes acknowledged before the fault", func() bool {
 		s.check(t)
-		return s.acks.Load() >= 60
+		return s.acks.Load() >= 40
 	})
 
 	// The fault: pg_ctl stop -m immediate.
@@ -249,7 +249,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	after := s.acks.Load()
 	waitFor(t, 30*time.Second, "likes acknowledged after the restart", func() bool {
 		s.check(t)
-		return s.acks.Load() >= after+60
+		return s.acks.Load() >= after+40
 	})
 	s.finish(t)
 

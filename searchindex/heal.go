@@ -21,7 +21,7 @@ var ErrRebuilding = errors.New("searchindex: the index is being rebuilt")
 // from healRetryMin, doubling up to healRetryMax.
 const (
 	healRetryMin = time.Second
-	healRetryMax = 30 * time.Second
+	healRetryMax = 10 * time.Second
 )
 
 // indexFiles are the identities of the index's directory and its root file
