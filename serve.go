@@ -185,12 +185,15 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Search:        app.NewSearch(app.SearchDeps{DB: db, Index: searchIdx}),
 		Ready: func(ctx context.Context) error {
 			if err := db.PingContext(ctx); err != nil {
-				return fmt.Errorf("database: %w", err)
+				return &httpapi.NotReady{Check: "database", Err: err}
 			}
 			if err := searchIdx.Ready(); err != nil {
-				return fmt.Errorf("search index: %w", err)
+				return &httpapi.NotReady{Check: "search", Err: err}
 			}
-			return node.Ready()
+			if err := node.Ready(); err != nil {
+				return &httpapi.NotReady{Check: "cluster", Err: err}
+			}
+			return nil
 		},
 		Members: node.Members,
 		Collectors: []prometheus.Collector{

@@ -227,8 +227,13 @@ func remaining(ctx context.Context, d time.Duration) time.Duration {
 	return d
 }
 
+// ErrWriteFailed means a grain's write to the database failed (the grain
+// has logged why); nothing of the request was committed, and the caller
+// may retry (FAILURE_INTERNAL).
+var ErrWriteFailed = errors.New("actors: grain could not write")
+
 // failure maps a grain's refusal to the error the app shows; FAILURE_INTERNAL
-// stays a plain error, which the app may retry.
+// is ErrWriteFailed, which the app may retry.
 func failure(f Failure) error {
 	switch f {
 	case Failure_FAILURE_NONE:
@@ -240,7 +245,7 @@ func failure(f Failure) error {
 	case Failure_FAILURE_FORBIDDEN:
 		return domain.Forbidden(domain.MsgNotYourRemark)
 	default:
-		return errors.New("actors: grain could not write")
+		return ErrWriteFailed
 	}
 }
 

@@ -46,6 +46,12 @@ type Sessions struct {
 	// listening is true while the LISTEN connection is healthy; without it the
 	// cache is bypassed so a missed NOTIFY can never keep a revoked token alive.
 	listening bool
+	// unheard holds, while not listening, the versions this node knew when
+	// the listener went down and the first one it saw of anyone who signed
+	// in since: the catch-up after the reconnect compares them with the
+	// database and runs the revocation hooks for every user whose version
+	// moved, so sockets whose NOTIFY was lost are still closed.
+	unheard map[uuid.UUID]int
 
 	hooksMu sync.RWMutex
 	hooks   []func(uuid.UUID)
@@ -58,7 +64,8 @@ type cachedVersion struct {
 
 // NewSessions makes a Sessions; call Listen in a goroutine to enable caching.
 func NewSessions(db *bun.DB, signer *Signer, log zerolog.Logger) *Sessions {
-	return &Sessions{db: db, signer: signer, log: log, now: time.Now, versions: make(map[uuid.UUID]cachedVersion)}
+	return &Sessions{db: db, signer: signer, log: log, now: time.Now,
+		versions: make(map[uuid.UUID]cachedVersion), unheard: make(map[uuid.UUID]int)}
 }
 
 // Issue signs a token for u at its current version.
@@ -111,6 +118,9 @@ func (s *Sessions) version(ctx context.Context, id uuid.UUID) (int, error) {
 		s.versions = make(map[uuid.UUID]cachedVersion)
 	}
 	s.versions[id] = cachedVersion{version: v, at: now}
+	if _, seen := s.unheard[id]; !seen && s.unheard != nil {
+		s.unheard[id] = v
+	}
 	s.mu.Unlock()
 	return v, nil
 }
@@ -154,24 +164,38 @@ func (s *Sessions) Forget(id uuid.UUID) {
 }
 
 // Listen follows revocations from every node until ctx ends, reconnecting
-// after errors. While disconnected the cache is bypassed.
+// after errors with a growing pause (the database may be restarting).
+// While disconnected the cache is bypassed; after a reconnect a catch-up
+// read finds the revocations whose NOTIFY was lost.
 func (s *Sessions) Listen(ctx context.Context) {
+	var b persistence.Backoff
 	for ctx.Err() == nil {
-		err := s.listenOnce(ctx)
-		s.setListening(false)
+		err := s.listenOnce(ctx, func() {
+			if b.Failures() > 0 {
+				s.log.Info().Int("attempts", b.Failures()).Msg("token revocation listener reconnected")
+			}
+			b.Reset()
+		})
+		s.stopListening()
 		if ctx.Err() != nil {
 			return
 		}
-		s.log.Warn().Err(err).Msg("token revocation listener lost; retrying")
+		if b.Failures() == 0 { // the first failure since it last worked
+			s.log.Warn().Err(err).Msg("token revocation listener lost; retrying")
+		}
+		t := time.NewTimer(b.Next())
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return
-		case <-time.After(time.Second):
+		case <-t.C:
 		}
 	}
 }
 
-func (s *Sessions) listenOnce(ctx context.Context) error {
+// listenOnce listens until the connection fails; up runs once the LISTEN
+// is in effect and the catch-up is done.
+func (s *Sessions) listenOnce(ctx context.Context, up func()) error {
 	ln := pgdriver.NewListener(s.db)
 	defer ln.Close()
 	// A blocked receive does not watch ctx: closing the listener ends it.
@@ -188,11 +212,11 @@ func (s *Sessions) listenOnce(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// Anything cached before the listener was up may have missed a NOTIFY.
-	s.mu.Lock()
-	s.versions = make(map[uuid.UUID]cachedVersion)
-	s.listening = true
-	s.mu.Unlock()
+	// Every revocation from now on is heard; the ones before are read.
+	if err := s.catchUp(ctx); err != nil {
+		return err
+	}
+	up()
 	for {
 		// Receive (not Channel) so a broken connection surfaces here and the
 		// cache is bypassed until a fresh LISTEN is up.
@@ -213,6 +237,44 @@ func (s *Sessions) listenOnce(ctx context.Context) error {
 	}
 }
 
+// catchUp runs the revocation hooks for every user whose token version
+// moved (or who was deleted) while nobody listened, then turns the cache on.
+func (s *Sessions) catchUp(ctx context.Context) error {
+	s.mu.RLock()
+	known := make(map[uuid.UUID]int, len(s.unheard))
+	for id, v := range s.unheard {
+		known[id] = v
+	}
+	s.mu.RUnlock()
+	if len(known) > 0 {
+		ids := make([]uuid.UUID, 0, len(known))
+		for id := range known {
+			ids = append(ids, id)
+		}
+		now, err := persistence.TokenVersions(ctx, s.db, ids)
+		if err != nil {
+			return fmt.Errorf("app: revocation catch-up: %w", err)
+		}
+		missed := 0
+		for id, v := range known {
+			if cur, ok := now[id]; !ok || cur != v {
+				missed++
+				s.revoked(id)
+			}
+		}
+		if missed > 0 {
+			s.log.Info().Int("users", missed).Msg("revocations sent while the listener was down applied")
+		}
+	}
+	// Anything cached before the listener was up may have missed a NOTIFY.
+	s.mu.Lock()
+	s.versions = make(map[uuid.UUID]cachedVersion)
+	s.unheard = nil
+	s.listening = true
+	s.mu.Unlock()
+	return nil
+}
+
 // Listening reports whether revocations are being received (and the token
 // version cache is in use).
 func (s *Sessions) Listening() bool {
@@ -221,8 +283,16 @@ func (s *Sessions) Listening() bool {
 	return s.listening
 }
 
-func (s *Sessions) setListening(v bool) {
+// stopListening records that revocations may go unheard from now on: the
+// cache is bypassed, and what it knows is kept for the catch-up.
+func (s *Sessions) stopListening() {
 	s.mu.Lock()
-	s.listening = v
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	if s.unheard == nil {
+		s.unheard = make(map[uuid.UUID]int, len(s.versions))
+		for id, cv := range s.versions {
+			s.unheard[id] = cv.version
+		}
+	}
+	s.listening = false
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 
@@ -63,7 +64,7 @@ func (s *Search) Search(ctx context.Context, q string, limit int) (SearchResults
 	limit = domain.SearchLimit(limit)
 	hits, err := s.d.Index.Search(ctx, q, limit)
 	if err != nil {
-		return out, err
+		return out, indexError(err)
 	}
 	ids := map[domain.SearchKind][]uuid.UUID{}
 	for _, h := range hits {
@@ -133,7 +134,7 @@ func (s *Search) Users(ctx context.Context, q string, limit int) (UserSearchResu
 	}
 	hits, err := s.d.Index.SearchUsers(ctx, q, domain.SearchLimit(limit))
 	if err != nil {
-		return out, err
+		return out, indexError(err)
 	}
 	ids := make([]uuid.UUID, len(hits))
 	for i, h := range hits {
@@ -153,6 +154,23 @@ func (s *Search) Users(ctx context.Context, q string, limit int) (UserSearchResu
 		}
 	}
 	return out, nil
+}
+
+// MsgSearchRebuilding answers a search while the node rebuilds its index
+// (its files were lost while it ran).
+const MsgSearchRebuilding = "Search is rebuilding. Please try again in a moment."
+
+// searchRetryAfter is the Retry-After of a search during a rebuild: a
+// small index takes seconds to rebuild.
+const searchRetryAfter = 2
+
+// indexError is what a failed index search answers: a 503 while the index
+// is being rebuilt, the error itself otherwise.
+func indexError(err error) error {
+	if errors.Is(err, searchindex.ErrRebuilding) {
+		return domain.Unavailable(MsgSearchRebuilding, searchRetryAfter)
+	}
+	return err
 }
 
 func userResult(u *persistence.User) SearchResult {

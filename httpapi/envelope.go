@@ -10,6 +10,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"campus/app"
 	"campus/domain"
 )
 
@@ -118,10 +119,11 @@ func writeError(ctx *fasthttp.RequestCtx, err error) {
 	writeJSON(ctx, errorBody{Status: "error", Message: "Internal server error"})
 }
 
-// transient reports whether err is an overload or timeout the caller can
-// retry rather than a fault: 503 + Retry-After, never 500.
+// transient reports whether err is an overload, a timeout or a dependency
+// briefly out of reach (the database restarting: app.IsUnavailable) that
+// the caller can retry rather than a fault: 503 + Retry-After, never 500.
 func transient(err error) bool {
-	return errors.Is(err, context.DeadlineExceeded)
+	return errors.Is(err, context.DeadlineExceeded) || app.IsUnavailable(err)
 }
 
 var (

@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttputil"
 
+	"campus/actors"
 	"campus/config"
 	"campus/domain"
 )
@@ -185,6 +187,14 @@ func TestPanicGuardAndErrors(t *testing.T) {
 	ts.router.GET("/api/test/panic", func(*fasthttp.RequestCtx) { panic("boom with secret internals") })
 	ts.router.GET("/api/test/internal", func(ctx *fasthttp.RequestCtx) { writeError(ctx, errors.New("pq: relation users is broken")) })
 	ts.router.GET("/api/test/limited", func(ctx *fasthttp.RequestCtx) { writeError(ctx, domain.TooMany("Too many attempts", 42)) })
+	// The database out of reach (its connection refused, as while it
+	// restarts) and a grain whose write failed: retry, not a fault.
+	ts.router.GET("/api/test/db-down", func(ctx *fasthttp.RequestCtx) {
+		writeError(ctx, fmt.Errorf("persistence: feed: %w", &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}))
+	})
+	ts.router.GET("/api/test/grain-failed", func(ctx *fasthttp.RequestCtx) {
+		writeError(ctx, fmt.Errorf("app: like: %w", actors.ErrWriteFailed))
+	})
 	ts.router.POST("/api/test/json", func(ctx *fasthttp.RequestCtx) {
 		var v struct {
 			Name string `json:"name"`
@@ -207,6 +217,8 @@ func TestPanicGuardAndErrors(t *testing.T) {
 		{"panic is 500 without internals", "GET", "/api/test/panic", nil, nil, 500, "Internal server error"},
 		{"internal error hidden", "GET", "/api/test/internal", nil, nil, 500, "Internal server error"},
 		{"429 with retry", "GET", "/api/test/limited", nil, nil, 429, "Too many attempts"},
+		{"database unreachable is 503", "GET", "/api/test/db-down", nil, nil, 503, domain.MsgUnavailable},
+		{"failed grain write is 503", "GET", "/api/test/grain-failed", nil, nil, 503, domain.MsgUnavailable},
 		{"json ok", "POST", "/api/test/json", []byte(`{"name":"a","age":3}`), nil, 200, ""},
 		{"json empty body", "POST", "/api/test/json", nil, nil, 200, ""},
 		{"json malformed", "POST", "/api/test/json", []byte(`{"name":`), nil, 400, "Invalid JSON body"},
@@ -235,6 +247,11 @@ func TestPanicGuardAndErrors(t *testing.T) {
 	}
 	if a := ts.do(t, "GET", "/api/test/limited", nil); a.header["Retry-After"] != "42" || !bytes.Contains(a.body, []byte(`"retryAfter":42`)) {
 		t.Fatalf("retry-after missing: %v %s", a.header, a.body)
+	}
+	for _, path := range []string{"/api/test/db-down", "/api/test/grain-failed"} {
+		if a := ts.do(t, "GET", path, nil); a.header["Retry-After"] != "1" || !bytes.Contains(a.body, []byte(`"retryAfter":1`)) {
+			t.Fatalf("%s: retry-after missing: %v %s", path, a.header, a.body)
+		}
 	}
 	if !strings.Contains(ts.logs.waitFor("panic in handler"), "panic in handler") {
 		t.Fatal("panic not logged")
@@ -294,7 +311,10 @@ func TestReady(t *testing.T) {
 		body   string
 	}{
 		{"ready", func(context.Context) error { return nil }, 200, `{"status":"success","data":{"members":3,"status":"ready"}}`},
-		{"not ready", func(context.Context) error { return errors.New("db down") }, 503, `{"status":"error","message":"Not ready"}`},
+		{"not ready", func(context.Context) error { return errors.New("db down") }, 503, `{"status":"error","message":"Not ready","retryAfter":1}`},
+		{"names the check that failed", func(context.Context) error {
+			return fmt.Errorf("ready: %w", &NotReady{Check: "database", Err: errors.New("db down: connection refused")})
+		}, 503, `{"status":"error","message":"Not ready","errors":[{"field":"database","msg":"Not ready"}],"retryAfter":1}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -302,6 +322,9 @@ func TestReady(t *testing.T) {
 			a := ts.do(t, "GET", "/api/ready", nil)
 			if a.status != tt.status || string(bytes.TrimSpace(a.body)) != tt.body {
 				t.Fatalf("%d %s, want %d %s", a.status, a.body, tt.status, tt.body)
+			}
+			if tt.status == 503 && a.header["Retry-After"] != "1" {
+				t.Fatalf("Retry-After %q, want 1", a.header["Retry-After"])
 			}
 			if bytes.Contains(a.body, []byte("db down")) {
 				t.Fatal("readiness leaked internals")

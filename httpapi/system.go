@@ -2,25 +2,47 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/valyala/fasthttp"
+
+	"campus/domain"
 )
 
 func (s *Server) health(ctx *fasthttp.RequestCtx) {
 	writeData(ctx, map[string]string{"status": "ok"})
 }
 
+// NotReady is what Deps.Ready answers when one of its checks fails: Check
+// names it ("database", "cluster", …) and is shown in the answer; Err says
+// why and is only logged.
+type NotReady struct {
+	Check string
+	Err   error
+}
+
+func (e *NotReady) Error() string { return e.Check + ": " + e.Err.Error() }
+
+func (e *NotReady) Unwrap() error { return e.Err }
+
 // ready is the load balancer's readiness probe: 503 until the database, the
-// cluster and the index all answer.
+// cluster and the index all answer. The answer names the check that failed
+// (errors[0].field) when the check says which.
 func (s *Server) ready(ctx *fasthttp.RequestCtx) {
 	if s.deps.Ready != nil {
 		c, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		if err := s.deps.Ready(c); err != nil {
 			s.log.Warn().Err(err).Msg("not ready")
+			body := errorBody{Status: "error", Message: "Not ready", RetryAfter: 1}
+			var nr *NotReady
+			if errors.As(err, &nr) {
+				body.Errors = []domain.FieldError{{Field: nr.Check, Msg: "Not ready"}}
+			}
+			ctx.Response.Header.Set("Retry-After", "1")
 			ctx.SetStatusCode(fasthttp.StatusServiceUnavailable)
-			writeJSON(ctx, errorBody{Status: "error", Message: "Not ready"})
+			writeJSON(ctx, body)
 			return
 		}
 	}

@@ -66,6 +66,8 @@ func connector(url string) (c *pgdriver.Connector, err error) {
 		pgdriver.WithWriteTimeout(30*time.Second),
 		// Tracing creates a span per query; nothing here collects them.
 		pgdriver.WithTracing(false),
+		// Drop connections the server closed before using them (a restart).
+		pgdriver.WithResetSessionFunc(checkConn),
 		pgdriver.WithDSN(url), // last: the URL's own settings win
 	), nil
 }

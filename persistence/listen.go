@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"time"
 
@@ -48,3 +49,34 @@ func AwaitListening(ctx context.Context, db bun.IDB, ln *pgdriver.Listener, chan
 	}
 	return fmt.Errorf("persistence: no %s probe came back in %d tries", channel, probeTries)
 }
+
+// Pauses between reconnection attempts of a listener (Backoff).
+const (
+	backoffMin = 250 * time.Millisecond
+	backoffMax = 2 * time.Second
+)
+
+// Backoff paces the reconnection attempts of a LISTEN connection: the
+// first retry comes quickly (a restart of Postgres takes a second or two),
+// then the pause doubles up to two seconds, so that the sockets of a token
+// revoked just after the database came back stay open no longer than that;
+// with jitter, so that every node's listeners do not knock at once. The
+// zero value is ready to use; not safe for concurrent use.
+type Backoff struct {
+	failures int
+}
+
+// Next counts a failed attempt and answers how long to wait before the next.
+func (b *Backoff) Next() time.Duration {
+	b.failures++
+	d := backoffMin << min(b.failures-1, 5)
+	d = min(d, backoffMax)
+	// ±20%: rand.N needs a positive bound.
+	return d - d/5 + rand.N(2*d/5+1)
+}
+
+// Failures is how many attempts failed since the last Reset.
+func (b *Backoff) Failures() int { return b.failures }
+
+// Reset starts over after a success.
+func (b *Backoff) Reset() { b.failures = 0 }

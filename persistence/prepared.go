@@ -15,7 +15,9 @@ import (
 // with its arguments inlined, so Postgres plans it on every call; for the
 // feed that planning cost as much as running it. A statement prepared on the
 // pool is prepared once per connection (database/sql does that lazily) and
-// Postgres then reuses its plan.
+// Postgres then reuses its plan. It survives a restart of Postgres: the
+// pool drops the dead connections (checkConn) and database/sql prepares the
+// statement again on each new one.
 
 // maxPrepared bounds the statements kept per database: queries are keyed by
 // their text, which for posts varies only with the filter and page size.

@@ -54,6 +54,30 @@ func TokenVersion(ctx context.Context, db bun.IDB, id uuid.UUID) (int, error) {
 	return v, nil
 }
 
+// TokenVersions answers the current token version of each of ids that
+// still exists (a revocation listener's catch-up after a reconnect).
+func TokenVersions(ctx context.Context, db bun.IDB, ids []uuid.UUID) (map[uuid.UUID]int, error) {
+	out := make(map[uuid.UUID]int, len(ids))
+	const chunk = 5000
+	for len(ids) > 0 {
+		part := ids[:min(len(ids), chunk)]
+		ids = ids[len(part):]
+		var rows []struct {
+			ID           uuid.UUID `bun:"id"`
+			TokenVersion int       `bun:"token_version"`
+		}
+		err := db.NewSelect().Model((*User)(nil)).Column("id", "token_version").
+			Where("id IN (?)", bun.In(part)).Scan(ctx, &rows)
+		if err != nil {
+			return nil, fmt.Errorf("persistence: token versions: %w", err)
+		}
+		for _, r := range rows {
+			out[r.ID] = r.TokenVersion
+		}
+	}
+	return out, nil
+}
+
 // RevokeTokens bumps the user's token version, invalidating every token
 // issued before, and tells every node (NOTIFY, delivered at commit).
 func RevokeTokens(ctx context.Context, db bun.IDB, id uuid.UUID) (int, error) {

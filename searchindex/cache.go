@@ -161,6 +161,11 @@ func (x *Index) frequentTerms(ctx context.Context, n int) ([]string, error) {
 	candidates := slices.Collect(maps.Keys(seen))
 	slices.SortFunc(candidates, func(a, b string) int { return cmp.Or(cmp.Compare(seen[b], seen[a]), strings.Compare(a, b)) })
 	candidates = candidates[:min(len(candidates), 2*n)]
+	_, release, err := x.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	counts := map[string]uint64{}
 	for _, f := range []kindFields{postFields, commentFields} {
 		c, err := x.docFreqs(f.text, candidates)

@@ -84,9 +84,13 @@ func (o *Options) defaults() {
 
 // Index is an open search index with its outbox tailer.
 type Index struct {
-	opts  Options
-	log   zerolog.Logger
+	opts Options
+	log  zerolog.Logger
+	// biMu guards bi and files: readers hold it while they use bi; a
+	// rebuild at run time (heal) swaps them, and bi is nil meanwhile.
+	biMu  sync.RWMutex
 	bi    bleve.Index
+	files indexFiles
 	docs  *docBuilder
 	query *queryBuilder
 	cache *resultCache
@@ -98,6 +102,14 @@ type Index struct {
 	tailMu  sync.Mutex // one CatchUp at a time; guards tail
 	tail    tailState
 	applied atomic.Int64 // tail.applied, readable during a CatchUp
+
+	// wake asks the tailer for a round (a NOTIFY arrived, or a search
+	// failed and the files should be checked).
+	wake chan struct{}
+	// When a failed rebuild at run time is tried again (the tailer's
+	// goroutine only).
+	healAt   time.Time
+	healWait time.Duration
 }
 
 // Open opens the index in opts.Dir, rebuilding it from Postgres first when
@@ -138,10 +150,17 @@ func Open(ctx context.Context, opts Options) (*Index, error) {
 			return nil, fmt.Errorf("searchindex: rebuilt index does not open: %s", reason)
 		}
 	}
+	files, err := statFiles(opts.Dir)
+	if err != nil {
+		_ = bi.Close()
+		return nil, err
+	}
 	x := &Index{
 		opts:  opts,
 		log:   log,
 		bi:    bi,
+		files: files,
+		wake:  make(chan struct{}, 1),
 		docs:  docs,
 		query: newQueryBuilder(docs.text),
 		cache: newResultCache(),
@@ -250,7 +269,12 @@ func (x *Index) Applied() int64 { return x.applied.Load() }
 
 // DocCount is the number of documents in the index.
 func (x *Index) DocCount() (uint64, error) {
-	n, err := x.bi.DocCount()
+	bi, release, err := x.acquire()
+	if err != nil {
+		return 0, err
+	}
+	defer release()
+	n, err := bi.DocCount()
 	if err != nil {
 		return 0, fmt.Errorf("searchindex: doc count: %w", err)
 	}
@@ -265,6 +289,11 @@ func (x *Index) Close() error {
 	}
 	x.stop()
 	x.wg.Wait()
+	x.biMu.Lock() // wait for searches still running
+	defer x.biMu.Unlock()
+	if x.bi == nil {
+		return nil // lost, and its rebuild did not finish: nothing to keep
+	}
 	err := x.persist()
 	if cerr := x.bi.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("searchindex: close: %w", cerr)
@@ -272,7 +301,7 @@ func (x *Index) Close() error {
 	return err
 }
 
-// persist writes the outbox position once more and waits until that batch,
+// persist (with biMu held) writes the outbox position once more and waits until that batch,
 // and so everything before it, is on disk. Batches do not wait for the
 // disk (see runtimeConfig), and scorch's Close does not persist.
 func (x *Index) persist() error {

@@ -248,8 +248,8 @@ func (x *Index) SearchUsers(ctx context.Context, q string, limit int) ([]Hit, er
 }
 
 func (x *Index) search(ctx context.Context, q string, limit int, kinds []kindFields) ([]Hit, error) {
-	if x.closed.Load() {
-		return nil, ErrClosed
+	if err := x.usable(); err != nil {
+		return nil, err // closed, or rebuilding: not even from the cache
 	}
 	p := x.query.parse(q)
 	if len(p.words) == 0 || limit <= 0 {
@@ -278,6 +278,11 @@ const computeTimeout = 10 * time.Second
 
 // compute runs a search on the index (search caches it).
 func (x *Index) compute(ctx context.Context, p parsed, limit int, kinds []kindFields) ([]Hit, error) {
+	_, release, err := x.acquire() // x.bi stays this index until released
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	hits, err := x.find(ctx, exactQuery(p.exact, kinds), limit, true)
 	if err != nil {
 		return nil, err
@@ -333,6 +338,7 @@ func (x *Index) find(ctx context.Context, q query.Query, size int, exact bool) (
 	req := bleve.NewSearchRequestOptions(q, size+1, 0, false)
 	res, err := x.bi.SearchInContext(ctx, req)
 	if err != nil {
+		x.suspect(ctx)
 		return nil, fmt.Errorf("searchindex: search: %w", err)
 	}
 	if len(res.Hits) > size && size > 0 && res.Hits[size].Score == res.Hits[size-1].Score {

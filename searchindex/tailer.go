@@ -98,7 +98,7 @@ func (s tailState) gapIDs() []int64 {
 // run follows the outbox until ctx ends: woken by NOTIFY, and polling as a
 // fallback in case a notification is lost.
 func (x *Index) run(ctx context.Context) {
-	wake := make(chan struct{}, 1)
+	wake := x.wake
 	var listening sync.WaitGroup
 	defer listening.Wait() // Close waits for the listener too
 	listening.Go(func() { x.listen(ctx, wake) })
@@ -108,6 +108,14 @@ func (x *Index) run(ctx context.Context) {
 	defer prune.Stop()
 	sinceWarm := warmAfterDocs // warm up once at the start
 	for {
+		// An index deleted or replaced under the running node is rebuilt
+		// from the database here (searches answer 503 meanwhile).
+		if !x.heal(ctx) {
+			if !sleep(ctx, x.opts.PollInterval) {
+				return
+			}
+			continue
+		}
 		n, err := x.CatchUp(ctx)
 		if err != nil && ctx.Err() == nil {
 			x.log.Warn().Err(err).Msg("search outbox apply failed; retrying")
@@ -143,6 +151,9 @@ func (x *Index) CatchUp(ctx context.Context) (int, error) {
 	defer x.tailMu.Unlock()
 	if x.closed.Load() {
 		return 0, ErrClosed
+	}
+	if x.bi == nil { // written only with tailMu held too
+		return 0, ErrRebuilding
 	}
 	total := 0
 	r, err := x.prepare(ctx, x.tail)
@@ -271,24 +282,45 @@ func (x *Index) changes(ctx context.Context, entries []persistence.OutboxEntry) 
 }
 
 // listen turns NOTIFYs on the outbox channel into wake-ups, reconnecting
-// after errors. Each (re)connection wakes the tailer once, since
+// after errors with a growing pause (the database may be restarting).
+// Each (re)connection wakes the tailer once for a catch-up read, since
 // notifications sent while disconnected are lost.
 func (x *Index) listen(ctx context.Context, wake chan<- struct{}) {
+	var b persistence.Backoff
 	for ctx.Err() == nil {
-		err := x.listenOnce(ctx, wake)
+		err := x.listenOnce(ctx, wake, func() {
+			if b.Failures() > 0 {
+				x.log.Info().Int("attempts", b.Failures()).Msg("search outbox listener reconnected")
+			}
+			b.Reset()
+		})
 		if ctx.Err() != nil {
 			return
 		}
-		x.log.Warn().Err(err).Msg("search outbox listener lost; polling until it is back")
-		select {
-		case <-ctx.Done():
+		if b.Failures() == 0 { // the first failure since it last worked
+			x.log.Warn().Err(err).Msg("search outbox listener lost; polling until it is back")
+		}
+		if !sleep(ctx, b.Next()) {
 			return
-		case <-time.After(time.Second):
 		}
 	}
 }
 
-func (x *Index) listenOnce(ctx context.Context, wake chan<- struct{}) error {
+// sleep waits d or until ctx ends, and says whether ctx is still live.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// listenOnce listens until the connection fails; up runs once the LISTEN
+// is known to be in effect.
+func (x *Index) listenOnce(ctx context.Context, wake chan<- struct{}, up func()) error {
 	ln := pgdriver.NewListener(x.opts.DB)
 	defer ln.Close()
 	// A receive does not end when ctx does; closing the listener ends it.
@@ -302,6 +334,7 @@ func (x *Index) listenOnce(ctx context.Context, wake chan<- struct{}) error {
 	if err := persistence.AwaitListening(ctx, x.opts.DB, ln, persistence.OutboxChannel, func(string) {}); err != nil {
 		return fmt.Errorf("searchindex: %w", err)
 	}
+	up()
 	poke(wake)
 	for {
 		// ReceiveTimeout, not Channel: Channel hides a broken connection.
@@ -350,7 +383,7 @@ func (x *Index) housekeeping(ctx context.Context) {
 	}
 	x.tailMu.Lock()
 	defer x.tailMu.Unlock()
-	if x.closed.Load() {
+	if x.closed.Load() || x.bi == nil {
 		return
 	}
 	if x.tail.okAt.IsZero() {

@@ -74,6 +74,10 @@ type Options struct {
 	// machine may lose or corrupt the cluster. Never for real data:
 	// acknowledged likes must survive a crash.
 	Ephemeral bool
+	// Port is the loopback TCP port to listen on; 0 picks a free one. A
+	// test that stops the server and starts it again on the same Dir gives
+	// the first server's Port, so that clients keep their URL.
+	Port int
 }
 
 // Server is a running postgres started by Start.
@@ -179,9 +183,11 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 	}
 
 	for attempt := 1; ; attempt++ {
-		port, err := freePort()
-		if err != nil {
-			return nil, err
+		port := o.Port
+		if port == 0 {
+			if port, err = freePort(); err != nil {
+				return nil, err
+			}
 		}
 		err = s.launch(ctx, bins, acct, dataDir, sockDir, port, password, o.Ephemeral)
 		if err == nil {
@@ -189,7 +195,7 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 		}
 		// Another process may take the port between freePort and postgres
 		// binding it; pick another.
-		if attempt < 3 && errors.Is(err, errPortTaken) {
+		if attempt < 3 && o.Port == 0 && errors.Is(err, errPortTaken) {
 			s.log.Warn().Int("port", port).Msg("postgres port taken meanwhile, retrying on another")
 			continue
 		}
@@ -225,6 +231,32 @@ func (s *Server) Stop(ctx context.Context) error {
 	})
 	return s.stopErr
 }
+
+// StopImmediate shuts postgres down the way `pg_ctl stop -m immediate`
+// does (SIGQUIT): every backend exits at once, clients see their
+// connections dropped, nothing is checkpointed, and the next start runs
+// crash recovery. Committed transactions survive it (unless Ephemeral).
+// It is how fault tests take the database away under load; Stop is the
+// way to shut down. It returns once the process is gone (escalating to
+// SIGKILL when ctx ends first).
+func (s *Server) StopImmediate(ctx context.Context) error {
+	s.stopOnce.Do(func() {
+		s.stopping.Store(true)
+		s.child.signal(syscall.SIGQUIT)
+		select {
+		case <-s.child.exited:
+		case <-ctx.Done():
+			s.child.signal(syscall.SIGKILL)
+			<-s.child.exited
+			s.stopErr = fmt.Errorf("pgserver: immediate shutdown did not finish in time, killed: %w", ctx.Err())
+		}
+		s.release()
+	})
+	return s.stopErr
+}
+
+// Port is the TCP port the server listens on.
+func (s *Server) Port() int { return s.port }
 
 // errPortTaken marks a start that failed because the port was taken.
 var errPortTaken = errors.New("pgserver: port taken")
