@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/valyala/fasthttp"
 
@@ -149,6 +150,12 @@ func decodeJSON(ctx *fasthttp.RequestCtx, v any) error {
 	if jsonDepth(body) > maxJSONDepth {
 		return errTooDeep
 	}
+	// Checked on the raw body, before any handler sees a string: the
+	// decoder turns \u0000 into a NUL that Postgres refuses, and quietly
+	// replaces bytes that are not UTF-8.
+	if field, bad := badJSONText(body); bad {
+		return domain.InvalidText(field)
+	}
 	if err := json.Unmarshal(body, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
@@ -157,6 +164,89 @@ func decodeJSON(ctx *fasthttp.RequestCtx, v any) error {
 		return errBadJSON
 	}
 	return nil
+}
+
+// badJSONText finds the first JSON string in b whose text is not
+// domain.ValidText: a NUL (written \u0000; a raw one is invalid JSON) or
+// bytes that are not UTF-8. field is the object key the string is the value
+// of, or is inside; "" at the top level or when the key itself is bad. It
+// only scans: malformed JSON is the decoder's to report.
+func badJSONText(b []byte) (field string, bad bool) {
+	type frame struct {
+		object, wantKey bool
+		key             []byte
+	}
+	var stack []frame
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '{':
+			stack = append(stack, frame{object: true, wantKey: true})
+		case '[':
+			stack = append(stack, frame{})
+		case '}', ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		case ',':
+			if n := len(stack); n > 0 && stack[n-1].object {
+				stack[n-1].wantKey = true
+			}
+		case '"':
+			end, ok := scanJSONString(b, i)
+			n := len(stack)
+			isKey := n > 0 && stack[n-1].object && stack[n-1].wantKey
+			if !ok {
+				if isKey {
+					return "", true
+				}
+				for j := n - 1; j >= 0; j-- {
+					if stack[j].key != nil {
+						return jsonKey(stack[j].key), true
+					}
+				}
+				return "", true
+			}
+			if isKey {
+				stack[n-1].key, stack[n-1].wantKey = b[i+1:end], false
+			}
+			i = end
+		}
+	}
+	return "", false
+}
+
+// scanJSONString reads the string whose opening quote is b[i]: end is the
+// index of its closing quote (len(b) when unterminated), ok whether its
+// text is valid.
+func scanJSONString(b []byte, i int) (end int, ok bool) {
+	ok = true
+	start := i + 1
+	for j := start; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			return j, ok && utf8.Valid(b[start:j])
+		case '\\':
+			if j+5 < len(b) && b[j+1] == 'u' && string(b[j+2:j+6]) == "0000" {
+				ok = false
+			}
+			j++ // the escaped character cannot end the string
+		case 0:
+			ok = false
+		}
+	}
+	return len(b), ok && utf8.Valid(b[start:])
+}
+
+// jsonKey is a raw object key as text, escapes resolved.
+func jsonKey(raw []byte) string {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw)
+	}
+	var s string
+	if err := json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s); err != nil {
+		return ""
+	}
+	return s
 }
 
 // jsonDepth is the deepest nesting of objects/arrays in b, ignoring brackets
