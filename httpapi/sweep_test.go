@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fasthttp/websocket"
 	"github.com/google/uuid"
 	"github.com/rs/zerolog"
 	"github.com/valyala/fasthttp"
@@ -812,6 +813,39 @@ func TestSweep(t *testing.T) {
 					}
 				}
 			}
+		})
+	}
+}
+
+// TestSweepWebsocket sends hostile watch frames over a real socket: each
+// gets an error frame and the socket keeps serving.
+func TestSweepWebsocket(t *testing.T) {
+	sw := newSweepStack(t)
+	_, token := sw.member(t, "Sweep Socket")
+	c := sw.connect(t, token)
+	frames := []struct{ name, frame string }{
+		{"NUL id", `{"event":"watch","data":{"postIds":["\u0000"]}}`},
+		{"NUL in an id", `{"event":"watch","data":{"postIds":["` + uuid.NewString()[:8] + `\u0000"]}}`},
+		{"not UTF-8", "{\"event\":\"watch\",\"data\":{\"postIds\":[\"\xff\xfe\"]}}"},
+		{"numbers", `{"event":"watch","data":{"postIds":[1,2.5,-1]}}`},
+		{"nulls", `{"event":"watch","data":{"postIds":[null]}}`},
+		{"objects", `{"event":"watch","data":{"postIds":[{"id":"x"}]}}`},
+		{"ids not a list", `{"event":"watch","data":{"postIds":"` + uuid.NewString() + `"}}`},
+		{"long id", `{"event":"watch","data":{"postIds":["` + strings.Repeat("a", 10000) + `"]}}`},
+		{"unwatch garbage", `{"event":"unwatch","data":{"postIds":["nope",7]}}`},
+		{"data a string", `{"event":"watch","data":"\u0000"}`},
+		{"event NUL", `{"event":"\u0000","data":{}}`},
+	}
+	for _, f := range frames {
+		t.Run(f.name, func(t *testing.T) {
+			if err := c.WriteMessage(websocket.TextMessage, []byte(f.frame)); err != nil {
+				t.Fatal(err)
+			}
+			if got := c.Next(t, "error"); got.Data["message"] == "" {
+				t.Fatalf("error frame without a message: %v", got)
+			}
+			c.Send(t, "test", map[string]any{})
+			c.Next(t, "test:response")
 		})
 	}
 }

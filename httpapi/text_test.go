@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"math"
 	"net/url"
@@ -153,4 +154,41 @@ func TestHostileCursors(t *testing.T) {
 			})
 		}
 	}
+}
+
+// FuzzBadJSONText: whatever badJSONText lets through, the decoder turns
+// into text Postgres can store; it never panics on any input.
+func FuzzBadJSONText(f *testing.F) {
+	for _, seed := range []string{
+		`{"name":"a\u0000b"}`, `{"a":["\\u0000",{"b":"\u0000"}]}`, `"\u0000"`, "{\"a\":\"\xff\"}", `{"a":"\"\\"}`,
+		`{"k\u0000":1}`, `[{"a":{"b":["c",{"d":"\u0000"}]}}]`, `{"a":"\ud800\u0000"}`, `{"a":`, `"\`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, bad := badJSONText(b)
+		var v any
+		if bad || json.Unmarshal(b, &v) != nil {
+			return
+		}
+		var check func(any)
+		check = func(v any) {
+			switch x := v.(type) {
+			case string:
+				if !domain.ValidText(x) {
+					t.Fatalf("badJSONText passed %q, which decodes to %q", b, x)
+				}
+			case []any:
+				for _, e := range x {
+					check(e)
+				}
+			case map[string]any:
+				for k, e := range x {
+					check(k)
+					check(e)
+				}
+			}
+		}
+		check(v)
+	})
 }
