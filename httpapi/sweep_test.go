@@ -294,6 +294,7 @@ type sweepCase struct {
 	method, uri string
 	body        []byte
 	contentType string
+	headers     []string // name, value, …; an Authorization here replaces the caller's
 }
 
 // Markers for bytes json.Marshal cannot produce: they are swapped into the
@@ -399,6 +400,24 @@ var hostileQueries = func() []named {
 // queriesForBodies is how many of hostileQueries the routes with a body get.
 const queriesForBodies = 4
 
+// hostileHeaders are the headers some layer reads: the token, the request
+// id, the proxy chain, the websocket handshake and media revalidation.
+var hostileHeaders = []named{
+	{"bearer garbage", []string{"Authorization", "Bearer garbage"}},
+	{"bearer not UTF-8", []string{"Authorization", "Bearer \xff\xfe"}},
+	{"bearer 6k", []string{"Authorization", "Bearer " + strings.Repeat("t", 6000)}},
+	{"basic auth", []string{"Authorization", "Basic YTpi"}},
+	{"bearer alg none", []string{"Authorization", "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0."}},
+	{"request id 5k", []string{"X-Request-Id", strings.Repeat("r", 5000)}},
+	{"request id odd", []string{"X-Request-Id", "../\xff;'\""}},
+	{"forwarded garbage", []string{"X-Forwarded-For", "garbage, ::1, 999.1.1.1,,"}},
+	{"origin null", []string{"Origin", "null"}},
+	{"websocket upgrade garbage", []string{"Connection", "Upgrade", "Upgrade", "websocket", "Sec-WebSocket-Version", "99",
+		"Sec-WebSocket-Key", "\xff"}},
+	{"if-none-match garbage", []string{"If-None-Match", "\"\xff\", W/, *"}},
+	{"charset latin1", []string{"Content-Type", "application/json; charset=latin1"}},
+}
+
 // hostileBodies are whole JSON bodies sent to every route that may read one.
 var hostileBodies = []named{
 	{"empty", ""}, {"null", "null"}, {"array", "[]"}, {"string", `"x"`}, {"number", "1e999"},
@@ -433,6 +452,10 @@ func (r sweepRoute) cases(t *testing.T, method, pattern string, fx *sweepFixture
 		for _, seg := range segments {
 			add("path "+param+"="+short(seg), fillPath(pattern, r.params, fx, param, seg), plausible(), "application/json")
 		}
+	}
+	for _, h := range hostileHeaders {
+		cases = append(cases, sweepCase{name: "header " + h.name, method: method, uri: path, body: plausible(),
+			contentType: "application/json", headers: h.v.([]string)})
 	}
 	read := method == fasthttp.MethodGet || method == fasthttp.MethodHead
 	for i, q := range hostileQueries {
@@ -684,6 +707,9 @@ func (sw *sweepStack) sweepDo(t *testing.T, c sweepCase, token string) (int, str
 		req.SetBody(c.body)
 		req.Header.SetContentType(c.contentType)
 	}
+	for i := 0; i+1 < len(c.headers); i += 2 {
+		req.Header.Set(c.headers[i], c.headers[i+1])
+	}
 	if err := sw.client.DoTimeout(req, resp, 30*time.Second); err != nil {
 		t.Fatalf("%s %s (%s): %v", c.method, short(c.uri), c.name, err)
 	}
@@ -806,6 +832,10 @@ func TestSweep(t *testing.T) {
 			for _, c := range r.cases(t, method, pattern, fx) {
 				sw.refresh(t, fx)
 				status, ct, body := sw.sweepDo(t, c, fx.token)
+				if c.name == "plausible" && status == fasthttp.StatusUnauthorized {
+					// The sweep would only ever meet the token check.
+					t.Fatalf("plausible request refused as signed out: %s", body)
+				}
 				if p := envelopeProblem(method, status, ct, body, r.raw); p != "" {
 					t.Errorf("%s: %s", c.name, p)
 					if failures++; failures >= 30 {
