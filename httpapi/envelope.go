@@ -168,21 +168,18 @@ func decodeJSON(ctx *fasthttp.RequestCtx, v any) error {
 
 // badJSONText finds the first JSON string in b whose text is not
 // domain.ValidText: a NUL (written \u0000; a raw one is invalid JSON) or
-// bytes that are not UTF-8. field is the object key the string is the value
-// of, or is inside; "" at the top level or when the key itself is bad. It
-// only scans: malformed JSON is the decoder's to report.
+// bytes that are not UTF-8. field is where it is, written as the domain
+// names fields ("name", "education.degree", "skills[1].name"); for a bad
+// key, where the object holding it is. It only scans: malformed JSON is
+// the decoder's to report.
 func badJSONText(b []byte) (field string, bad bool) {
-	type frame struct {
-		object, wantKey bool
-		key             []byte
-	}
-	var stack []frame
+	var stack []jsonFrame
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '{':
-			stack = append(stack, frame{object: true, wantKey: true})
+			stack = append(stack, jsonFrame{object: true, wantKey: true})
 		case '[':
-			stack = append(stack, frame{})
+			stack = append(stack, jsonFrame{})
 		case '}', ']':
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
@@ -190,29 +187,49 @@ func badJSONText(b []byte) (field string, bad bool) {
 		case ',':
 			if n := len(stack); n > 0 && stack[n-1].object {
 				stack[n-1].wantKey = true
+			} else if n > 0 {
+				stack[n-1].index++
 			}
 		case '"':
 			end, ok := scanJSONString(b, i)
 			n := len(stack)
 			isKey := n > 0 && stack[n-1].object && stack[n-1].wantKey
-			if !ok {
-				if isKey {
-					return "", true
-				}
-				for j := n - 1; j >= 0; j-- {
-					if stack[j].key != nil {
-						return jsonKey(stack[j].key), true
-					}
-				}
-				return "", true
-			}
-			if isKey {
+			switch {
+			case !ok && isKey:
+				return jsonPath(stack[:n-1]), true
+			case !ok:
+				return jsonPath(stack), true
+			case isKey:
 				stack[n-1].key, stack[n-1].wantKey = b[i+1:end], false
 			}
 			i = end
 		}
 	}
 	return "", false
+}
+
+// jsonFrame is an object or array badJSONText is inside: the key being
+// read, or the index of the item.
+type jsonFrame struct {
+	object, wantKey bool
+	key             []byte
+	index           int
+}
+
+// jsonPath names the value the frames lead to.
+func jsonPath(stack []jsonFrame) string {
+	var p []byte
+	for _, f := range stack {
+		switch {
+		case !f.object:
+			p = append(append(append(p, '['), strconv.Itoa(f.index)...), ']')
+		case len(p) > 0:
+			p = append(append(p, '.'), jsonKey(f.key)...)
+		default:
+			p = append(p, jsonKey(f.key)...)
+		}
+	}
+	return string(p)
 }
 
 // scanJSONString reads the string whose opening quote is b[i]: end is the
