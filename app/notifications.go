@@ -209,15 +209,27 @@ func decodeKeyset(s string) (persistence.Keyset, error) {
 		return persistence.Keyset{}, errBadCursor
 	}
 	var c keysetCursor
-	if err := json.Unmarshal(b, &c); err != nil || c.ID == uuid.Nil {
+	if err := json.Unmarshal(b, &c); err != nil || c.ID == uuid.Nil || !domain.ValidText(c.Key) {
 		return persistence.Keyset{}, errBadCursor
 	}
 	k := persistence.Keyset{Key: c.Key, ID: c.ID}
 	if c.At != 0 {
 		k.At = time.UnixMicro(c.At)
+		// A cursor is opaque but not trusted: a time Postgres cannot
+		// hold would fail the query instead of answering 400.
+		if y := k.At.UTC().Year(); y < minCursorYear || y > maxCursorYear {
+			return persistence.Keyset{}, errBadCursor
+		}
 	}
 	return k, nil
 }
+
+// The years a cursor's time may name: within what timestamptz holds, with
+// a margin for time zones at either end.
+const (
+	minCursorYear = 1
+	maxCursorYear = 9999
+)
 
 // isNotFound reports whether err is a 404 of any message.
 func isNotFound(err error) bool { return errors.Is(err, domain.ErrNotFound) }

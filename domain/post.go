@@ -14,7 +14,6 @@ const (
 	MsgVisibility    = "Posts are always public: visibility must be \"public\"."
 	MsgCommentEmpty  = "Please write something before posting your comment."
 	MsgCommentLong   = "Comment must be at most 1000 characters long."
-	MsgBadText       = "Text contains characters that are not allowed."
 	MsgPostNotFound  = "Post not found"
 	MsgCommentGone   = "Comment not found"
 	MsgNotYourPost   = "You can only change or delete your own posts."
@@ -75,7 +74,7 @@ func (in PostEditInput) Validate(images int) (string, error) {
 
 func postContent(raw string, images int) (string, error) {
 	content := strings.TrimSpace(raw)
-	if !cleanText(content) {
+	if !ValidText(content) {
 		return "", InvalidField("content", MsgBadText)
 	}
 	if content == "" && images == 0 {
@@ -96,7 +95,7 @@ type CommentInput struct {
 func (in CommentInput) Validate() (string, error) {
 	content := strings.TrimSpace(in.Content)
 	switch {
-	case !cleanText(content):
+	case !ValidText(content):
 		return "", InvalidField("content", MsgBadText)
 	case content == "":
 		return "", InvalidField("content", MsgCommentEmpty)
@@ -104,10 +103,4 @@ func (in CommentInput) Validate() (string, error) {
 		return "", InvalidField("content", MsgCommentLong)
 	}
 	return content, nil
-}
-
-// cleanText refuses what Postgres text cannot store (invalid UTF-8, NUL),
-// which a multipart field can carry even though JSON cannot.
-func cleanText(s string) bool {
-	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
 }

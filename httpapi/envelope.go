@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/valyala/fasthttp"
 
@@ -151,6 +152,12 @@ func decodeJSON(ctx *fasthttp.RequestCtx, v any) error {
 	if jsonDepth(body) > maxJSONDepth {
 		return errTooDeep
 	}
+	// Checked on the raw body, before any handler sees a string: the
+	// decoder turns \u0000 into a NUL that Postgres refuses, and quietly
+	// replaces bytes that are not UTF-8.
+	if field, bad := badJSONText(body); bad {
+		return domain.InvalidText(field)
+	}
 	if err := json.Unmarshal(body, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
@@ -159,6 +166,106 @@ func decodeJSON(ctx *fasthttp.RequestCtx, v any) error {
 		return errBadJSON
 	}
 	return nil
+}
+
+// badJSONText finds the first JSON string in b whose text is not
+// domain.ValidText: a NUL (written \u0000; a raw one is invalid JSON) or
+// bytes that are not UTF-8. field is where it is, written as the domain
+// names fields ("name", "education.degree", "skills[1].name"); for a bad
+// key, where the object holding it is. It only scans: malformed JSON is
+// the decoder's to report.
+func badJSONText(b []byte) (field string, bad bool) {
+	var stack []jsonFrame
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '{':
+			stack = append(stack, jsonFrame{object: true, wantKey: true})
+		case '[':
+			stack = append(stack, jsonFrame{})
+		case '}', ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		case ',':
+			if n := len(stack); n > 0 && stack[n-1].object {
+				stack[n-1].wantKey = true
+			} else if n > 0 {
+				stack[n-1].index++
+			}
+		case '"':
+			end, ok := scanJSONString(b, i)
+			n := len(stack)
+			isKey := n > 0 && stack[n-1].object && stack[n-1].wantKey
+			switch {
+			case !ok && isKey:
+				return jsonPath(stack[:n-1]), true
+			case !ok:
+				return jsonPath(stack), true
+			case isKey:
+				stack[n-1].key, stack[n-1].wantKey = b[i+1:end], false
+			}
+			i = end
+		}
+	}
+	return "", false
+}
+
+// jsonFrame is an object or array badJSONText is inside: the key being
+// read, or the index of the item.
+type jsonFrame struct {
+	object, wantKey bool
+	key             []byte
+	index           int
+}
+
+// jsonPath names the value the frames lead to.
+func jsonPath(stack []jsonFrame) string {
+	var p []byte
+	for _, f := range stack {
+		switch {
+		case !f.object:
+			p = append(append(append(p, '['), strconv.Itoa(f.index)...), ']')
+		case len(p) > 0:
+			p = append(append(p, '.'), jsonKey(f.key)...)
+		default:
+			p = append(p, jsonKey(f.key)...)
+		}
+	}
+	return string(p)
+}
+
+// scanJSONString reads the string whose opening quote is b[i]: end is the
+// index of its closing quote (len(b) when unterminated), ok whether its
+// text is valid.
+func scanJSONString(b []byte, i int) (end int, ok bool) {
+	ok = true
+	start := i + 1
+	for j := start; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			return j, ok && utf8.Valid(b[start:j])
+		case '\\':
+			if j+5 < len(b) && b[j+1] == 'u' && string(b[j+2:j+6]) == "0000" {
+				ok = false
+			}
+			j++ // the escaped character cannot end the string
+		case 0:
+			ok = false
+		}
+	}
+	return len(b), ok && utf8.Valid(b[start:])
+}
+
+// jsonKey is a raw object key as text, escapes resolved.
+func jsonKey(raw []byte) string {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw)
+	}
+	var s string
+	if err := json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s); err != nil {
+		return ""
+	}
+	return s
 }
 
 // jsonDepth is the deepest nesting of objects/arrays in b, ignoring brackets

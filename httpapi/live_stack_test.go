@@ -45,7 +45,9 @@ type liveStack struct {
 }
 
 type liveOptions struct {
-	mutate func(*Deps)
+	// mutate changes the server's deps before it starts; st has its
+	// database, sessions, grains, hub and media store by then.
+	mutate func(st *liveStack, d *Deps)
 }
 
 func newLiveStack(t *testing.T, o liveOptions) *liveStack {
@@ -100,7 +102,7 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 		Hub:      st.hub,
 	}
 	if o.mutate != nil {
-		o.mutate(&d)
+		o.mutate(st, &d)
 	}
 	st.srv = New(d)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -137,8 +137,12 @@ func postForm(ctx *fasthttp.RequestCtx) (domain.PostInput, []io.Reader, func(), 
 	if err != nil {
 		return in, nil, noop, domain.Invalid("Malformed upload")
 	}
-	in.Content = first(form.Value["content"])
-	in.Visibility = first(form.Value["visibility"])
+	if in.Content, err = formText(form, "content"); err != nil {
+		return in, nil, noop, err
+	}
+	if in.Visibility, err = formText(form, "visibility"); err != nil {
+		return in, nil, noop, err
+	}
 	headers := form.File["images"]
 	var files []multipart.File
 	closeAll := func() {
@@ -159,9 +163,15 @@ func postForm(ctx *fasthttp.RequestCtx) (domain.PostInput, []io.Reader, func(), 
 	return in, images, closeAll, nil
 }
 
-func first(vs []string) string {
+// formText is the first value of a multipart text field, refused as
+// decodeJSON refuses a JSON string when it cannot be stored as text.
+func formText(form *multipart.Form, field string) (string, error) {
+	vs := form.Value[field]
 	if len(vs) == 0 {
-		return ""
+		return "", nil
 	}
-	return vs[0]
+	if !domain.ValidText(vs[0]) {
+		return "", domain.InvalidText(field)
+	}
+	return vs[0], nil
 }
