@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -169,7 +170,6 @@ type soak struct {
 	deleted []uuid.UUID
 	gone    map[uuid.UUID]bool
 	pending []pendingReq
-	posted  atomic.Int64
 
 	// Sockets.
 	sockOpen, sockOpened, sockClosed, sockFailed, sockDropped, sockFrames atomic.Int64
@@ -212,8 +212,12 @@ func (b *bench) runSoak(ctx context.Context) {
 		return
 	}
 	s := &soak{b: b, gone: map[uuid.UUID]bool{}}
-	if err := b.db.NewRaw("SELECT id FROM posts ORDER BY random() LIMIT 2000").Scan(ctx, &s.seeded); err != nil || len(s.seeded) == 0 {
-		b.rep.skip(sc, fmt.Errorf("soak: seeded posts: %v", err))
+	if err := b.db.NewRaw("SELECT id FROM posts ORDER BY random() LIMIT 2000").Scan(ctx, &s.seeded); err != nil {
+		b.rep.skip(sc, fmt.Errorf("soak: seeded posts: %w", err))
+		return
+	}
+	if len(s.seeded) == 0 {
+		b.rep.skip(sc, errors.New("soak: no seeded posts"))
 		return
 	}
 
@@ -231,7 +235,10 @@ func (b *bench) runSoak(ctx context.Context) {
 		}
 		rate = capacity / 2
 	}
-	if rate < 1 || ctx.Err() != nil {
+	if ctx.Err() != nil {
+		return
+	}
+	if rate < 1 {
 		b.rep.skip(sc, fmt.Errorf("soak: no rate to run at (capacity %.1f req/s)", capacity))
 		return
 	}
@@ -274,13 +281,18 @@ func (b *bench) runSoak(ctx context.Context) {
 	go s.schedule(sctx, book, rate, end, tasks)
 
 	sampler := &soakSampler{s: s, book: book, start: start}
-	rep.Samples = append(rep.Samples, sampler.take(ctx, 0))
+	rep.Samples = append(rep.Samples, sampler.take(ctx))
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		sampler.pollEvery(sctx, max(every/15, time.Second))
+	}()
 	t := time.NewTicker(every)
 	for b.now() < end && ctx.Err() == nil {
 		select {
 		case <-ctx.Done():
 		case <-t.C:
-			x := sampler.take(ctx, every)
+			x := sampler.take(ctx)
 			rep.Samples = append(rep.Samples, x)
 			b.progress("soak %s: RSS %.1f MiB, %d goroutines, %d fds, %d pg conns, %.0f req/s, p99 %.1f ms, %d failed, %d sockets",
 				time.Duration(x.AtS*float64(time.Second)).Round(time.Second), x.RSSMiB, int(x.Goroutines), int(x.OpenFiles),
@@ -564,7 +576,6 @@ func (s *soak) preparePost(req *fasthttp.Request, rng *mrand.Rand) judge {
 		s.mu.Lock()
 		s.live = append(s.live, livePost{id: id, author: author})
 		s.mu.Unlock()
-		s.posted.Add(1)
 		return clsOK, ""
 	}
 }
@@ -746,27 +757,31 @@ type soakSampler struct {
 	s                      *soak
 	book                   *soakBook
 	start                  int64
-	answered, failed, expd int64
+	answered, failed, expd int64     // totals at the last sample
+	lastAt                 float64   // seconds since start of the last sample
 	wins                   [][]int64 // latencies of each window, sorted
+
+	mu                   sync.Mutex
+	polls                int
+	rss, goroutines, fds float64 // sums over the window's polls
 }
 
-func (m *soakSampler) take(ctx context.Context, window time.Duration) soakSample {
+func (m *soakSampler) take(ctx context.Context) soakSample {
 	b := m.s.b
+	m.poll()
 	x := soakSample{AtS: time.Duration(b.now() - m.start).Seconds(), PGMiB: -1, Sockets: m.s.sockOpen.Load()}
-	metrics := m.metrics()
-	x.Goroutines = metrics["go_goroutines"]
+	window := x.AtS - m.lastAt
+	m.lastAt = x.AtS
+	m.mu.Lock()
+	if n := float64(m.polls); n > 0 {
+		x.RSSMiB, x.Goroutines, x.OpenFiles = m.rss/n, m.goroutines/n, m.fds/n
+	}
+	m.polls, m.rss, m.goroutines, m.fds = 0, 0, 0, 0
+	m.mu.Unlock()
 	if pid := b.cpu.pid; pid > 0 {
-		if kib, err := rssKiB(pid); err == nil {
-			x.RSSMiB = float64(kib) / 1024
-		}
-		x.OpenFiles = float64(procOpenFiles(pid))
 		if pss, ok := descendantsPSS(pid); ok {
 			x.PGMiB = float64(pss) / 1024
 		}
-	} else {
-		// --url without --server-pid: the server's own account of itself.
-		x.RSSMiB = metrics["process_resident_memory_bytes"] / (1 << 20)
-		x.OpenFiles = metrics["process_open_fds"]
 	}
 	// The server's connections: not the bench's own pool, not autovacuum.
 	var n int
@@ -786,11 +801,48 @@ func (m *soakSampler) take(ctx context.Context, window time.Duration) soakSample
 		expd += m.book.expected[i].Load()
 	}
 	if window > 0 {
-		x.OpsPerSec = float64(ans-m.answered) / window.Seconds()
+		x.OpsPerSec = float64(ans-m.answered) / window
 	}
 	x.Failed, x.Deliberate = fail-m.failed, expd-m.expd
 	m.answered, m.failed, m.expd = ans, fail, expd
 	return x
+}
+
+// pollEvery runs poll every d until ctx ends. A sample's RSS, goroutines
+// and open files are the means of its window's polls: one reading every
+// 30 s would land anywhere on the GC's sawtooth (tens of MiB) and bury a
+// slow leak's slope in that noise.
+func (m *soakSampler) pollEvery(ctx context.Context, d time.Duration) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			m.poll()
+		}
+	}
+}
+
+// poll reads the server's RSS, goroutines and open files once.
+func (m *soakSampler) poll() {
+	metrics := m.metrics()
+	gor := metrics["go_goroutines"]
+	// --url without --server-pid: the server's own account of itself.
+	rss, fds := metrics["process_resident_memory_bytes"]/(1<<20), metrics["process_open_fds"]
+	if pid := m.s.b.cpu.pid; pid > 0 {
+		if kib, err := rssKiB(pid); err == nil {
+			rss = float64(kib) / 1024
+		}
+		fds = float64(procOpenFiles(pid))
+	}
+	m.mu.Lock()
+	m.polls++
+	m.rss += rss
+	m.goroutines += gor
+	m.fds += fds
+	m.mu.Unlock()
 }
 
 // metrics reads the plain series of the server's /metrics.
@@ -913,8 +965,8 @@ func (s *soak) report(sc string, book *soakBook, rep *soakReport, wins [][]int64
 	sockFails := s.sockFailed.Load() + s.sockDropped.Load()
 	y := b.rep.add(sc, "sockets opened and closed", float64(s.sockOpened.Load()), "").
 		check("every dial answered, none dropped", sockFails == 0).
-		note("%d at a time, mean life %s; %d dials failed, %d dropped by the server; %s like pushes received",
-			b.o.soakSockets, soakLifetime, s.sockFailed.Load(), s.sockDropped.Load(), group(s.sockFrames.Load()))
+		note("%d closed; %d at a time, mean life %s; %d dials failed, %d dropped by the server; %s like pushes received",
+			s.sockClosed.Load(), b.o.soakSockets, soakLifetime, s.sockFailed.Load(), s.sockDropped.Load(), group(s.sockFrames.Load()))
 	if e, ok := s.sockFirstErr.Load().(string); ok {
 		y.note("first: %s", e)
 	}
@@ -1072,7 +1124,8 @@ func monotonicRise(v []float64) bool {
 
 // print writes the samples under the table.
 func (r *soakReport) print(w io.Writer) {
-	fmt.Fprintf(w, "\nSoak samples, every %s (warm-up until %s; the verdicts use the samples after it)\n", r.Every, r.Warmup)
+	fmt.Fprintf(w, "\nSoak samples, every %s (warm-up until %s; the verdicts use the samples after it).\n", r.Every, r.Warmup)
+	fmt.Fprintf(w, "RSS, goroutines and open files are means of the window's readings (one every %s).\n", max(r.Every/15, time.Second))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "T\tRSS MiB\tGOROUTINES\tFDS\tPG CONNS\tPG PSS MiB\tSOCKETS\tREQ/S\tP99 MS\tFAILED\tDELIBERATE 4XX\t")
 	for _, x := range r.Samples {
