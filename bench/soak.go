@@ -278,10 +278,9 @@ func (b *bench) runSoak(ctx context.Context) {
 	start := b.now()
 	end := start + int64(dur)
 	book.opFrom.Store(start + int64(warm))
-	go s.schedule(sctx, book, rate, end, tasks)
-
 	sampler := &soakSampler{s: s, book: book, start: start}
-	rep.Samples = append(rep.Samples, sampler.take(ctx))
+	rep.Samples = append(rep.Samples, sampler.take(ctx)) // before the load
+	go s.schedule(sctx, book, rate, end, tasks)
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -357,6 +356,7 @@ func (s *soak) schedule(ctx context.Context, book *soakBook, rate float64, end i
 	}
 }
 
+// pickOp draws an op by soakWeights.
 func pickOp(rng *mrand.Rand) soakOp {
 	n := rng.IntN(100)
 	for op := soakOp(0); op < nSoakOps; op++ {
@@ -989,7 +989,8 @@ func (s *soak) report(sc string, book *soakBook, rep *soakReport, wins [][]int64
 	sl, mean := slope(xs, ys), meanOf(ys)
 	mono := len(ys) >= 4 && monotonicRise(ys)
 	r := b.rep.text(sc, "server RSS", trendText(mean, sl, "MiB")).
-		target("< 1% of mean per 10 min, not rising at every sample", sl*10 < 0.01*mean && !mono)
+		target("< 1% of mean per 10 min, not rising at every sample", sl*10 < 0.01*mean && !mono).
+		note("min %.1f MiB, max %.1f MiB", slices.Min(ys), slices.Max(ys))
 	if mono {
 		r.note("rose at every one of %d samples", len(ys))
 	}
