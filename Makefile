@@ -7,12 +7,13 @@ BIN     := bin/campus
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: help run test build client client-deps system system-browser vet test-go fuzz fuzz-smoke test-client e2e bench clean generate
+.PHONY: help run test build client client-deps system system-browser vet test-go fuzz fuzz-smoke test-client e2e bench soak clean generate
 
 help:
 	@echo "make run    build everything and start Campus on the embedded Postgres"
 	@echo "make test   run every test (Go with real Postgres, fuzz smoke, client)"
 	@echo "make bench  run the benchmark (see README)"
+	@echo "make soak   30 minutes of mixed traffic at half capacity, resource trends (SOAK=5m for less)"
 
 ## run: install what is missing, build the client and the binary, start a node.
 run: system client build
@@ -66,6 +67,9 @@ generate:
 
 bench: system client build
 	$(GO) run ./bench $(BENCH_ARGS)
+
+soak: system client build
+	$(GO) run ./bench --soak $${SOAK:-30m} $(BENCH_ARGS)
 
 clean:
 	rm -rf bin client/dist

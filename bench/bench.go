@@ -170,6 +170,17 @@ func (b *bench) want(name string) bool {
 // crash restarts the server, and the idle-socket RSS is read on that fresh
 // process (no freed heap from earlier storms to reuse).
 func (b *bench) runScenarios(ctx context.Context) {
+	if b.o.soak > 0 {
+		// The soak runs alone, once the index has drained and the server
+		// has settled.
+		for _, fn := range []func(context.Context){b.indexing, b.settle, b.runSoak} {
+			if ctx.Err() != nil {
+				return
+			}
+			fn(ctx)
+		}
+		return
+	}
 	steps := []struct {
 		name string
 		fn   func(context.Context)

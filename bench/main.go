@@ -6,6 +6,7 @@
 //
 //	go run ./bench            the full run (minutes)
 //	go run ./bench --quick    every scenario, small, in under a minute (CI smoke)
+//	go run ./bench --soak 30m mixed traffic at half capacity, resource trends
 //
 // A scenario whose endpoint the server does not have yet reports
 // "unavailable" instead of failing. The run exits non-zero when a consistency
@@ -54,6 +55,15 @@ type opts struct {
 	searchConc int
 	conns      int
 	fanChanges int
+
+	// The soak (soak.go): its length (0: no soak), sample interval,
+	// warm-up (0: a fifth or 2 min, at most half), rate (0: half the
+	// measured capacity) and sockets kept coming and going.
+	soak        time.Duration
+	soakSample  time.Duration
+	soakWarmup  time.Duration
+	soakRate    float64
+	soakSockets int
 }
 
 // preset fills every size the user left at zero.
@@ -142,6 +152,11 @@ func parseFlags(args []string) (opts, error) {
 	fs.IntVar(&o.searchConc, "search-conc", 0, "search: concurrent searchers (default 8)")
 	fs.IntVar(&o.conns, "conns", 0, "connections: idle websockets to open (default: as many as the open-file limit allows)")
 	fs.IntVar(&o.fanChanges, "fan-changes", 0, "fan-out: count changes to time (default 5)")
+	fs.DurationVar(&o.soak, "soak", 0, "run only the soak for this long: mixed traffic at half capacity, resources sampled, their slopes judged")
+	fs.DurationVar(&o.soakSample, "soak-sample", 30*time.Second, "soak: sample interval")
+	fs.DurationVar(&o.soakWarmup, "soak-warmup", 0, "soak: samples before this are not judged (default a fifth of the run or 2m, at most half)")
+	fs.Float64Var(&o.soakRate, "soak-rate", 0, "soak: requests/s (default half the mix's measured closed-loop capacity)")
+	fs.IntVar(&o.soakSockets, "soak-sockets", 100, "soak: websockets kept open, each closing and reopening after ~30s")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -158,6 +173,17 @@ func parseFlags(args []string) (opts, error) {
 		if !contains(scenarioNames, s) {
 			return o, fmt.Errorf("--only: unknown scenario %q (want %s)", s, strings.Join(scenarioNames, ","))
 		}
+	}
+	if o.soak > 0 {
+		if o.only != "" {
+			return o, errors.New("--soak runs alone: no --only")
+		}
+		if o.soakSample <= 0 || o.soak < 3*o.soakSample {
+			return o, errors.New("--soak: at least three --soak-sample intervals")
+		}
+		// No scenario is wanted: the indexing wait before the soak then
+		// waits without reporting a search figure.
+		o.only = "soak"
 	}
 	o.preset()
 	return o, nil

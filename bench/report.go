@@ -39,6 +39,7 @@ type report struct {
 	o       opts
 	rows    []*row
 	cpu     []cpuRow
+	soak    *soakReport // the soak's samples, when it ran
 	fatal   string
 	elapsed time.Duration
 }
@@ -214,6 +215,9 @@ func (r *report) printTable(w io.Writer) {
 	if r.o.quick {
 		mode = "quick (scaled down: targets are indicative, consistency checks are not)"
 	}
+	if r.o.soak > 0 {
+		mode = fmt.Sprintf("soak of %s at half capacity", r.o.soak)
+	}
 	fmt.Fprintf(w, "\nCampus benchmark — %s; %d users, %d posts; every baseline measured in this run\n\n", mode, r.o.users, r.o.posts)
 	if r.fatal != "" {
 		fmt.Fprintf(w, "FATAL: %s\n\n", r.fatal)
@@ -238,6 +242,9 @@ func (r *report) printTable(w io.Writer) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", sc, x.Figure, v, x.Baseline, ratioText(x.Ratio), x.Target, res, x.Note)
 	}
 	tw.Flush()
+	if r.soak != nil {
+		r.soak.print(w)
+	}
 	if len(r.cpu) > 0 {
 		fmt.Fprintln(w, "\nCPU used per phase, in cores (2-core machine: bench, server and Postgres share them)")
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -274,15 +281,16 @@ func cores(v float64) string {
 
 func (r *report) printJSON(w io.Writer) error {
 	doc := struct {
-		Quick    bool     `json:"quick"`
-		Users    int      `json:"users"`
-		Posts    int      `json:"posts"`
-		Fatal    string   `json:"fatal,omitempty"`
-		ElapsedS float64  `json:"elapsedSeconds"`
-		Rows     []*row   `json:"rows"`
-		CPU      []cpuRow `json:"cpu"`
-		Failed   bool     `json:"failed"`
-	}{r.o.quick, r.o.users, r.o.posts, r.fatal, r.elapsed.Seconds(), r.sorted(), r.cpu, r.failed()}
+		Quick    bool        `json:"quick"`
+		Users    int         `json:"users"`
+		Posts    int         `json:"posts"`
+		Fatal    string      `json:"fatal,omitempty"`
+		ElapsedS float64     `json:"elapsedSeconds"`
+		Rows     []*row      `json:"rows"`
+		CPU      []cpuRow    `json:"cpu"`
+		Soak     *soakReport `json:"soak,omitempty"`
+		Failed   bool        `json:"failed"`
+	}{r.o.quick, r.o.users, r.o.posts, r.fatal, r.elapsed.Seconds(), r.sorted(), r.cpu, r.soak, r.failed()}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
