@@ -82,16 +82,25 @@ func build(from string, m Message) (*gomail.Msg, error) {
 	return msg, nil
 }
 
-// Permanent reports whether err, from Send, means the message can never be
-// delivered as it is: it is malformed, or the SMTP server refused it with a
-// permanent (5xx) reply. Anything else (the server unreachable, a timeout, a
-// 4xx reply) may work on a later try.
+// Permanent reports whether err, from Send, means this message can never be
+// delivered as it is: it is malformed, or the SMTP server refused its
+// recipient or its content with a permanent (5xx) reply. Anything else may
+// work on a later try: the server unreachable, a timeout, a 4xx reply, and
+// refusals that concern every message alike (login, the sender address),
+// which are for an operator to fix, not a reason to drop mail.
 func Permanent(err error) bool {
 	if errors.Is(err, ErrInvalidMessage) {
 		return true
 	}
 	var se *gomail.SendError
-	return errors.As(err, &se) && !se.IsTemp() && se.ErrorCode() >= 500
+	if !errors.As(err, &se) || se.IsTemp() || se.ErrorCode() < 500 {
+		return false
+	}
+	switch se.Reason {
+	case gomail.ErrSMTPRcptTo, gomail.ErrSMTPData, gomail.ErrSMTPDataClose:
+		return true
+	}
+	return false
 }
 
 // CodeMessage is the e-mail that carries a one-time code: the code, what it

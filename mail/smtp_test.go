@@ -408,6 +408,9 @@ func TestSMTPPermanent(t *testing.T) {
 		{"451 try later", func(t testing.TB) string {
 			return smtptest.Start(t, smtptest.Options{Reject: refuse(451)}).Addr()
 		}, good, false},
+		{"550 sender refused: every message alike, for an operator to fix", func(t testing.TB) string {
+			return smtptest.Start(t, smtptest.Options{RejectSender: refuse(550)}).Addr()
+		}, good, false},
 		{"server down", smtptest.ClosedAddr, good, false},
 		{"malformed message", smtptest.ClosedAddr, Message{To: "a@b.co", Subject: "s\nBcc: x@y.co", Text: "t"}, true},
 	}

@@ -35,6 +35,8 @@ type Options struct {
 	// Reject, when set, may refuse a recipient: a non-nil error (use
 	// *smtp.SMTPError for a reply code) answers RCPT TO.
 	Reject func(to string) error
+	// RejectSender, when set, may refuse the sender the same way at MAIL FROM.
+	RejectSender func(from string) error
 }
 
 // Server is a running test SMTP server.
@@ -121,6 +123,11 @@ type session struct {
 }
 
 func (se *session) Mail(from string, _ *smtp.MailOptions) error {
+	if se.s.o.RejectSender != nil {
+		if err := se.s.o.RejectSender(from); err != nil {
+			return err
+		}
+	}
 	se.cur.From = from
 	return nil
 }
