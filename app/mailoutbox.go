@@ -176,14 +176,14 @@ func (s *MailSender) run() {
 	}
 }
 
-// outcome is what one claim did.
-type outcome int
+// mailOutcome is what one claim did.
+type mailOutcome int
 
 const (
-	idle    outcome = iota // nothing due
-	sent                   // delivered and deleted
-	failed                 // rescheduled after a failure that may pass
-	dropped                // deleted unsent: undeliverable
+	mailIdle    mailOutcome = iota // nothing due
+	mailSent                       // delivered and deleted
+	mailFailed                     // rescheduled after a failure that may pass
+	mailDropped                    // deleted unsent: undeliverable
 )
 
 // drain sends due mail until none is left or a delivery fails, and returns
@@ -203,12 +203,12 @@ func (s *MailSender) drain(failures *int) time.Duration {
 			return s.backoff(*failures)
 		}
 		switch out {
-		case idle:
+		case mailIdle:
 			return s.untilNext(ctx)
-		case failed:
+		case mailFailed:
 			*failures++
 			return s.backoff(*failures)
-		case sent:
+		case mailSent:
 			if *failures > 0 {
 				// The server is back: what waited out its backoff is due now.
 				*failures = 0
@@ -231,8 +231,8 @@ func (s *MailSender) drain(failures *int) time.Duration {
 // the DELETE commits, the lock is released with the row intact and the mail
 // is sent again, with the same Message-ID. At-least-once there is the price
 // of not sending while no transaction holds the row.
-func (s *MailSender) sendOne(ctx context.Context) (outcome, error) {
-	out := idle
+func (s *MailSender) sendOne(ctx context.Context) (mailOutcome, error) {
+	out := mailIdle
 	err := s.o.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		m, err := persistence.ClaimMail(ctx, tx)
 		if errors.Is(err, domain.ErrNotFound) {
@@ -253,31 +253,31 @@ func (s *MailSender) sendOne(ctx context.Context) (outcome, error) {
 		}
 		switch {
 		case serr == nil:
-			out = sent
+			out = mailSent
 			return persistence.MailDone(ctx, tx, m.ID)
 		case ctx.Err() != nil:
 			return fmt.Errorf("app: send mail: %w", serr) // shutting down: roll back, the row stays due
 		case mail.Permanent(serr):
 			// Never logs the message itself: its body holds the code.
 			log.Warn().Err(serr).Msg("mail sender: undeliverable, dropped")
-			out = dropped
+			out = mailDropped
 			return persistence.MailDone(ctx, tx, m.ID)
 		default:
 			retry := s.backoff(m.Attempts + 1)
 			log.Warn().Err(serr).Dur("retry_in", retry).Msg("mail sender: delivery failed, will retry")
-			out = failed
+			out = mailFailed
 			return persistence.MailFailed(ctx, tx, m.ID, retry)
 		}
 	})
 	if err != nil {
-		return idle, fmt.Errorf("app: mail outbox: %w", err)
+		return mailIdle, fmt.Errorf("app: mail outbox: %w", err)
 	}
 	switch out {
-	case sent:
+	case mailSent:
 		s.sent.Add(1)
-	case failed:
+	case mailFailed:
 		s.failed.Add(1)
-	case dropped:
+	case mailDropped:
 		s.dropped.Add(1)
 	}
 	return out, nil

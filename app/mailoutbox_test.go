@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"strings"
+	"slices"
 	"testing"
 	"time"
 
@@ -22,17 +22,17 @@ import (
 
 const outboxFrom = "Campus <no-reply@campus.test>"
 
-// node is one app instance: its accounts use cases and its mail sender,
+// mailNode is one app instance: its accounts use cases and its mail sender,
 // sharing the test's database with any other node.
-type node struct {
+type mailNode struct {
 	accounts *Accounts
 	sender   *MailSender
 }
 
-// newNode starts an instance whose mail goes to the SMTP server at addr
+// newMailNode starts an instance whose mail goes to the SMTP server at addr
 // (which need not be up). Retries are fast so tests need not wait out
 // production backoff; the sender stops before testdb drops the database.
-func newNode(t *testing.T, db *bun.DB, addr string) *node {
+func newMailNode(t *testing.T, db *bun.DB, addr string) *mailNode {
 	t.Helper()
 	log := testlog.New(t)
 	mailer, err := mail.NewSMTP("smtp://"+addr, outboxFrom)
@@ -61,11 +61,11 @@ func newNode(t *testing.T, db *bun.DB, addr string) *node {
 		DB: db, Hasher: NewHasher(1), Sessions: NewSessions(db, signer, log), Mail: sender,
 		CodeKey: keys.Code, Product: "Campus", Log: log,
 	})
-	return &node{accounts: accounts, sender: sender}
+	return &mailNode{accounts: accounts, sender: sender}
 }
 
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, what string, within time.Duration, cond func() bool) {
+// waitUntil polls cond until it holds or the deadline passes.
+func waitUntil(t *testing.T, what string, within time.Duration, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for !cond() {
@@ -76,8 +76,8 @@ func waitFor(t *testing.T, what string, within time.Duration, cond func() bool) 
 	}
 }
 
-// outbox lists the queued mail, oldest first.
-func outbox(t *testing.T, db bun.IDB) []persistence.QueuedMail {
+// queuedMail lists the queued mail, oldest first.
+func queuedMail(t *testing.T, db bun.IDB) []persistence.QueuedMail {
 	t.Helper()
 	var rows []persistence.QueuedMail
 	if err := db.NewSelect().Model(&rows).OrderExpr("created_at, id").Scan(context.Background()); err != nil {
@@ -88,8 +88,8 @@ func outbox(t *testing.T, db bun.IDB) []persistence.QueuedMail {
 
 var mailedCode = regexp.MustCompile(`code is: (\d{6})`)
 
-// codeOf is the one-time code in a received message.
-func codeOf(t *testing.T, m smtptest.Message) string {
+// mailedCodeOf is the one-time code in a received message.
+func mailedCodeOf(t *testing.T, m smtptest.Message) string {
 	t.Helper()
 	c := mailedCode.FindSubmatch(m.Data)
 	if c == nil {
@@ -110,13 +110,13 @@ func TestSignupWhileMailServerDown(t *testing.T) {
 	tests := []struct {
 		name string
 		// during runs while the server is down, after the signup.
-		during func(t *testing.T, n *node, db *bun.DB)
+		during func(t *testing.T, n *mailNode, db *bun.DB)
 		// dropped is how many unsent mails the sender must have dropped.
 		dropped int64
 	}{
-		{name: "signup only", during: func(*testing.T, *node, *bun.DB) {}},
+		{name: "signup only", during: func(*testing.T, *mailNode, *bun.DB) {}},
 		{name: "a resend after the cooldown replaces the unsent code", dropped: 1,
-			during: func(t *testing.T, n *node, db *bun.DB) {
+			during: func(t *testing.T, n *mailNode, db *bun.DB) {
 				clock := time.Now().Add(domain.OTPResendCooldown + time.Second)
 				n.accounts.now = func() time.Time { return clock }
 				res, err := n.accounts.Resend(context.Background(), domain.ResendInput{Email: addr}, "10.0.0.1")
@@ -124,8 +124,8 @@ func TestSignupWhileMailServerDown(t *testing.T) {
 					t.Fatalf("resend: %+v %v", res, err)
 				}
 				// The first code no longer works, so its mail goes unsent.
-				waitFor(t, "the retired code's mail to be dropped", 10*time.Second, func() bool {
-					return len(outbox(t, db)) == 1
+				waitUntil(t, "the retired code's mail to be dropped", 10*time.Second, func() bool {
+					return len(queuedMail(t, db)) == 1
 				})
 			}},
 	}
@@ -134,7 +134,7 @@ func TestSignupWhileMailServerDown(t *testing.T) {
 			ctx := context.Background()
 			db := testdb.New(t)
 			down := smtptest.ClosedAddr(t)
-			n := newNode(t, db, down)
+			n := newMailNode(t, db, down)
 
 			res, err := n.accounts.Signup(ctx, facultySignup(addr), "10.0.0.1")
 			if err != nil {
@@ -144,8 +144,8 @@ func TestSignupWhileMailServerDown(t *testing.T) {
 				t.Fatalf("signup answered %+v, want %q for %s", res, domain.MsgCodeSent, addr)
 			}
 			// The sender has tried the server and failed: the mail waits.
-			waitFor(t, "a failed delivery attempt", 10*time.Second, func() bool {
-				rows := outbox(t, db)
+			waitUntil(t, "a failed delivery attempt", 10*time.Second, func() bool {
+				rows := queuedMail(t, db)
 				return len(rows) == 1 && rows[0].Attempts >= 1
 			})
 			tt.during(t, n, db)
@@ -154,9 +154,12 @@ func TestSignupWhileMailServerDown(t *testing.T) {
 			}
 
 			srv := smtptest.Start(t, smtptest.Options{Addr: down})
-			waitFor(t, "the code to arrive", 10*time.Second, func() bool { return len(srv.Messages()) > 0 })
-			// Once the row is gone nothing can send the mail again.
-			waitFor(t, "the outbox to empty", 10*time.Second, func() bool { return len(outbox(t, db)) == 0 })
+			waitUntil(t, "the code to arrive", 10*time.Second, func() bool { return len(srv.Messages()) > 0 })
+			// Once the row is gone nothing can send the mail again. (The
+			// sender counts after its commit, so wait for that too.)
+			waitUntil(t, "the outbox to empty", 10*time.Second, func() bool {
+				return len(queuedMail(t, db)) == 0 && n.sender.Stats().Sent > 0
+			})
 			got := srv.Messages()
 			if len(got) != 1 {
 				t.Fatalf("server received %d messages, want exactly 1", len(got))
@@ -167,7 +170,7 @@ func TestSignupWhileMailServerDown(t *testing.T) {
 			if s := n.sender.Stats(); s.Sent != 1 || s.Failed < 1 || s.Dropped != tt.dropped {
 				t.Fatalf("sender stats %+v, want 1 sent, some failed, %d dropped", s, tt.dropped)
 			}
-			auth, err := n.accounts.VerifySignup(ctx, domain.VerifyInput{Email: addr, OTP: codeOf(t, got[0])})
+			auth, err := n.accounts.VerifySignup(ctx, domain.VerifyInput{Email: addr, OTP: mailedCodeOf(t, got[0])})
 			if err != nil {
 				t.Fatalf("verify with the mailed code: %v", err)
 			}
@@ -184,7 +187,7 @@ func TestTwoSendersDeliverEachMailOnce(t *testing.T) {
 	ctx := context.Background()
 	db := testdb.New(t)
 	srv := smtptest.Start(t, smtptest.Options{Delay: 20 * time.Millisecond})
-	nodes := []*node{newNode(t, db, srv.Addr()), newNode(t, db, srv.Addr())}
+	nodes := []*mailNode{newMailNode(t, db, srv.Addr()), newMailNode(t, db, srv.Addr())}
 
 	const perNode = 15
 	want := map[string]bool{}
@@ -204,7 +207,11 @@ func TestTwoSendersDeliverEachMailOnce(t *testing.T) {
 			n.sender.Wake() // as a use case does after its commit
 		}
 	}
-	waitFor(t, "the outbox to empty", 30*time.Second, func() bool { return len(outbox(t, db)) == 0 })
+	// The senders count after their commits: wait for the counts too.
+	waitUntil(t, "the outbox to empty", 30*time.Second, func() bool {
+		return len(queuedMail(t, db)) == 0 &&
+			nodes[0].sender.Stats().Sent+nodes[1].sender.Stats().Sent >= perNode*int64(len(nodes))
+	})
 
 	got := srv.Messages()
 	seen := map[string]int{}
@@ -254,7 +261,7 @@ func TestOutboxFollowsTheTransaction(t *testing.T) {
 			// The server is down while the transaction runs, so a committed
 			// row is still there to be counted.
 			down := smtptest.ClosedAddr(t)
-			n := newNode(t, db, down)
+			n := newMailNode(t, db, down)
 			err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 				if err := persistence.QueueMail(ctx, tx, &persistence.QueuedMail{
 					Kind: "test", Recipient: "tx@uni.edu", Subject: "In a transaction", Text: "tx",
@@ -268,12 +275,12 @@ func TestOutboxFollowsTheTransaction(t *testing.T) {
 				t.Fatalf("transaction: %v, want %v", err, tt.fail)
 			}
 			n.sender.Wake()
-			if got := len(outbox(t, db)); got != tt.wantIn {
+			if got := len(queuedMail(t, db)); got != tt.wantIn {
 				t.Fatalf("outbox holds %d rows, want %d", got, tt.wantIn)
 			}
 
-			// A marker committed afterwards: once it has arrived, anything
-			// queued before it would have too.
+			// A marker committed afterwards: once the outbox is empty the
+			// sender has been through everything that ever committed.
 			srv := smtptest.Start(t, smtptest.Options{Addr: down})
 			err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 				return persistence.QueueMail(ctx, tx, &persistence.QueuedMail{
@@ -284,16 +291,17 @@ func TestOutboxFollowsTheTransaction(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "the outbox to empty", 10*time.Second, func() bool { return len(outbox(t, db)) == 0 })
+			waitUntil(t, "the outbox to empty", 10*time.Second, func() bool { return len(queuedMail(t, db)) == 0 })
 			var to []string
 			for _, m := range srv.Messages() {
 				to = append(to, m.To...)
 			}
+			slices.Sort(to) // a retried row may go after the marker
 			want := []string{"marker@uni.edu"}
 			if tt.wantIn == 1 {
-				want = []string{"tx@uni.edu", "marker@uni.edu"}
+				want = []string{"marker@uni.edu", "tx@uni.edu"}
 			}
-			if strings.Join(to, ",") != strings.Join(want, ",") {
+			if !slices.Equal(to, want) {
 				t.Fatalf("delivered to %v, want %v", to, want)
 			}
 		})
@@ -319,7 +327,7 @@ func TestUndeliverableMail(t *testing.T) {
 			srv := smtptest.Start(t, smtptest.Options{Reject: func(string) error {
 				return &smtp.SMTPError{Code: tt.code, Message: "not now, not here"}
 			}})
-			n := newNode(t, db, srv.Addr())
+			n := newMailNode(t, db, srv.Addr())
 			err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 				return persistence.QueueMail(ctx, tx, &persistence.QueuedMail{
 					Kind: "test", Recipient: "nobody@uni.edu", Subject: "Hi", Text: "hi",
@@ -330,8 +338,8 @@ func TestUndeliverableMail(t *testing.T) {
 				t.Fatal(err)
 			}
 			n.sender.Wake()
-			waitFor(t, "the refusal to be handled", 10*time.Second, func() bool { return tt.wantStats(n.sender.Stats()) })
-			if kept := len(outbox(t, db)) == 1; kept != tt.wantKept {
+			waitUntil(t, "the refusal to be handled", 10*time.Second, func() bool { return tt.wantStats(n.sender.Stats()) })
+			if kept := len(queuedMail(t, db)) == 1; kept != tt.wantKept {
 				t.Fatalf("mail kept = %v, want %v", kept, tt.wantKept)
 			}
 			if got := len(srv.Messages()); got != 0 {
@@ -358,7 +366,7 @@ func TestStopWaitsForTheSendInFlight(t *testing.T) {
 			ctx := context.Background()
 			db := testdb.New(t)
 			srv := smtptest.Start(t, smtptest.Options{Delay: 2 * time.Second})
-			n := newNode(t, db, srv.Addr())
+			n := newMailNode(t, db, srv.Addr())
 			err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 				return persistence.QueueMail(ctx, tx, &persistence.QueuedMail{
 					Kind: "test", Recipient: "slow@uni.edu", Subject: "Slow", Text: "slow",
@@ -369,11 +377,11 @@ func TestStopWaitsForTheSendInFlight(t *testing.T) {
 				t.Fatal(err)
 			}
 			n.sender.Wake()
-			waitFor(t, "the send to be under way", 10*time.Second, func() bool { return srv.InData() == 1 })
+			waitUntil(t, "the send to be under way", 10*time.Second, func() bool { return srv.InData() == 1 })
 			sctx, cancel := context.WithTimeout(ctx, tt.grace)
 			n.sender.Stop(sctx)
 			cancel()
-			if kept := len(outbox(t, db)) == 1; kept == tt.delivered {
+			if kept := len(queuedMail(t, db)) == 1; kept == tt.delivered {
 				t.Fatalf("after Stop the mail is still queued = %v, want %v", kept, !tt.delivered)
 			}
 			if got := n.sender.Stats().Sent; (got == 1) != tt.delivered {
