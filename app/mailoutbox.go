@@ -204,6 +204,11 @@ func (s *MailSender) drain(failures *int) time.Duration {
 		}
 		switch out {
 		case mailIdle:
+			if *failures > 0 {
+				// Still failing, and wake-ups ignored: new mail waits no
+				// longer than the backoff.
+				return min(s.untilNext(ctx), s.backoff(*failures))
+			}
 			return s.untilNext(ctx)
 		case mailFailed:
 			*failures++
