@@ -165,8 +165,20 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	defer stopBackground()
 	go sessions.Listen(bg)
 	sessions.OnRevoke(hub.UserRevoked) // revoked tokens close their sockets on every node
+
+	// The mail outbox: codes are queued with the change they belong to and
+	// delivered from here, retried while the mail server is down.
+	mailSender := app.NewMailSender(app.MailSenderOptions{DB: db, Mailer: mailer, Log: log})
+	mailSender.Start()
+	defer func() {
+		// Runs before the database closes (deferred earlier). A send in
+		// flight gets a few seconds; an abandoned one is sent again later.
+		c, cancel := context.WithTimeout(context.Background(), mailStopGrace)
+		defer cancel()
+		mailSender.Stop(c)
+	}()
 	accounts := app.NewAccounts(app.AccountsDeps{
-		DB: db, Hasher: app.NewHasher(runtime.NumCPU()), Sessions: sessions, Mailer: mailer, Media: store,
+		DB: db, Hasher: app.NewHasher(runtime.NumCPU()), Sessions: sessions, Mail: mailSender, Media: store,
 		CodeKey: keys.Code, Product: cfg.ProductName, RateLimits: cfg.RateLimits, Log: log,
 	})
 
@@ -203,6 +215,15 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_post_like_actions_total",
 				Help: "Like actions those transactions carried."},
 				func() float64 { return float64(live.Stats().Likes) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_mail_sent_total",
+				Help: "Mails this node delivered from the outbox."},
+				func() float64 { return float64(mailSender.Stats().Sent) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_mail_failed_total",
+				Help: "Delivery attempts of this node that failed and will be retried."},
+				func() float64 { return float64(mailSender.Stats().Failed) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_mail_dropped_total",
+				Help: "Mails this node dropped unsent: undeliverable, expired or their code replaced."},
+				func() float64 { return float64(mailSender.Stats().Dropped) }),
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "campus_cluster_members",
 				Help: "Cluster members this node sees."},
 				func() float64 { return float64(node.Members()) }),
@@ -241,6 +262,9 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	live.Drain(sctx)
 	return nil
 }
+
+// mailStopGrace is how long shutdown waits for a mail being sent.
+const mailStopGrace = 5 * time.Second
 
 // servePprof serves net/http/pprof on addr, which config has checked is a
 // loopback address (CAMPUS_PPROF_ADDR; off by default). The returned func

@@ -27,6 +27,10 @@ const (
 	accountCodeWindow   = time.Hour
 )
 
+// noticeTTL is how long a notice without a code (the old address told of
+// an e-mail change) keeps trying to reach its recipient.
+const noticeTTL = 24 * time.Hour
+
 var (
 	errInvalidCode      = domain.Invalid(domain.MsgInvalidOTP)
 	errWrongCredentials = domain.Unauthorized(domain.MsgIncorrectCredentials)
@@ -39,10 +43,12 @@ type MediaRemover interface {
 
 // AccountsDeps are what the account use cases need.
 type AccountsDeps struct {
-	DB         *bun.DB
-	Hasher     *Hasher
-	Sessions   *Sessions
-	Mailer     mail.Mailer
+	DB       *bun.DB
+	Hasher   *Hasher
+	Sessions *Sessions
+	// Mail delivers the mail the use cases queue in their transactions;
+	// they wake it after each commit.
+	Mail       *MailSender
 	Media      MediaRemover
 	CodeKey    []byte // HMAC key for stored code hashes
 	Product    string
@@ -98,8 +104,9 @@ func tooMany(wait int) error {
 	return domain.TooMany("Too many attempts. Please try again later.", wait)
 }
 
-// Signup stores an unverified account and e-mails a code to confirm it. A
-// second signup for an address that was never verified replaces the first.
+// Signup stores an unverified account and queues the e-mail with a code to
+// confirm it, in one transaction. A second signup for an address that was
+// never verified replaces the first.
 func (a *Accounts) Signup(ctx context.Context, in domain.SignupInput, ip string) (SignupResult, error) {
 	s, err := in.Validate()
 	if err != nil {
@@ -120,7 +127,6 @@ func (a *Accounts) Signup(ctx context.Context, in domain.SignupInput, ip string)
 		UniversityID: s.UniversityID, CollegeID: s.CollegeID, Department: s.Department,
 		Course: s.Program, Batch: s.Batch,
 	}
-	var code string
 	err = a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		existing, err := persistence.UserByEmail(ctx, tx, s.Email)
 		switch {
@@ -139,15 +145,14 @@ func (a *Accounts) Signup(ctx context.Context, in domain.SignupInput, ip string)
 		default:
 			return err
 		}
-		code, err = a.newCode(ctx, tx, u.ID, s.Email, domain.PurposeSignup)
-		return err
+		return a.newCode(ctx, tx, u.ID, s.Email, domain.PurposeSignup)
 	})
 	if err != nil {
 		return SignupResult{}, err
 	}
-	if err := a.sendCode(ctx, s.Email, code, domain.PurposeSignup); err != nil {
-		return SignupResult{}, err
-	}
+	// The code's mail committed with the account: the answer is the same
+	// whether the mail server takes it now or once it is back (issue 14).
+	a.d.Mail.Wake()
 	a.d.Log.Info().Str("user_id", u.ID.String()).Msg("signup")
 	return SignupResult{Email: s.Email, Message: domain.MsgCodeSent}, nil
 }
@@ -205,7 +210,7 @@ func (a *Accounts) Resend(ctx context.Context, in domain.ResendInput, ip string)
 	if err != nil {
 		return MessageResult{}, err
 	}
-	if err := a.issueAndSend(ctx, u.ID, u.Email, domain.PurposeSignup); err != nil {
+	if err := a.issueCode(ctx, u.ID, u.Email, domain.PurposeSignup); err != nil {
 		return MessageResult{}, err
 	}
 	return MessageResult{Message: domain.MsgOTPResent}, nil
@@ -245,7 +250,7 @@ func (a *Accounts) Login(ctx context.Context, in domain.LoginInput, ip string) (
 	}
 	if u.EmailVerifiedAt.IsZero() {
 		// A fresh code if the cooldown allows; the 403 stands either way.
-		if err := a.issueAndSend(ctx, u.ID, u.Email, domain.PurposeSignup); err != nil && !errors.Is(err, domain.ErrTooMany) {
+		if err := a.issueCode(ctx, u.ID, u.Email, domain.PurposeSignup); err != nil && !errors.Is(err, domain.ErrTooMany) {
 			return AuthResult{}, err
 		}
 		return AuthResult{}, &domain.Error{Kind: domain.KindForbidden, Message: domain.MsgEmailNotVerified,
@@ -308,7 +313,7 @@ func (a *Accounts) ForgotPassword(ctx context.Context, in domain.ForgotInput, ip
 			}
 			return
 		}
-		if err := a.issueAndSend(ctx, u.ID, u.Email, domain.PurposeReset); err != nil && !errors.Is(err, domain.ErrTooMany) {
+		if err := a.issueCode(ctx, u.ID, u.Email, domain.PurposeReset); err != nil && !errors.Is(err, domain.ErrTooMany) {
 			a.d.Log.Error().Err(err).Str("user_id", u.ID.String()).Msg("forgot password code")
 		}
 	}()
@@ -387,7 +392,7 @@ func (a *Accounts) SendEmailChange(ctx context.Context, p Principal, in domain.E
 	} else if !errors.Is(err, domain.ErrNotFound) {
 		return MessageResult{}, err
 	}
-	if err := a.issueAndSend(ctx, u.ID, email, domain.PurposeEmailChange); err != nil {
+	if err := a.issueCode(ctx, u.ID, email, domain.PurposeEmailChange); err != nil {
 		return MessageResult{}, err
 	}
 	return MessageResult{Message: "A verification code has been sent to " + domain.MaskEmail(email)}, nil
@@ -417,20 +422,23 @@ func (a *Accounts) VerifyEmailChange(ctx context.Context, p Principal, in domain
 		if err := persistence.SetEmail(ctx, tx, u.ID, ch.NewEmail); err != nil {
 			return mapUserConflict(err)
 		}
-		return a.d.Sessions.Revoke(ctx, tx, u.ID)
+		if err := a.d.Sessions.Revoke(ctx, tx, u.ID); err != nil {
+			return err
+		}
+		// The notice commits with the change, so the old address hears of
+		// every change that happened and of none that did not.
+		return persistence.QueueMail(ctx, tx, &persistence.QueuedMail{
+			Kind: "email_changed_notice", UserID: u.ID, Recipient: old,
+			Subject: a.d.Product + ": your e-mail address was changed",
+			Text: fmt.Sprintf("The e-mail address of your %s account was changed to %s.\n\n"+
+				"If you did not do this, reset your password now and contact support.\n", a.d.Product, domain.MaskEmail(ch.NewEmail)),
+			ExpiresAt: a.now().Add(noticeTTL),
+		})
 	})
 	if err != nil {
 		return EmailChangeResult{}, err
 	}
-	notice := mail.Message{
-		To:      old,
-		Subject: a.d.Product + ": your e-mail address was changed",
-		Text: fmt.Sprintf("The e-mail address of your %s account was changed to %s.\n\n"+
-			"If you did not do this, reset your password now and contact support.\n", a.d.Product, domain.MaskEmail(ch.NewEmail)),
-	}
-	if err := a.d.Mailer.Send(ctx, notice); err != nil {
-		a.d.Log.Error().Err(err).Str("user_id", u.ID.String()).Msg("notify old address of e-mail change")
-	}
+	a.d.Mail.Wake()
 	res, err := a.signIn(ctx, u.ID)
 	if err != nil {
 		return EmailChangeResult{}, err
@@ -457,7 +465,7 @@ func (a *Accounts) SendPasswordChange(ctx context.Context, p Principal, in domai
 	if !ok {
 		return MessageResult{}, domain.InvalidField("currentPassword", domain.MsgCurrentPasswordIncorrect)
 	}
-	if err := a.issueAndSend(ctx, u.ID, u.Email, domain.PurposePasswordChange); err != nil {
+	if err := a.issueCode(ctx, u.ID, u.Email, domain.PurposePasswordChange); err != nil {
 		return MessageResult{}, err
 	}
 	return MessageResult{Message: "A verification code has been sent to " + domain.MaskEmail(u.Email)}, nil
@@ -505,7 +513,7 @@ func (a *Accounts) SendDeleteAccount(ctx context.Context, p Principal) (MessageR
 	if err != nil {
 		return MessageResult{}, err
 	}
-	if err := a.issueAndSend(ctx, u.ID, u.Email, domain.PurposeDeleteAccount); err != nil {
+	if err := a.issueCode(ctx, u.ID, u.Email, domain.PurposeDeleteAccount); err != nil {
 		return MessageResult{}, err
 	}
 	return MessageResult{Message: "A verification code has been sent to " + domain.MaskEmail(u.Email)}, nil
@@ -542,44 +550,45 @@ func (a *Accounts) VerifyDeleteAccount(ctx context.Context, p Principal, in doma
 	return MessageResult{Message: domain.MsgAccountDeleted}, nil
 }
 
-// issueAndSend makes a code for (user, purpose, email) in its own
-// transaction and mails it.
-func (a *Accounts) issueAndSend(ctx context.Context, userID uuid.UUID, email string, purpose domain.Purpose) error {
+// issueCode makes a code for (user, purpose, email) and queues its mail in
+// one transaction, then wakes the mail sender.
+func (a *Accounts) issueCode(ctx context.Context, userID uuid.UUID, email string, purpose domain.Purpose) error {
 	if ok, wait := a.codesPerAddress.Allow(email); !ok {
 		return tooMany(wait)
 	}
-	var code string
 	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		var err error
-		code, err = a.newCode(ctx, tx, userID, email, purpose)
-		return err
+		return a.newCode(ctx, tx, userID, email, purpose)
 	})
 	if err != nil {
 		return err
 	}
-	return a.sendCode(ctx, email, code, purpose)
+	a.d.Mail.Wake()
+	return nil
 }
 
-// newCode enforces the resend cooldown, retires older codes and stores a new
-// one, hashed. The plain code is returned for the mail only.
-func (a *Accounts) newCode(ctx context.Context, tx bun.Tx, userID uuid.UUID, email string, purpose domain.Purpose) (string, error) {
+// newCode enforces the resend cooldown, retires older codes, stores a new
+// one, hashed, and queues the mail that carries it, all in the caller's
+// transaction. The plain code exists only in that mail. The retired codes'
+// mail, if still unsent, is dropped by the sender: those codes no longer
+// work.
+func (a *Accounts) newCode(ctx context.Context, tx bun.Tx, userID uuid.UUID, email string, purpose domain.Purpose) error {
 	// Serialize code issuing per account so two concurrent resends cannot
 	// both pass the cooldown check.
 	if _, err := tx.ExecContext(ctx, "SELECT 1 FROM users WHERE id = ? FOR UPDATE", userID); err != nil {
-		return "", fmt.Errorf("app: lock user for code: %w", err)
+		return fmt.Errorf("app: lock user for code: %w", err)
 	}
 	last, err := persistence.LatestCodeAt(ctx, tx, userID, string(purpose), email)
 	if err != nil {
-		return "", err
+		return err
 	}
 	if !last.IsZero() {
 		if wait := domain.OTPResendCooldown - a.now().Sub(last); wait > 0 {
-			return "", domain.TooMany(domain.MsgOTPCooldown, int((wait+time.Second-1)/time.Second))
+			return domain.TooMany(domain.MsgOTPCooldown, int((wait+time.Second-1)/time.Second))
 		}
 	}
 	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
 	if err != nil {
-		return "", fmt.Errorf("app: code: %w", err)
+		return fmt.Errorf("app: code: %w", err)
 	}
 	code := fmt.Sprintf("%06d", n.Int64())
 	c := &persistence.OTPCode{
@@ -587,9 +596,14 @@ func (a *Accounts) newCode(ctx context.Context, tx bun.Tx, userID uuid.UUID, ema
 		CodeHash: a.codeHash(userID, purpose, email, code), ExpiresAt: a.now().Add(domain.OTPTTL),
 	}
 	if err := persistence.ReplaceCode(ctx, tx, c); err != nil {
-		return "", err
+		return err
 	}
-	return code, nil
+	m := mail.CodeMessage(a.d.Product, email, code, purpose)
+	return persistence.QueueMail(ctx, tx, &persistence.QueuedMail{
+		Kind: string(purpose), UserID: userID, CodeID: c.ID,
+		Recipient: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML,
+		ExpiresAt: c.ExpiresAt,
+	})
 }
 
 // codeHash binds a code to its account, purpose and address under a server
@@ -599,13 +613,6 @@ func (a *Accounts) codeHash(userID uuid.UUID, purpose domain.Purpose, email, cod
 	m := hmac.New(sha256.New, a.d.CodeKey)
 	fmt.Fprintf(m, "%s\x00%s\x00%s\x00%s", userID, purpose, email, code)
 	return m.Sum(nil)
-}
-
-func (a *Accounts) sendCode(ctx context.Context, email, code string, purpose domain.Purpose) error {
-	if err := a.d.Mailer.Send(ctx, mail.CodeMessage(a.d.Product, email, code, purpose)); err != nil {
-		return fmt.Errorf("app: send %s code: %w", purpose, err)
-	}
-	return nil
 }
 
 // useCode checks code against the newest open code for (user, purpose,

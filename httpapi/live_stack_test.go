@@ -96,7 +96,7 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	d := Deps{
 		Config: cfg, Log: log, Media: st.media.Handler(), Sessions: st.sessions,
 		Accounts: app.NewAccounts(app.AccountsDeps{DB: st.db, Hasher: app.NewHasher(2), Sessions: st.sessions,
-			Mailer: mailer, Media: st.media, CodeKey: keys.Code, Product: "Campus", Log: zerolog.Nop()}),
+			Mail: startMailSender(t, st.db, mailer), Media: st.media, CodeKey: keys.Code, Product: "Campus", Log: zerolog.Nop()}),
 		Posts:    app.NewPosts(app.PostsDeps{DB: st.db, Media: st.media, Grains: st.live, Log: log}),
 		Realtime: app.NewRealtime(st.db, st.sessions),
 		Hub:      st.hub,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,7 +61,7 @@ func newStack(t *testing.T, o stackOptions) *stack {
 	t.Cleanup(func() { cancel(); <-done })
 	waitListening(t, st.sessions)
 	st.accounts = app.NewAccounts(app.AccountsDeps{
-		DB: db, Hasher: app.NewHasher(2), Sessions: st.sessions, Mailer: mailer, Media: st.media,
+		DB: db, Hasher: app.NewHasher(2), Sessions: st.sessions, Mail: startMailSender(t, db, mailer), Media: st.media,
 		CodeKey: keys.Code, Product: "Campus", RateLimits: o.rateLimits, Log: zerolog.Nop(),
 	})
 	st.testServer = newTestServer(t, func(d *Deps) {
@@ -69,6 +70,20 @@ func newStack(t *testing.T, o stackOptions) *stack {
 		d.Media = st.media.Handler()
 	})
 	return st
+}
+
+// startMailSender runs a mail outbox sender over db until the test ends
+// (stopped before testdb drops the database).
+func startMailSender(t *testing.T, db *bun.DB, mailer mail.Mailer) *app.MailSender {
+	t.Helper()
+	s := app.NewMailSender(app.MailSenderOptions{DB: db, Mailer: mailer, Log: zerolog.Nop()})
+	s.Start()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		s.Stop(ctx)
+	})
+	return s
 }
 
 // call sends a JSON request (token may be empty) and decodes the envelope.
@@ -127,6 +142,22 @@ func (st *stack) nextCode(t *testing.T, addr string, before int) string {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return st.code(t, addr, time.Time{})
+}
+
+// waitMail waits until the newest mail to addr contains want: mail goes
+// out from the outbox after the answer.
+func (st *stack) waitMail(t *testing.T, addr, want string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if body, err := mailLatest(st.mailDir, addr); err == nil && strings.Contains(body, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no mail to %s containing %q", addr, want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // mails counts the messages sent to addr.

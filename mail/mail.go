@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	netmail "net/mail"
 	"strings"
 	"time"
 
@@ -19,11 +20,19 @@ import (
 // Message is one plain-text e-mail to one recipient, with an optional HTML
 // alternative.
 type Message struct {
+	// ID, when set, is the Message-ID's left part (the sender's domain is
+	// added): a message retried after a lost acknowledgement then carries
+	// the same Message-ID, so the receiving side can tell it is a repeat.
+	ID      string
 	To      string
 	Subject string
 	Text    string
 	HTML    string // optional
 }
+
+// ErrInvalidMessage marks a message no retry can send (no recipient, a
+// malformed address, a line break in the subject).
+var ErrInvalidMessage = errors.New("mail: invalid message")
 
 // Mailer delivers messages. Send returns once the message is handed over (to
 // the SMTP server, or to disk) and honours ctx's deadline and cancellation.
@@ -35,29 +44,63 @@ type Mailer interface {
 // parts that would otherwise fail late or produce a broken e-mail.
 func build(from string, m Message) (*gomail.Msg, error) {
 	if strings.TrimSpace(m.To) == "" {
-		return nil, errors.New("mail: message has no recipient")
+		return nil, fmt.Errorf("%w: no recipient", ErrInvalidMessage)
 	}
 	if strings.ContainsAny(m.Subject, "\r\n") {
-		return nil, errors.New("mail: subject contains a line break")
+		return nil, fmt.Errorf("%w: subject contains a line break", ErrInvalidMessage)
+	}
+	if strings.ContainsAny(m.ID, "<>@ \r\n") {
+		return nil, fmt.Errorf("%w: message id %q", ErrInvalidMessage, m.ID)
 	}
 	if m.Text == "" {
-		return nil, errors.New("mail: message has no text")
+		return nil, fmt.Errorf("%w: no text", ErrInvalidMessage)
 	}
 	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
 	if err := msg.From(from); err != nil {
 		return nil, fmt.Errorf("mail: sender: %w", err)
 	}
 	if err := msg.To(m.To); err != nil {
-		return nil, fmt.Errorf("mail: recipient: %w", err)
+		return nil, fmt.Errorf("%w: recipient: %w", ErrInvalidMessage, err)
 	}
 	msg.Subject(m.Subject)
 	msg.SetDate()
-	msg.SetMessageID()
+	if m.ID != "" {
+		domain := "localhost"
+		if a, err := netmail.ParseAddress(from); err == nil {
+			if at := strings.LastIndexByte(a.Address, '@'); at >= 0 {
+				domain = a.Address[at+1:]
+			}
+		}
+		msg.SetMessageIDWithValue(m.ID + "@" + domain)
+	} else {
+		msg.SetMessageID()
+	}
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
 	if m.HTML != "" {
 		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)
 	}
 	return msg, nil
+}
+
+// Permanent reports whether err, from Send, means this message can never be
+// delivered as it is: it is malformed, or the SMTP server refused its
+// recipient or its content with a permanent (5xx) reply. Anything else may
+// work on a later try: the server unreachable, a timeout, a 4xx reply, and
+// refusals that concern every message alike (login, the sender address),
+// which are for an operator to fix, not a reason to drop mail.
+func Permanent(err error) bool {
+	if errors.Is(err, ErrInvalidMessage) {
+		return true
+	}
+	var se *gomail.SendError
+	if !errors.As(err, &se) || se.IsTemp() || se.ErrorCode() < 500 {
+		return false
+	}
+	switch se.Reason {
+	case gomail.ErrSMTPRcptTo, gomail.ErrSMTPData, gomail.ErrSMTPDataClose:
+		return true
+	}
+	return false
 }
 
 // CodeMessage is the e-mail that carries a one-time code: the code, what it

@@ -107,16 +107,18 @@ func TestCodeMessage(t *testing.T) {
 func TestBuildRejects(t *testing.T) {
 	ok := Message{To: "a@b.co", Subject: "s", Text: "t"}
 	tests := []struct {
-		name string
-		from string
-		edit func(*Message)
-		want string
+		name      string
+		from      string
+		edit      func(*Message)
+		want      string
+		permanent bool // no retry can help
 	}{
-		{"no recipient", "x@y.co", func(m *Message) { m.To = " " }, "no recipient"},
-		{"bad recipient", "x@y.co", func(m *Message) { m.To = "not an address" }, "recipient"},
-		{"line break in subject", "x@y.co", func(m *Message) { m.Subject = "hi\r\nBcc: victim@x.co" }, "line break"},
-		{"no text", "x@y.co", func(m *Message) { m.Text = "" }, "no text"},
-		{"bad sender", "nobody", func(*Message) {}, "sender"},
+		{"no recipient", "x@y.co", func(m *Message) { m.To = " " }, "no recipient", true},
+		{"bad recipient", "x@y.co", func(m *Message) { m.To = "not an address" }, "recipient", true},
+		{"line break in subject", "x@y.co", func(m *Message) { m.Subject = "hi\r\nBcc: victim@x.co" }, "line break", true},
+		{"no text", "x@y.co", func(m *Message) { m.Text = "" }, "no text", true},
+		{"message id with a bracket", "x@y.co", func(m *Message) { m.ID = "a>b" }, "message id", true},
+		{"bad sender", "nobody", func(*Message) {}, "sender", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -125,6 +127,44 @@ func TestBuildRejects(t *testing.T) {
 			_, err := build(tt.from, m)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want one mentioning %q", err, tt.want)
+			}
+			if Permanent(err) != tt.permanent {
+				t.Errorf("Permanent(%v) = %v, want %v", err, !tt.permanent, tt.permanent)
+			}
+		})
+	}
+}
+
+// A message with an ID keeps its Message-ID however often it is built (a
+// retry after a lost acknowledgement); one without gets a fresh ID each time.
+func TestMessageID(t *testing.T) {
+	tests := []struct {
+		name string
+		id   string
+		want string // "" when the two builds must differ
+	}{
+		{"stable", "0193a8f2-4c1e-7d3a-9b7e-2f1c5d6e7a8b", "<0193a8f2-4c1e-7d3a-9b7e-2f1c5d6e7a8b@campus.test>"},
+		{"fresh", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ids []string
+			for range 2 {
+				msg, err := build("Campus <no-reply@campus.test>", Message{ID: tt.id, To: "a@b.co", Subject: "s", Text: "t"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var buf bytes.Buffer
+				if _, err := msg.WriteTo(&buf); err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, parse(t, buf.Bytes()).header.Get("Message-Id"))
+			}
+			switch {
+			case tt.want != "" && (ids[0] != tt.want || ids[1] != tt.want):
+				t.Errorf("Message-IDs %v, want %s twice", ids, tt.want)
+			case tt.want == "" && (ids[0] == "" || ids[0] == ids[1]):
+				t.Errorf("Message-IDs %v, want two different ones", ids)
 			}
 		})
 	}

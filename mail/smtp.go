@@ -146,6 +146,12 @@ func (s *SMTP) Send(ctx context.Context, m Message) error {
 	if stop != nil {
 		stop()
 	}
+	if err != nil && msg.IsDelivered() {
+		// The server accepted the message (DATA answered 250); only the
+		// RSET or QUIT after it failed. Reporting that would make a caller
+		// that retries send the message twice.
+		return nil
+	}
 	if err != nil {
 		if cerr := ctxErr(ctx); cerr != nil {
 			return fmt.Errorf("mail: send: %w: %w", cerr, err)

@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -20,6 +21,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"campus/domain"
+	"campus/mail/smtptest"
 )
 
 // received is one message as the test server saw it.
@@ -384,5 +386,115 @@ func TestNewSMTPDefaults(t *testing.T) {
 				t.Errorf("port %d implicit %v user %q", s.port, s.implicitTLS, s.user)
 			}
 		})
+	}
+}
+
+// TestSMTPPermanent: which failures a retry may cure. A 5xx refusal and a
+// malformed message never will; a 4xx reply or a server that is down may.
+func TestSMTPPermanent(t *testing.T) {
+	refuse := func(code int) func(string) error {
+		return func(string) error { return &smtp.SMTPError{Code: code, Message: "refused"} }
+	}
+	good := Message{To: "a@b.co", Subject: "s", Text: "t"}
+	tests := []struct {
+		name      string
+		addr      func(t testing.TB) string
+		m         Message
+		permanent bool
+	}{
+		{"550 unknown mailbox", func(t testing.TB) string {
+			return smtptest.Start(t, smtptest.Options{Reject: refuse(550)}).Addr()
+		}, good, true},
+		{"451 try later", func(t testing.TB) string {
+			return smtptest.Start(t, smtptest.Options{Reject: refuse(451)}).Addr()
+		}, good, false},
+		{"550 sender refused: every message alike, for an operator to fix", func(t testing.TB) string {
+			return smtptest.Start(t, smtptest.Options{RejectSender: refuse(550)}).Addr()
+		}, good, false},
+		{"server down", smtptest.ClosedAddr, good, false},
+		{"malformed message", smtptest.ClosedAddr, Message{To: "a@b.co", Subject: "s\nBcc: x@y.co", Text: "t"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := NewSMTP("smtp://"+tt.addr(t), testFrom)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			err = s.Send(ctx, tt.m)
+			if err == nil {
+				t.Fatal("Send succeeded")
+			}
+			if Permanent(err) != tt.permanent {
+				t.Fatalf("Permanent(%v) = %v, want %v", err, !tt.permanent, tt.permanent)
+			}
+		})
+	}
+}
+
+// TestSMTPAcceptedThenConnectionLost: once the server has answered DATA with
+// 250 the message is delivered; a connection lost before RSET or QUIT must
+// not be reported, or a retrying caller would send it twice. The server is
+// scripted, since a real one does not drop the line on cue.
+func TestSMTPAcceptedThenConnectionLost(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepted := make(chan int, 1)
+	var served sync.WaitGroup
+	served.Go(func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		r := bufio.NewReader(c)
+		reply := func(s string) { _, _ = io.WriteString(c, s+"\r\n") }
+		reply("220 localhost ESMTP")
+		n := 0
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				accepted <- n
+				return
+			}
+			switch cmd := strings.ToUpper(strings.TrimSpace(line)); {
+			case strings.HasPrefix(cmd, "EHLO"), strings.HasPrefix(cmd, "HELO"):
+				reply("250 localhost")
+			case strings.HasPrefix(cmd, "MAIL"), strings.HasPrefix(cmd, "RCPT"), cmd == "NOOP":
+				reply("250 OK")
+			case cmd == "DATA":
+				reply("354 go ahead")
+				for {
+					l, err := r.ReadString('\n')
+					if err != nil || l == ".\r\n" {
+						break
+					}
+				}
+				n++
+				reply("250 OK queued")
+			default: // RSET, QUIT: the line drops
+				accepted <- n
+				return
+			}
+		}
+	})
+	t.Cleanup(func() {
+		_ = ln.Close()
+		served.Wait()
+	})
+	s, err := NewSMTP("smtp://"+ln.Addr().String(), testFrom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.Send(ctx, Message{To: "a@b.co", Subject: "s", Text: "t"}); err != nil {
+		t.Fatalf("Send after the server accepted the message: %v", err)
+	}
+	if n := <-accepted; n != 1 {
+		t.Fatalf("server accepted %d messages, want 1", n)
 	}
 }

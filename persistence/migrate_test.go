@@ -21,8 +21,8 @@ func TestMain(m *testing.M) { testdb.Main(m) }
 
 // tables are every table the schema must have.
 var tables = []string{
-	"app_secrets", "comments", "experience", "friend_requests", "friendships", "notifications",
-	"otp_codes", "post_images", "post_likes", "posts", "profile_likes", "profiles",
+	"app_secrets", "comments", "experience", "friend_requests", "friendships", "mail_outbox",
+	"notifications", "otp_codes", "post_images", "post_likes", "posts", "profile_likes", "profiles",
 	"search_outbox", "users",
 }
 
@@ -57,7 +57,7 @@ func TestMigrateDownAndUpAgain(t *testing.T) {
 		t.Fatalf("after Rollback: tables %v remain", got)
 	}
 	var fns int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM pg_proc WHERE proname = 'search_outbox_notify'").Scan(&fns); err != nil || fns != 0 {
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM pg_proc WHERE proname IN ('search_outbox_notify', 'mail_outbox_notify')").Scan(&fns); err != nil || fns != 0 {
 		t.Fatalf("after Rollback: %d trigger functions remain (%v)", fns, err)
 	}
 	if err := persistence.Migrate(ctx, db); err != nil {

@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS mail_outbox;
+DROP FUNCTION IF EXISTS mail_outbox_notify();
