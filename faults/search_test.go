@@ -55,14 +55,10 @@ func TestSearchIndexLost(t *testing.T) {
 		damage func(t *testing.T)
 	}{
 		{"directory deleted", func(t *testing.T) {
-			if err := os.RemoveAll(dir); err != nil {
-				t.Fatal(err)
-			}
+			removeLive(t, dir)
 		}},
 		{"directory replaced by garbage", func(t *testing.T) {
-			if err := os.RemoveAll(dir); err != nil {
-				t.Fatal(err)
-			}
+			removeLive(t, dir)
 			if err := os.MkdirAll(filepath.Join(dir, "store"), 0o700); err != nil {
 				t.Fatal(err)
 			}
@@ -130,4 +126,20 @@ func TestSearchIndexLost(t *testing.T) {
 		})
 	}
 	n.alive(t)
+}
+
+// removeLive deletes the directory of an index the node has open, as an
+// operator's `rm -rf` would. The node's persister may write a new file
+// between RemoveAll's listing and its rmdir ("directory not empty"), so it
+// tries again until the directory is gone.
+func removeLive(t *testing.T, dir string) {
+	t.Helper()
+	var err error
+	for range 100 {
+		if err = os.RemoveAll(dir); err == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("remove %s: %v", dir, err)
 }

@@ -624,13 +624,11 @@ func TestProfileUploads(t *testing.T) {
 	}
 	for _, tt := range refusals {
 		t.Run(tt.name, func(t *testing.T) {
-			start := time.Now()
+			// That a bomb's header is refused without decoding its pixels is
+			// media's TestSaveRefuses (by bytes allocated, not seconds).
 			status, env := s.upload(t, tt.path, asha.token, tt.field, tt.filename, tt.content)
 			if status != tt.status || (tt.msg != "" && env["message"] != tt.msg) {
 				t.Fatalf("status %d %v, want %d %q", status, env, tt.status, tt.msg)
-			}
-			if strings.Contains(tt.name, "20000") && time.Since(start) > 2*time.Second {
-				t.Fatalf("refusing a header took %v: it was decoded", time.Since(start))
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // An index whose files are deleted, replaced or corrupted while it is open
@@ -23,14 +24,10 @@ func TestHealRebuildsALostIndex(t *testing.T) {
 		damage func(t *testing.T, dir string)
 	}{
 		{"directory deleted", func(t *testing.T, dir string) {
-			if err := os.RemoveAll(dir); err != nil {
-				t.Fatal(err)
-			}
+			removeLive(t, dir)
 		}},
 		{"directory replaced by garbage", func(t *testing.T, dir string) {
-			if err := os.RemoveAll(dir); err != nil {
-				t.Fatal(err)
-			}
+			removeLive(t, dir)
 			if err := os.MkdirAll(filepath.Join(dir, "store"), 0o700); err != nil {
 				t.Fatal(err)
 			}
@@ -73,4 +70,20 @@ func TestHealRebuildsALostIndex(t *testing.T) {
 			}
 		})
 	}
+}
+
+// removeLive deletes the directory of an open index as an operator's
+// `rm -rf` would. The index's background persister may write a new file
+// between RemoveAll's listing and its rmdir ("directory not empty"), so it
+// tries again until the directory is gone.
+func removeLive(t *testing.T, dir string) {
+	t.Helper()
+	var err error
+	for range 100 {
+		if err = os.RemoveAll(dir); err == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("remove %s: %v", dir, err)
 }
