@@ -95,7 +95,8 @@ func scanNotification(rows *sql.Rows, extra ...any) (*Notification, error) {
 //
 //   - Other kinds are inserted, one row each, in the order given; an id
 //     already stored (a retried request) is skipped.
-//   - Likes roll up: one row per post, inserted or updated in place. Its
+//   - Likes roll up: one row per post, inserted or updated in place (one's
+//     own like of one's own post notifies no one). Its
 //     actors become the batch's likers, newest first, then the ones it had,
 //     without repeats, RecentActors at most; its count the people who like
 //     the post now other than its author (the post's counter, committed
@@ -124,10 +125,11 @@ var createNotificationsSQL = numbered(`WITH input AS (
 		SELECT l.user_id, l.post, (array_agg(l.id ORDER BY l.ord DESC))[1] AS id,
 			(SELECT array_agg(s.sender ORDER BY s.last DESC) FROM (
 				SELECT i.sender, max(i.ord) AS last FROM input i
-				WHERE i.type = 'like' AND i.user_id = l.user_id AND i.post = l.post GROUP BY i.sender
+				WHERE i.type = 'like' AND i.user_id = l.user_id AND i.post = l.post AND i.sender <> i.user_id
+				GROUP BY i.sender
 				ORDER BY last DESC LIMIT ` + strconv.Itoa(RecentActors) + `) s) AS actors,
 			count(DISTINCT l.sender) AS fresh
-		FROM input l WHERE l.type = 'like' AND l.post IS NOT NULL AND l.sender IS NOT NULL
+		FROM input l WHERE l.type = 'like' AND l.post IS NOT NULL AND l.sender IS NOT NULL AND l.sender <> l.user_id
 		GROUP BY l.user_id, l.post
 	), before AS (
 		SELECT n.post_id FROM notifications n
