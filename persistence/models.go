@@ -260,9 +260,10 @@ const (
 // CommentID are the zero UUID (NULL) when they do not apply.
 //
 // Like notifications roll up (DESIGN §4.1): one row per (user, post),
-// updated in place as likes arrive, with no sender: ActorIDs are the newest
-// likers, newest first, and ActorCount how many people like the post.
-// Other kinds have one actor, the sender, and ActorCount 1.
+// updated in place as likes arrive, with no sender: its actor_ids column
+// holds the newest likers, newest first (written only by
+// CreateNotifications and DeleteAccount), and ActorCount how many people
+// like the post. Other kinds have one actor, the sender, and ActorCount 1.
 type Notification struct {
 	bun.BaseModel `bun:"table:notifications,alias:n"`
 
