@@ -38,11 +38,12 @@ const (
 	DefaultWriteTimeout  = 10 * time.Second
 )
 
-// RenderFunc renders what a new notification pushes to its user's sockets:
-// the personal event (post:like, post:comment) if any, then the
-// `notification` event carrying unread, the user's unread count after it.
-// The app layer owns these JSON shapes; serve.go passes app.NotificationFrames.
-type RenderFunc func(n *persistence.Notification, sender *persistence.User, unread int) ([][]byte, error)
+// RenderFunc renders what a new or rolled-up notification (with its actors,
+// newest first) pushes to its user's sockets: the personal event (post:like,
+// post:comment) if any, then the `notification` event carrying unread, the
+// user's unread count. The app layer owns these JSON shapes; serve.go passes
+// app.NotificationFrames.
+type RenderFunc func(n *persistence.Notification, unread int) ([][]byte, error)
 
 // Config configures the live core.
 type Config struct {

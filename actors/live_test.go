@@ -56,10 +56,16 @@ func startNode(t *testing.T) *node {
 // the same post, as a topology change can do.
 func startNodeOn(t *testing.T, db *bun.DB) *node {
 	t.Helper()
+	return startNodeRendering(t, db, app.NotificationFrames)
+}
+
+// startNodeRendering is startNodeOn with render as the Config's Render.
+func startNodeRendering(t *testing.T, db *bun.DB, render actors.RenderFunc) *node {
+	t.Helper()
 	log := testlog.New(t)
 	stmts := &likeStatements{}
 	db.AddQueryHook(stmts)
-	live := actors.New(actors.Config{DB: db, Log: log, Render: app.NotificationFrames, CallTimeout: 10 * time.Second})
+	live := actors.New(actors.Config{DB: db, Log: log, Render: render, CallTimeout: 10 * time.Second})
 	n, err := cluster.Start(context.Background(), cluster.Options{
 		Name: "campus-" + uuid.NewString()[:8], Addr: "127.0.0.1:0", Kinds: live.Kinds(), Log: log,
 	})
@@ -161,22 +167,129 @@ func TestLikeThroughGrain(t *testing.T) {
 		}
 	})
 
-	// One like notification per liker (a and b; not the author's own like,
-	// and a's second like is not a second notification).
-	deadline := time.Now().Add(5 * time.Second)
+	// One like notification for the post, rolled up: a and b, not the
+	// author's own like, and a's second like is not a second row.
+	waitFor(t, "one roll-up of a and b", func() (bool, error) {
+		var rows []struct {
+			Actors []string `bun:"actors,array"`
+		}
+		err := n.db.NewSelect().TableExpr("notifications").ColumnExpr("actor_ids::text[] AS actors").
+			Where("user_id = ? AND type = 'like' AND post_id = ?", author.ID, postID).Scan(ctx, &rows)
+		if err != nil {
+			return false, err
+		}
+		return len(rows) == 1 && len(rows[0].Actors) == 2 && rows[0].Actors[1] == a.ID.String() &&
+			rows[0].Actors[0] == b.ID.String(), nil
+	})
+	if c, err := persistence.UnreadNotificationCount(ctx, n.db, author.ID); err != nil || c != 1 {
+		t.Fatalf("unread %d %v, want 1", c, err)
+	}
+}
+
+// waitFor polls cond until it holds; 10 s without is a failure.
+func waitFor(t *testing.T, what string, cond func() (bool, error)) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
 	for {
-		cnt, err := n.db.NewSelect().Model((*persistence.Notification)(nil)).
-			Where("user_id = ? AND type = 'like' AND post_id = ?", author.ID, postID).Count(ctx)
+		ok, err := cond()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cnt == 2 {
-			break
+		if ok {
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d like notifications, want 2", cnt)
+			t.Fatalf("waited 10 s for %s", what)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestLikeNotificationsRollUp: 1,000 users like one post at once. Its
+// author gets one notification, counting 1,000, and an unread count that
+// moved once; the pushes are coalesced, at most one per tick of the clock.
+func TestLikeNotificationsRollUp(t *testing.T) {
+	type render struct {
+		at     time.Time
+		count  int
+		unread int
+	}
+	var mu sync.Mutex
+	var likes []render
+	var unreadMoves []int
+	rec := func(nt *persistence.Notification, unread int) ([][]byte, error) {
+		if nt.Type == persistence.NotifyLike {
+			mu.Lock()
+			likes = append(likes, render{at: time.Now(), count: nt.ActorCount, unread: unread})
+			mu.Unlock()
+		}
+		return app.NotificationFrames(nt, unread)
+	}
+	db := testdb.New(t)
+	// Every change of the author's counter, as the trigger writes it.
+	n := startNodeRendering(t, db, rec)
+	us := n.users(t, 1001)
+	author, likers := us[0], us[1:]
+	postID := n.post(t, author)
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, `CREATE TABLE unread_moves (n int);
+		CREATE FUNCTION record_unread_move() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN INSERT INTO unread_moves VALUES (NEW.unread_notifications); RETURN NULL; END $$;
+		CREATE TRIGGER record_unread_move AFTER UPDATE OF unread_notifications ON users
+		FOR EACH ROW WHEN (OLD.unread_notifications IS DISTINCT FROM NEW.unread_notifications)
+		EXECUTE FUNCTION record_unread_move();`); err != nil {
+		t.Fatal(err)
+	}
+
+	var wg sync.WaitGroup
+	for _, u := range likers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, _, err := n.live.Like(ctx, postID, u.ID, persistence.LikeSet, uuid.NewString()); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	waitFor(t, "the roll-up of 1,000", func() (bool, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(likes) > 0 && likes[len(likes)-1].count == 1000, nil
+	})
+
+	var rows []struct {
+		Count  int  `bun:"actor_count"`
+		IsRead bool `bun:"is_read"`
+	}
+	if err := db.NewSelect().TableExpr("notifications").Column("actor_count", "is_read").
+		Where("user_id = ?", author.ID).Scan(ctx, &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Count != 1000 || rows[0].IsRead {
+		t.Fatalf("notifications %+v, want one unread roll-up of 1000", rows)
+	}
+	if err := db.NewSelect().TableExpr("unread_moves").Column("n").Scan(ctx, &unreadMoves); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(unreadMoves) != "[1]" {
+		t.Fatalf("the author's unread count moved %v, want [1] (0 → 1 once)", unreadMoves)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	interval := actors.DefaultCountInterval
+	for i := 1; i < len(likes); i++ {
+		if likes[i].at.Truncate(interval).Equal(likes[i-1].at.Truncate(interval)) {
+			t.Fatalf("two like pushes of one post within one tick: %v and %v", likes[i-1].at, likes[i].at)
+		}
+	}
+	for _, r := range likes {
+		if r.unread != 1 {
+			t.Fatalf("a like push carried unread %d, want 1", r.unread)
+		}
+	}
+	if len(likes) >= len(likers) {
+		t.Fatalf("%d like pushes for %d likes: not coalesced", len(likes), len(likers))
 	}
 }
 

@@ -394,9 +394,9 @@ func (g *postGrain) sendCounts() {
 	broadcast(g.cluster, &DeliverToWatchers{PostId: g.idText, Frames: frames})
 }
 
-// notifyAuthor asks the author's user grain to notify of new likes and
-// comments by others. The grain does not wait: notifications are live
-// extras, and the like is already answered.
+// notifyAuthor asks the author's user grain to notify of new likes (which
+// it rolls up per post) and comments by others. The grain does not wait:
+// notifications are live extras, and the like is already answered.
 func (g *postGrain) notifyAuthor(res persistence.PostBatchResult) {
 	if res.AuthorID == uuid.Nil {
 		return
@@ -406,10 +406,10 @@ func (g *postGrain) notifyAuthor(res persistence.PostBatchResult) {
 		if u == res.AuthorID {
 			continue
 		}
-		// One like notification per liker and post (the database keeps it
-		// so): a liker this activation already had notified is not sent
-		// again. Without this every like after an unlike cost a statement
-		// that the unique index then turned into nothing.
+		// Likes roll up into one notification per post (the user grain
+		// updates it in place); a liker this activation already notified
+		// of is not sent again, so unlike-and-like-again neither costs a
+		// statement nor makes a read roll-up unread.
 		if _, ok := g.notified[u]; ok {
 			continue
 		}

@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/cluster"
@@ -20,8 +21,15 @@ const maxNotifyBatch = 500
 // group-commits like the post grain: a post liked by thousands costs its
 // author one transaction per batch of notifications.
 //
+// Like notifications roll up (one row per post, DESIGN §4.1) and so do their
+// pushes: a roll-up that changed goes out on the node-wide tick clock
+// (Config.CountInterval), at most once per post and tick, as the post:like
+// of its newest liker and the `notification` with the rolled-up form. Other
+// notifications are pushed as soon as they commit.
+//
 // Concurrency: every field is owned by Receive; the transaction runs in a
-// goroutine on its own copy of the batch and reports back with notifyDone.
+// goroutine on its own copy of the batch and reports back with notifyDone;
+// the tick timer reports back with likeTick.
 type userGrain struct {
 	live    *Live
 	cluster *cluster.Cluster
@@ -31,6 +39,13 @@ type userGrain struct {
 
 	queue   []notifyWaiter
 	writing bool
+
+	// rollups are the like roll-ups changed since the last tick, by post,
+	// each in its latest state; unread the unread count the latest batch
+	// answered, which they go out with.
+	rollups     map[uuid.UUID]*persistence.Notification
+	unread      int
+	tickPending bool
 }
 
 type notifyWaiter struct {
@@ -40,8 +55,12 @@ type notifyWaiter struct {
 
 type notifyDone struct {
 	waiters []notifyWaiter
+	res     persistence.CreatedNotifications
 	err     error
 }
+
+// likeTick is the tick on which the pending roll-ups are pushed.
+type likeTick struct{}
 
 func newUserGrain(l *Live) actor.Actor { return &userGrain{live: l} }
 
@@ -70,6 +89,8 @@ func (g *userGrain) Receive(ctx actor.Context) {
 		if msg.err != nil {
 			f = Failure_FAILURE_INTERNAL
 			g.live.cfg.Log.Error().Err(msg.err).Str("user_id", g.idText).Msg("notification batch failed")
+		} else {
+			g.push(ctx, msg.res)
 		}
 		for _, w := range msg.waiters {
 			if w.sender != nil {
@@ -77,8 +98,11 @@ func (g *userGrain) Receive(ctx actor.Context) {
 			}
 		}
 		g.write(ctx)
+	case *likeTick:
+		g.tickPending = false
+		g.pushRollups()
 	case *actor.ReceiveTimeout:
-		if !g.writing && len(g.queue) == 0 {
+		if !g.writing && len(g.queue) == 0 && !g.tickPending {
 			ctx.Poison(ctx.Self())
 		}
 	}
@@ -102,11 +126,66 @@ func (g *userGrain) write(ctx actor.Context) {
 		}
 	}
 	g.writing = true
-	self, root, c, live, user := ctx.Self(), ctx.ActorSystem().Root, g.cluster, g.live, g.id
+	self, root, live, user := ctx.Self(), ctx.ActorSystem().Root, g.live, g.id
 	go func() {
-		err := live.createNotifications(c, user, ns)
-		root.Send(self, &notifyDone{waiters: waiters, err: err})
+		res, err := live.createNotifications(user, ns)
+		root.Send(self, &notifyDone{waiters: waiters, res: res, err: err})
 	}()
+}
+
+// push sends what a committed batch created: other kinds at once, like
+// roll-ups at the next tick.
+func (g *userGrain) push(ctx actor.Context, res persistence.CreatedNotifications) {
+	if len(res.Created) == 0 {
+		return
+	}
+	g.unread = res.Unread
+	var frames [][]byte
+	for _, n := range res.Created {
+		if n.Type == persistence.NotifyLike {
+			if g.rollups == nil {
+				g.rollups = make(map[uuid.UUID]*persistence.Notification)
+			}
+			g.rollups[n.PostID] = n
+			continue
+		}
+		fs, err := g.live.cfg.Render(n, g.unread)
+		if err != nil {
+			g.live.cfg.Log.Error().Err(err).Str("user_id", g.idText).Msg("render notification")
+			continue
+		}
+		frames = append(frames, fs...)
+	}
+	if len(frames) > 0 {
+		broadcast(g.cluster, &DeliverToUser{UserId: g.idText, Frames: frames})
+	}
+	if len(g.rollups) > 0 && !g.tickPending {
+		// The node-wide clock of the post grains' counts: the next
+		// multiple of the interval.
+		interval := g.live.cfg.CountInterval
+		now := time.Now()
+		g.tickPending = true
+		self, root := ctx.Self(), ctx.ActorSystem().Root
+		time.AfterFunc(now.Truncate(interval).Add(interval).Sub(now), func() { root.Send(self, &likeTick{}) })
+	}
+}
+
+// pushRollups sends the roll-ups changed since the last tick, in one
+// delivery, each with the latest unread count.
+func (g *userGrain) pushRollups() {
+	var frames [][]byte
+	for _, n := range g.rollups {
+		fs, err := g.live.cfg.Render(n, g.unread)
+		if err != nil {
+			g.live.cfg.Log.Error().Err(err).Str("user_id", g.idText).Msg("render notification")
+			continue
+		}
+		frames = append(frames, fs...)
+	}
+	clear(g.rollups)
+	if len(frames) > 0 {
+		broadcast(g.cluster, &DeliverToUser{UserId: g.idText, Frames: frames})
+	}
 }
 
 // notification reads one request item; malformed ones are dropped.
@@ -132,24 +211,14 @@ func (g *userGrain) notification(it *Notify) (*persistence.Notification, bool) {
 	return n, true
 }
 
-// createNotifications stores ns and pushes what was new, each with the
-// unread count as it stood after that notification.
-func (l *Live) createNotifications(c *cluster.Cluster, user uuid.UUID, ns []*persistence.Notification) error {
+// createNotifications stores ns: other kinds as rows, likes rolled up per
+// post (persistence.CreateNotifications).
+func (l *Live) createNotifications(user uuid.UUID, ns []*persistence.Notification) (persistence.CreatedNotifications, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), l.cfg.WriteTimeout)
 	defer cancel()
 	res, err := persistence.CreateNotifications(ctx, l.cfg.DB, user, ns)
-	if err != nil || len(res.Created) == 0 {
-		return err
+	if err != nil {
+		return res, fmt.Errorf("actors: notify %s: %w", user, err)
 	}
-	created, unread, senders := res.Created, res.Unread, res.Senders
-	var frames [][]byte
-	for i, n := range created {
-		fs, err := l.cfg.Render(n, senders[n.SenderID], max(0, unread-(len(created)-1-i)))
-		if err != nil {
-			return fmt.Errorf("actors: render notification: %w", err)
-		}
-		frames = append(frames, fs...)
-	}
-	broadcast(c, &DeliverToUser{UserId: user.String(), Frames: frames})
-	return nil
+	return res, nil
 }

@@ -556,7 +556,10 @@ func (a *Friends) pushPersonal(ctx context.Context, to uuid.UUID, event string, 
 		a.d.Log.Warn().Err(err).Str("user_id", to.String()).Msg("unread count for live push")
 		return
 	}
-	ev := NotificationEvent{NotificationView: NewNotificationView(n, from), UnreadCount: unread}
+	if len(n.Actors) == 0 && from != nil {
+		n.Actors = []*persistence.User{from}
+	}
+	ev := NotificationEvent{NotificationView: NewNotificationView(n), UnreadCount: unread}
 	if err := a.d.Pusher.PushToUser(ctx, to, EventNotification, ev); err != nil {
 		a.d.Log.Warn().Err(err).Str("user_id", to.String()).Str("event", EventNotification).Msg("live push failed")
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"campus/domain"
 	"campus/persistence"
 )
 
@@ -32,6 +33,10 @@ const (
 type PersonalEvent struct {
 	FromUser UserRef `json:"fromUser"`
 	PostID   string  `json:"postId,omitempty"`
+	// ActorCount is, on post:like, how many people like the post (its
+	// notification's roll-up count): likes are pushed at most once per
+	// post per tick, with the newest liker as fromUser.
+	ActorCount int `json:"actorCount,omitempty"`
 }
 
 // UserRef is the {id, name, avatar} shape of event senders.
@@ -47,42 +52,59 @@ func NewUserRef(u *persistence.User) UserRef {
 	return UserRef{ID: s.ID, Name: s.Name, Avatar: s.Avatar}
 }
 
-// PostRef is a notification's optional post.
+// PostRef is a notification's optional post, with the start of its text.
 type PostRef struct {
-	ID string `json:"id"`
+	ID      string `json:"id"`
+	Snippet string `json:"snippet,omitempty"`
 }
 
 // NotificationView is the server form of a notification (spec §3): the list
-// of GET /notifications and the `notification` event carry it.
+// of GET /notifications and the `notification` event carry it. Likes roll
+// up: one notification per post, with its newest likers in Actors (newest
+// first; Sender is the newest) and how many people like the post in
+// ActorCount; Message is the ready line, "Asha and 1,239 others liked your
+// post". UpdatedAt moves when a roll-up changes, and lists are ordered by it.
 type NotificationView struct {
-	ID        string    `json:"id"`
-	Type      string    `json:"type"`
-	Message   string    `json:"message"`
-	Sender    *UserRef  `json:"sender,omitempty"`
-	Post      *PostRef  `json:"post,omitempty"`
-	CreatedAt time.Time `json:"createdAt"`
-	IsRead    bool      `json:"isRead"`
+	ID         string    `json:"id"`
+	Type       string    `json:"type"`
+	Message    string    `json:"message"`
+	Sender     *UserRef  `json:"sender,omitempty"`
+	Actors     []UserRef `json:"actors"`
+	ActorCount int       `json:"actorCount"`
+	Post       *PostRef  `json:"post,omitempty"`
+	CreatedAt  time.Time `json:"createdAt"`
+	UpdatedAt  time.Time `json:"updatedAt"`
+	IsRead     bool      `json:"isRead"`
 }
 
-// NotificationEvent is the `notification` websocket event: the new
-// notification and the recipient's unread count after it.
+// NotificationEvent is the `notification` websocket event: the new or
+// rolled-up notification and the recipient's unread count after it.
 type NotificationEvent struct {
 	NotificationView
 	UnreadCount int `json:"unreadCount"`
 }
 
-// NewNotificationView renders n; sender may be nil (system notifications).
-// The message is the line a client shows, e.g. "Asha liked your post".
-func NewNotificationView(n *persistence.Notification, sender *persistence.User) NotificationView {
-	v := NotificationView{ID: n.ID.String(), Type: n.Type, CreatedAt: n.CreatedAt, IsRead: n.IsRead}
-	name := "Someone"
-	if sender != nil {
-		ref := NewUserRef(sender)
-		v.Sender = &ref
-		name = ref.Name
+// NewNotificationView renders n with its actors (n.Actors; none for system
+// notifications or when every actor's account is gone).
+func NewNotificationView(n *persistence.Notification) NotificationView {
+	v := NotificationView{ID: n.ID.String(), Type: n.Type, CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt,
+		IsRead: n.IsRead, Actors: make([]UserRef, 0, len(n.Actors))}
+	if v.UpdatedAt.IsZero() {
+		v.UpdatedAt = v.CreatedAt
 	}
+	for _, a := range n.Actors {
+		v.Actors = append(v.Actors, NewUserRef(a))
+	}
+	if len(v.Actors) > 0 {
+		v.Sender = &v.Actors[0]
+	}
+	v.ActorCount = max(n.ActorCount, len(v.Actors), 1)
 	if n.PostID != uuid.Nil {
-		v.Post = &PostRef{ID: n.PostID.String()}
+		v.Post = &PostRef{ID: n.PostID.String(), Snippet: n.PostSnippet}
+	}
+	name := "Someone"
+	if v.Sender != nil {
+		name = v.Sender.Name
 	}
 	switch n.Type {
 	case persistence.NotifyFriendRequest:
@@ -90,11 +112,19 @@ func NewNotificationView(n *persistence.Notification, sender *persistence.User) 
 	case persistence.NotifyFriendAccepted:
 		v.Message = name + " accepted your friend request"
 	case persistence.NotifyLike:
-		v.Message = name + " liked your post"
+		v.Message = domain.RollupActors(names(v.Actors), v.ActorCount) + " liked your post"
 	case persistence.NotifyComment:
 		v.Message = name + " commented on your post"
 	default:
 		v.Message = "You have a new notification"
 	}
 	return v
+}
+
+func names(refs []UserRef) []string {
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		out[i] = r.Name
+	}
+	return out
 }

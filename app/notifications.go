@@ -60,8 +60,8 @@ type NotificationsResult struct {
 	Pagination    Pagination         `json:"pagination"`
 }
 
-// List is one page of the caller's notifications, newest first, with the
-// unread count. limit 0 means the default; cursor "" the first page.
+// List is one page of the caller's notifications, most recently changed
+// first (a like roll-up moves up when liked again), with the unread count. limit 0 means the default; cursor "" the first page.
 func (a *Notifications) List(ctx context.Context, p Principal, limit int, cursor string) (NotificationsResult, error) {
 	limit = keysetLimit(limit, notificationsPageDefault, notificationsPageMax)
 	after, err := decodeKeyset(cursor)
@@ -82,12 +82,12 @@ func (a *Notifications) List(ctx context.Context, p Principal, limit int, cursor
 	}
 	if len(rows) > limit {
 		last := rows[limit-1]
-		next := encodeKeyset(persistence.Keyset{At: last.CreatedAt, ID: last.ID})
+		next := encodeKeyset(persistence.Keyset{At: last.UpdatedAt, ID: last.ID})
 		res.Pagination.NextCursor = &next
 		rows = rows[:limit]
 	}
-	for i := range rows {
-		res.Notifications = append(res.Notifications, NewNotificationView(&rows[i], rows[i].Sender))
+	for _, n := range rows {
+		res.Notifications = append(res.Notifications, NewNotificationView(n))
 	}
 	return res, nil
 }

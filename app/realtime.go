@@ -54,29 +54,31 @@ func (r *Realtime) StillValid(ctx context.Context, token string) (bool, error) {
 	return err == nil, err
 }
 
-// NotificationFrames renders what a new notification pushes to its user's
-// sockets (the user grain calls it through actors.Config.Render): for a like
-// or a comment the personal event post:like / post:comment, then the
-// `notification` event with the unread count after it.
-func NotificationFrames(n *persistence.Notification, sender *persistence.User, unread int) ([][]byte, error) {
+// NotificationFrames renders what a new or rolled-up notification pushes to
+// its user's sockets (the user grain calls it through actors.Config.Render):
+// for a like or a comment the personal event post:like / post:comment from
+// the newest actor (a like's with the roll-up's count), then the
+// `notification` event with the unread count.
+func NotificationFrames(n *persistence.Notification, unread int) ([][]byte, error) {
 	var frames [][]byte
-	if sender != nil && n.PostID != uuid.Nil {
+	if len(n.Actors) > 0 && n.PostID != uuid.Nil {
+		ev := PersonalEvent{FromUser: NewUserRef(n.Actors[0]), PostID: n.PostID.String()}
 		var event string
 		switch n.Type {
 		case persistence.NotifyLike:
-			event = EventPostLike
+			event, ev.ActorCount = EventPostLike, max(n.ActorCount, 1)
 		case persistence.NotifyComment:
 			event = EventPostComment
 		}
 		if event != "" {
-			f, err := liveFrame(event, PersonalEvent{FromUser: NewUserRef(sender), PostID: n.PostID.String()})
+			f, err := liveFrame(event, ev)
 			if err != nil {
 				return nil, err
 			}
 			frames = append(frames, f)
 		}
 	}
-	f, err := liveFrame(EventNotification, NotificationEvent{NotificationView: NewNotificationView(n, sender), UnreadCount: unread})
+	f, err := liveFrame(EventNotification, NotificationEvent{NotificationView: NewNotificationView(n), UnreadCount: unread})
 	if err != nil {
 		return nil, err
 	}

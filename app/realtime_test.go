@@ -25,6 +25,12 @@ func TestNotificationFrames(t *testing.T) {
 	}{
 		{"like", &persistence.Notification{Type: persistence.NotifyLike, PostID: post}, sender,
 			[]string{EventPostLike, EventNotification}, "Asha Rao liked your post"},
+		{"rolled-up like", &persistence.Notification{Type: persistence.NotifyLike, PostID: post, ActorCount: 1240,
+			Actors: []*persistence.User{sender, {ID: persistence.NewID(), Name: "Ben"}}}, sender,
+			[]string{EventPostLike, EventNotification}, "Asha Rao and 1,239 others liked your post"},
+		{"like of two", &persistence.Notification{Type: persistence.NotifyLike, PostID: post, ActorCount: 2,
+			Actors: []*persistence.User{sender, {ID: persistence.NewID(), Name: "Ben"}}}, sender,
+			[]string{EventPostLike, EventNotification}, "Asha Rao and Ben liked your post"},
 		{"comment", &persistence.Notification{Type: persistence.NotifyComment, PostID: post}, sender,
 			[]string{EventPostComment, EventNotification}, "Asha Rao commented on your post"},
 		{"friend request: notification only", &persistence.Notification{Type: persistence.NotifyFriendRequest}, sender,
@@ -35,7 +41,10 @@ func TestNotificationFrames(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.n.ID, tt.n.CreatedAt = persistence.NewID(), at
-			raw, err := NotificationFrames(tt.n, tt.sender, 7)
+			if tt.sender != nil && len(tt.n.Actors) == 0 {
+				tt.n.Actors = []*persistence.User{tt.sender}
+			}
+			raw, err := NotificationFrames(tt.n, 7)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -50,13 +59,16 @@ func TestNotificationFrames(t *testing.T) {
 				switch f.Event {
 				case EventNotification:
 					if f.Data["unreadCount"] != 7.0 || f.Data["message"] != tt.msg || f.Data["id"] != tt.n.ID.String() ||
-						f.Data["isRead"] != false || f.Data["createdAt"] != "2026-01-02T03:04:05Z" {
+						f.Data["isRead"] != false || f.Data["createdAt"] != "2026-01-02T03:04:05Z" ||
+						f.Data["actorCount"] != float64(max(tt.n.ActorCount, len(tt.n.Actors), 1)) ||
+						len(f.Data["actors"].([]any)) != len(tt.n.Actors) {
 						t.Fatalf("notification %v", f.Data)
 					}
 				default:
 					from := f.Data["fromUser"].(map[string]any)
 					if f.Data["postId"] != post.String() || from["id"] != sender.ID.String() || from["name"] != "Asha Rao" ||
-						from["avatar"].(map[string]any)["url"] != "/media/a.png" {
+						from["avatar"].(map[string]any)["url"] != "/media/a.png" ||
+						(f.Event == EventPostLike && f.Data["actorCount"] != float64(max(tt.n.ActorCount, 1))) {
 						t.Fatalf("personal event %v", f.Data)
 					}
 				}

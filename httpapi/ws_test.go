@@ -47,11 +47,12 @@ func TestLiveEventsReachSockets(t *testing.T) {
 		}
 		n := authorWS.Next(t, "notification")
 		if n.Data["type"] != "like" || n.Data["unreadCount"] != 1.0 || n.Data["post"].(map[string]any)["id"] != id ||
+			n.Data["actorCount"] != 1.0 || f.Data["actorCount"] != 1.0 ||
 			n.Data["sender"].(map[string]any)["id"] != liker.ID.String() || n.Data["message"] != "Live Liker liked your post" {
 			t.Fatalf("notification %v", n.Data)
 		}
 		rows, err := st.db.NewSelect().Model((*persistence.Notification)(nil)).
-			Where("user_id = ? AND sender_id = ? AND post_id = ? AND type = 'like'", author.ID, liker.ID, id).Count(context.Background())
+			Where("user_id = ? AND ? = ANY (actor_ids) AND actor_count = 1 AND post_id = ? AND type = 'like'", author.ID, liker.ID, id).Count(context.Background())
 		if err != nil || rows != 1 {
 			t.Fatalf("notification rows %d %v", rows, err)
 		}

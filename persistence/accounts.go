@@ -216,6 +216,16 @@ func DeleteAccount(ctx context.Context, tx bun.Tx, id uuid.UUID) (DeletedAccount
 			WHERE p.id = c.post_id AND p.user_id <> ?0`},
 		{"profile like counters", `UPDATE profiles pr SET likes_count = pr.likes_count - 1
 			FROM profile_likes pl WHERE pl.liker_id = ?0 AND pr.user_id = pl.user_id`},
+		// Like roll-ups of the posts they like lose them: out of the recent
+		// likers, one fewer in the count, gone when none is left. (Names are
+		// read from users, so a roll-up never shows a deleted liker's name
+		// even where they had unliked and are not found here.)
+		{"like notifications", `UPDATE notifications n SET actor_ids = array_remove(n.actor_ids, ?0),
+				actor_count = greatest(n.actor_count - 1, 0)
+			FROM post_likes pl
+			WHERE pl.user_id = ?0 AND n.post_id = pl.post_id AND n.type = 'like'`},
+		{"empty like notifications", `DELETE FROM notifications n USING post_likes pl
+			WHERE pl.user_id = ?0 AND n.post_id = pl.post_id AND n.type = 'like' AND n.actor_count = 0`},
 		{"user", `DELETE FROM users WHERE id = ?0`},
 	}
 	for _, s := range steps {

@@ -257,8 +257,13 @@ const (
 )
 
 // Notification is something that happened to UserID. SenderID, PostID and
-// CommentID are the zero UUID (NULL) when they do not apply. A like
-// notification is unique per (user, sender, post).
+// CommentID are the zero UUID (NULL) when they do not apply.
+//
+// Like notifications roll up (DESIGN §4.1): one row per (user, post),
+// updated in place as likes arrive, with no sender: its actor_ids column
+// holds the newest likers, newest first (written only by
+// CreateNotifications and DeleteAccount), and ActorCount how many people
+// like the post. Other kinds have one actor, the sender, and ActorCount 1.
 type Notification struct {
 	bun.BaseModel `bun:"table:notifications,alias:n"`
 
@@ -269,9 +274,19 @@ type Notification struct {
 	PostID    uuid.UUID `bun:"post_id,type:uuid,nullzero"`
 	CommentID uuid.UUID `bun:"comment_id,type:uuid,nullzero"`
 	IsRead    bool      `bun:"is_read,notnull"`
-	CreatedAt time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	// ActorCount is how many people the row stands for (1 unless a roll-up).
+	ActorCount int       `bun:"actor_count,nullzero,notnull,default:1"`
+	CreatedAt  time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	// UpdatedAt is when the row last changed (a roll-up moves it with every
+	// batch of likes); lists are ordered by it.
+	UpdatedAt time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 
-	Sender *User `bun:"rel:belongs-to,join:sender_id=id"`
+	// Actors are the people shown, newest first: a roll-up's newest likers
+	// that still exist, or the sender. Filled by the queries that read
+	// notifications for display; never written.
+	Actors []*User `bun:"-"`
+	// PostSnippet is the start of the post's text, when there is a post.
+	PostSnippet string `bun:"-"`
 }
 
 // One-time code purposes.

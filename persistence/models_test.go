@@ -312,33 +312,26 @@ func TestConstraints(t *testing.T) {
 	}
 }
 
-func TestLikeNotificationOncePerLikerAndPost(t *testing.T) {
+func TestLikeNotificationOncePerPost(t *testing.T) {
 	ctx := context.Background()
 	db := testdb.New(t)
-	author, liker := newUser("Author"), newUser("Liker")
-	insert(t, db, author, liker)
+	author, liker, other := newUser("Author"), newUser("Liker"), newUser("Other Liker")
+	insert(t, db, author, liker, other)
 	post := &persistence.Post{ID: persistence.NewID(), UserID: author.ID}
 	insert(t, db, post)
-	like := func(typ string) *persistence.Notification {
-		return &persistence.Notification{ID: persistence.NewID(), UserID: author.ID, Type: typ, SenderID: liker.ID, PostID: post.ID}
+	like := func(typ string, sender *persistence.User) *persistence.Notification {
+		return &persistence.Notification{ID: persistence.NewID(), UserID: author.ID, Type: typ, SenderID: sender.ID, PostID: post.ID}
 	}
 
-	insert(t, db, like(persistence.NotifyLike))
-	if _, err := db.NewInsert().Model(like(persistence.NotifyLike)).Exec(ctx); sqlState(err) != uniqueViolation {
-		t.Fatalf("second like notification: err = %v, want a unique violation", err)
-	}
-	// The form the user grain uses: a duplicate is quietly skipped.
-	res, err := db.NewInsert().Model(like(persistence.NotifyLike)).
-		On("CONFLICT (user_id, sender_id, post_id) WHERE type = 'like' DO NOTHING").
-		Exec(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n, _ := res.RowsAffected(); n != 0 {
-		t.Errorf("ON CONFLICT DO NOTHING inserted %d rows", n)
+	// Likes roll up: one row per recipient and post, whoever liked.
+	insert(t, db, like(persistence.NotifyLike, liker))
+	for _, sender := range []*persistence.User{liker, other} {
+		if _, err := db.NewInsert().Model(like(persistence.NotifyLike, sender)).Exec(ctx); sqlState(err) != uniqueViolation {
+			t.Fatalf("second like notification by %s: err = %v, want a unique violation", sender.Name, err)
+		}
 	}
 	// Comments are not limited that way.
-	insert(t, db, like(persistence.NotifyComment), like(persistence.NotifyComment))
+	insert(t, db, like(persistence.NotifyComment, liker), like(persistence.NotifyComment, liker))
 
 	n, err := db.NewSelect().Model((*persistence.Notification)(nil)).Where("user_id = ?", author.ID).Count(ctx)
 	if err != nil {
@@ -378,7 +371,7 @@ func TestDeletingUserRemovesEverythingTheyOwn(t *testing.T) {
 		&persistence.ProfileLike{UserID: stays.ID, LikerID: gone.ID},
 		&persistence.ProfileLike{UserID: stays.ID, LikerID: third.ID},
 		&persistence.Notification{ID: persistence.NewID(), UserID: gone.ID, Type: persistence.NotifyOther},
-		&persistence.Notification{ID: persistence.NewID(), UserID: stays.ID, Type: persistence.NotifyLike, SenderID: gone.ID, PostID: staysPost.ID},
+		&persistence.Notification{ID: persistence.NewID(), UserID: stays.ID, Type: persistence.NotifyFriendAccepted, SenderID: gone.ID},
 		&persistence.Notification{ID: persistence.NewID(), UserID: gone.ID, Type: persistence.NotifyComment, SenderID: stays.ID, PostID: gonePost.ID, CommentID: commentOnGone.ID},
 		&persistence.Notification{ID: persistence.NewID(), UserID: stays.ID, Type: persistence.NotifyLike, SenderID: third.ID, PostID: staysPost.ID},
 		&persistence.OTPCode{ID: persistence.NewID(), UserID: gone.ID, Email: gone.Email, Purpose: persistence.PurposeDeleteAccount, CodeHash: []byte("h"), ExpiresAt: now()},

@@ -10,13 +10,17 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// InsertNotification stores n (its ID is made here when zero) and fills in
-// its created_at.
+// InsertNotification stores n (its ID is made here when zero) as a row of
+// its own and fills in its created_at and updated_at. Likes roll up and are
+// made by CreateNotifications instead.
 func InsertNotification(ctx context.Context, db bun.IDB, n *Notification) error {
 	if n.ID == uuid.Nil {
 		n.ID = NewID()
 	}
-	if _, err := db.NewInsert().Model(n).Returning("created_at").Exec(ctx); err != nil {
+	if n.UpdatedAt.IsZero() {
+		n.UpdatedAt = n.CreatedAt // zero too: both default to now
+	}
+	if _, err := db.NewInsert().Model(n).Returning("created_at, updated_at, actor_count").Exec(ctx); err != nil {
 		return fmt.Errorf("persistence: insert notification: %w", err)
 	}
 	return nil
@@ -36,17 +40,34 @@ func UnreadNotificationCount(ctx context.Context, db bun.IDB, userID uuid.UUID) 
 	return n, nil
 }
 
-// NotificationsOf lists userID's notifications newest first, with their
-// senders, starting after the keyset.
-func NotificationsOf(ctx context.Context, db bun.IDB, userID uuid.UUID, after Keyset, limit int) ([]Notification, error) {
-	var out []Notification
-	q := db.NewSelect().Model(&out).Relation("Sender").
-		Where("n.user_id = ?", userID).
-		OrderExpr("n.created_at DESC, n.id DESC").Limit(int64(limit))
+// NotificationsOf lists userID's notifications, most recently changed
+// first, with their actors and post snippets, starting after the keyset
+// (At is updated_at). A roll-up that changes moves to the top: a reader
+// paging on past it does not meet it again, and every other row keeps its
+// place, so no row is repeated or skipped because one moved.
+func NotificationsOf(ctx context.Context, db bun.IDB, userID uuid.UUID, after Keyset, limit int) ([]*Notification, error) {
+	q := `SELECT ` + notificationColumns + ` FROM notifications n WHERE n.user_id = ?`
+	args := []any{userID}
 	if !after.IsZero() {
-		q = q.Where("(n.created_at, n.id) < (?, ?)", after.At, after.ID)
+		q += ` AND (n.updated_at, n.id) < (?, ?)`
+		args = append(args, after.At, after.ID)
 	}
-	if err := q.Scan(ctx); err != nil {
+	q += ` ORDER BY n.updated_at DESC, n.id DESC LIMIT ?`
+	args = append(args, limit)
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("persistence: notifications: %w", err)
+	}
+	defer rows.Close()
+	var out []*Notification
+	for rows.Next() {
+		n, err := scanNotification(rows)
+		if err != nil {
+			return nil, fmt.Errorf("persistence: notifications: %w", err)
+		}
+		out = append(out, n)
+	}
+	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("persistence: notifications: %w", err)
 	}
 	return out, nil

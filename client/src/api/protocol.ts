@@ -8,13 +8,21 @@ export interface FromUser {
   avatar: { url: string } | string;
 }
 
-/** A notification in the server's form (spec §3), as pushed live. */
+/**
+ * A notification in the server's form (spec §3), as pushed live. Likes roll
+ * up: one notification per post, re-sent with the same id as more people
+ * like it — `actors` are the newest likers (newest first), `actorCount` how
+ * many like the post, `updatedAt` the newest like's time.
+ */
 export interface ServerNotification {
   id: string;
   type: 'friend_request' | 'friend_accepted' | 'like' | 'comment' | 'other' | string;
   sender?: FromUser;
-  post?: { id: string };
+  actors?: FromUser[];
+  actorCount?: number;
+  post?: { id: string; snippet?: string };
   createdAt?: string;
+  updatedAt?: string;
   isRead?: boolean;
   message?: string;
   unreadCount: number;
@@ -25,7 +33,8 @@ export interface ServerEvents {
   ready: { userId: string; unreadCount: number };
   'friend:request': { fromUser: FromUser };
   'friend:accept': { fromUser: FromUser };
-  'post:like': { fromUser: FromUser; postId: string };
+  /** At most one per post and 250 ms tick: the newest liker, and how many like the post. */
+  'post:like': { fromUser: FromUser; postId: string; actorCount?: number };
   'post:comment': { fromUser: FromUser; postId: string };
   notification: ServerNotification;
   'post:likes': { postId: string; likesCount: number };

@@ -41,6 +41,7 @@ function Item({ n, now, onOpen }: { n: AppNotification; now: number; onOpen: (n:
         <Avatar name={n.senderName || n.message} url={n.avatar} />
         <span className="notification__text">
           <span className="notification__message">{n.message}</span>
+          {n.postSnippet && <span className="notification__snippet">“{n.postSnippet}”</span>}
           <time className="notification__time" dateTime={n.timestamp} title={fullDate(n.timestamp)}>
             {relativeTime(n.timestamp, now)}
           </time>

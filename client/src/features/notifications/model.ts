@@ -18,6 +18,46 @@ export interface AppNotification {
   avatar: string;
   /** Who it is from, for the avatar's initials ('' for system notifications). */
   senderName: string;
+  /**
+   * A like roll-up's newest likers, newest first (the sender alone for other
+   * kinds), and how many people it stands for.
+   */
+  actors: NotificationActor[];
+  actorCount: number;
+  /** The start of the post's text, when the server sent it. */
+  postSnippet: string;
+}
+
+export interface NotificationActor {
+  id: string;
+  name: string;
+  avatar: string;
+}
+
+/** 1239 → "1,239". */
+export function thousands(n: number): string {
+  return Math.floor(n).toLocaleString('en-US');
+}
+
+/**
+ * Who did it, worded like a mature social network (the server's wording):
+ * "Asha", "Asha and Ben", "Asha and 1 other", "Asha and 1,239 others";
+ * "Someone" or "5 people" when no name is left.
+ */
+export function rollupActors(names: string[], count: number): string {
+  const total = Math.max(count, names.length);
+  const [first, second] = names;
+  if (first === undefined) return total <= 1 ? 'Someone' : `${thousands(total)} people`;
+  if (total <= 1) return first;
+  if (total === 2) return second !== undefined ? `${first} and ${second}` : `${first} and 1 other`;
+  return `${first} and ${thousands(total - 1)} others`;
+}
+
+function actorOf(v: unknown): NotificationActor | null {
+  if (!isRecord(v)) return null;
+  const id = str(v.id) || str(v._id);
+  if (!id) return null;
+  return { id, name: str(v.name), avatar: normalizeImage(v.avatar).url };
 }
 
 const TYPE_MAP: Record<string, NotificationType> = {
@@ -29,27 +69,36 @@ const TYPE_MAP: Record<string, NotificationType> = {
 /** Server form → client form, with a readable message. */
 export function toAppNotification(n: ServerNotification | Record<string, unknown>): AppNotification {
   const r = n as Record<string, unknown>;
+  const listed = Array.isArray(r.actors) ? r.actors.map(actorOf).filter((a): a is NotificationActor => a !== null) : [];
+  const senderActor = actorOf(r.sender);
+  const actors = listed.length > 0 ? listed : senderActor ? [senderActor] : [];
+  const newest = actors[0];
   const sender = isRecord(r.sender) ? r.sender : {};
-  const senderName = str(sender.name);
+  const senderName = newest?.name ?? str(sender.name);
   const name = senderName || 'Someone';
+  const actorCount = Math.max(typeof r.actorCount === 'number' && Number.isFinite(r.actorCount) ? r.actorCount : 1, actors.length, 1);
   const serverType = str(r.type);
   const type = TYPE_MAP[serverType] ?? 'system';
   const fallback: Record<string, string> = {
     friend_request: `${name} sent you a friend request`,
     friend_accepted: `${name} accepted your friend request`,
-    like: `${name} liked your post`,
+    like: `${rollupActors(actors.map((a) => a.name || 'User'), actorCount)} liked your post`,
     comment: `${name} commented on your post`,
   };
   return {
     id: str(r.id) || str(r._id),
     type,
     message: str(r.message) || fallback[serverType] || 'You have a new notification',
-    timestamp: str(r.createdAt) || new Date().toISOString(),
+    // A roll-up's time is its newest like's (the list is ordered by it).
+    timestamp: str(r.updatedAt) || str(r.createdAt) || new Date().toISOString(),
     read: r.isRead === true,
-    userId: str(sender.id) || str(sender._id),
+    userId: newest?.id ?? (str(sender.id) || str(sender._id)),
     postId: isRecord(r.post) ? str(r.post.id) || str(r.post._id) : '',
-    avatar: normalizeImage(sender.avatar).url,
+    avatar: newest?.avatar ?? normalizeImage(sender.avatar).url,
     senderName,
+    actors,
+    actorCount,
+    postSnippet: isRecord(r.post) ? str(r.post.snippet) : '',
   };
 }
 

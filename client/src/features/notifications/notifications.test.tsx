@@ -3,7 +3,7 @@ import { createStore, Provider } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeAtom } from '../../app/navigation';
 import { installFakeFetch, json } from '../../test/fakeFetch';
-import { notificationTarget, toAppNotification, type AppNotification } from './model';
+import { notificationTarget, rollupActors, toAppNotification, type AppNotification } from './model';
 import { NotificationsPanel } from './NotificationsPanel';
 import {
   addNotificationAtom,
@@ -32,6 +32,9 @@ function note(id: string, read = false, extra: Partial<AppNotification> = {}): A
     postId: 'p1',
     avatar: '',
     senderName: 'Ravi',
+    actors: [{ id: 'u2', name: 'Ravi', avatar: '' }],
+    actorCount: 1,
+    postSnippet: '',
     ...extra,
   };
 }
@@ -76,12 +79,43 @@ describe('notification state rules (spec §4)', () => {
     expect(store.get(notificationsAtom).map((n) => n.id)).toEqual(['new', 'old']);
     expect(store.get(notificationsAtom)[0]!.read).toBe(false);
     expect(store.get(unreadCountAtom)).toBe(1);
-    // The server's own count wins when the event carries one; duplicates are ignored.
+    // The server's own count wins when the event carries one; the same row
+    // again is not a second row.
     store.set(addNotificationAtom, note('newer'), 7);
     expect(store.get(unreadCountAtom)).toBe(7);
-    store.set(addNotificationAtom, note('newer'), 9);
+    store.set(addNotificationAtom, note('newer'), 7);
     expect(store.get(notificationsAtom)).toHaveLength(3);
     expect(store.get(unreadCountAtom)).toBe(7);
+  });
+
+  it.each([
+    { name: 'an unread roll-up: no count change', wasRead: false, server: undefined, unread: 2 },
+    { name: 'a read roll-up: unread again, counted once', wasRead: true, server: undefined, unread: 2 },
+    { name: "the server's count wins", wasRead: true, server: 5, unread: 5 },
+  ])('a live event of a listed like roll-up updates it in place and moves it up: $name', ({ wasRead, server, unread }) => {
+    const store = createStore();
+    const before = note('roll', wasRead, { message: 'Asha liked your post', actorCount: 1 });
+    store.set(setNotificationsAtom, [note('other'), before]);
+    store.set(setUnreadCountAtom, wasRead ? 1 : 2);
+    const after = toAppNotification({
+      id: 'roll',
+      type: 'like',
+      message: 'Ben and Asha liked your post',
+      actors: [
+        { id: 'b', name: 'Ben', avatar: { url: '/media/b.png' } },
+        { id: 'a', name: 'Asha', avatar: { url: '' } },
+      ],
+      actorCount: 2,
+      post: { id: 'p1', snippet: 'Fest tonight' },
+      createdAt: '2025-01-01T00:00:00Z',
+      updatedAt: '2025-01-01T00:05:00Z',
+      isRead: false,
+    });
+    store.set(addNotificationAtom, after, server);
+    const list = store.get(notificationsAtom);
+    expect(list.map((n) => n.id)).toEqual(['roll', 'other']);
+    expect(list[0]).toMatchObject({ message: 'Ben and Asha liked your post', read: false, actorCount: 2, postSnippet: 'Fest tonight' });
+    expect(store.get(unreadCountAtom)).toBe(unread);
   });
 
   it('mark all read zeroes the count; clearing an unread one lowers it', async () => {
@@ -136,6 +170,48 @@ describe('notification model', () => {
     expect(n).toMatchObject({ id: 'n1', type: 'system', message: 'Ravi accepted your friend request', userId: 'u2', avatar: '/media/r.png', read: false });
   });
 
+  it.each([
+    { names: ['Asha'], count: 1, want: 'Asha' },
+    { names: ['Asha', 'Ben'], count: 2, want: 'Asha and Ben' },
+    { names: ['Asha'], count: 2, want: 'Asha and 1 other' },
+    { names: ['Asha', 'Ben', 'Chen'], count: 3, want: 'Asha and 2 others' },
+    { names: ['Asha', 'Ben', 'Chen'], count: 1240, want: 'Asha and 1,239 others' },
+    { names: [], count: 1, want: 'Someone' },
+    { names: [], count: 4, want: '4 people' },
+  ])('words a roll-up of $count as "$want"', ({ names, count, want }) => {
+    expect(rollupActors(names, count)).toBe(want);
+  });
+
+  it('reads a rolled-up like: newest liker first, count, snippet, time of the newest like', () => {
+    const n = toAppNotification({
+      id: 'r1',
+      type: 'like',
+      actors: [
+        { id: 'c', name: 'Chen', avatar: { url: '/media/c.png' } },
+        { id: 'b', name: 'Ben' },
+        { id: 'a', name: 'Asha' },
+      ],
+      actorCount: 1240,
+      sender: { id: 'c', name: 'Chen' },
+      post: { id: 'p1', snippet: 'Fest tonight' },
+      createdAt: '2025-01-01T00:00:00Z',
+      updatedAt: '2025-01-02T00:00:00Z',
+      isRead: false,
+    });
+    // No message from the server: the client words it the same way.
+    expect(n).toMatchObject({
+      type: 'like',
+      message: 'Chen and 1,239 others liked your post',
+      userId: 'c',
+      avatar: '/media/c.png',
+      actorCount: 1240,
+      postId: 'p1',
+      postSnippet: 'Fest tonight',
+      timestamp: '2025-01-02T00:00:00Z',
+    });
+    expect(n.actors.map((a) => a.name)).toEqual(['Chen', 'Ben', 'Asha']);
+  });
+
   it('clicks go where spec §2.11 says', () => {
     expect(notificationTarget(note('a', false, { type: 'friend_request' }))).toEqual({ page: 'friends', tab: 'requests' });
     expect(notificationTarget(note('a', false, { type: 'like' }))).toEqual({ page: 'feed' });
@@ -178,12 +254,25 @@ describe('NotificationsPanel (spec §2.11)', () => {
     const { store, fetchMock } = renderPanel(
       [
         { id: 'n1', type: 'friend_request', message: 'Ravi sent you a friend request', sender: { id: 'u2', name: 'Ravi' }, createdAt: fiveMin, isRead: false },
-        { id: 'n2', type: 'like', message: 'Ravi liked your post', sender: { id: 'u2', name: 'Ravi' }, post: { id: 'p1' }, createdAt: fiveMin, isRead: true },
+        {
+          id: 'n2',
+          type: 'like',
+          message: 'Ravi and 1,239 others liked your post',
+          sender: { id: 'u2', name: 'Ravi' },
+          actors: [{ id: 'u2', name: 'Ravi' }, { id: 'u3', name: 'Asha' }],
+          actorCount: 1240,
+          post: { id: 'p1', snippet: 'Fest tonight' },
+          createdAt: fiveMin,
+          updatedAt: fiveMin,
+          isRead: true,
+        },
       ],
       1,
     );
     const list = await screen.findByRole('list', { name: 'Notifications list' });
     expect(within(list).getAllByText('5 minutes ago')).toHaveLength(2);
+    expect(within(list).getByText('Ravi and 1,239 others liked your post')).toBeTruthy();
+    expect(within(list).getByText('“Fest tonight”')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Mark all read' })).toBeTruthy();
     act(() => within(list).getByRole('button', { name: /sent you a friend request/ }).click());
     expect(store.get(unreadCountAtom)).toBe(0);

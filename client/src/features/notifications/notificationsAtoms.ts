@@ -44,13 +44,21 @@ export const setNotificationsAtom = atom(null, (_get, set, list: AppNotification
 
 /**
  * Spec §4: a notification received live is added at the top as unread and
- * increments the count — unless the server said what the count now is.
+ * increments the count — unless the server said what the count now is. A
+ * like roll-up that is already listed (same id: more people liked the post)
+ * is replaced by its new state and moves to the top, the server's order;
+ * it counts again only if it had been read.
  */
 export const addNotificationAtom = atom(null, (get, set, n: AppNotification, serverUnread?: number) => {
   const list = get(notificationsBaseAtom);
-  if (n.id && list.some((x) => x.id === n.id)) return;
-  set(notificationsBaseAtom, [{ ...n, read: false }, ...list]);
-  set(setUnreadCountAtom, typeof serverUnread === 'number' ? serverUnread : get(unreadCountBaseAtom) + 1);
+  const existing = n.id ? list.find((x) => x.id === n.id) : undefined;
+  const rest = existing ? list.filter((x) => x.id !== n.id) : list;
+  set(notificationsBaseAtom, [{ ...n, read: false }, ...rest]);
+  const counted = existing !== undefined && !existing.read;
+  set(
+    setUnreadCountAtom,
+    typeof serverUnread === 'number' ? serverUnread : get(unreadCountBaseAtom) + (counted ? 0 : 1),
+  );
 });
 
 /**
