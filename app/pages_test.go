@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/rs/zerolog"
@@ -169,9 +170,19 @@ func TestPageReadsShareQueriesPerReader(t *testing.T) {
 			t.Fatalf("no posts: %s, %v", none.AppendJSON(nil), err)
 		}
 	})
-	pages.mu.Lock()
-	left := len(pages.groups)
-	pages.mu.Unlock()
+	// A group's runner answers its readers first and removes the group on
+	// its next look at the queue, so the map empties shortly after the
+	// last answer, not at it: wait for that rather than race it.
+	var left int
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		pages.mu.Lock()
+		left = len(pages.groups)
+		pages.mu.Unlock()
+		if left == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	if left != 0 {
 		t.Fatalf("%d page groups left after every read", left)
 	}
