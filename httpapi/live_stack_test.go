@@ -25,6 +25,7 @@ import (
 	"campus/media"
 	"campus/persistence"
 	"campus/persistence/testdb"
+	"campus/realtime"
 	"campus/testlog"
 )
 
@@ -37,6 +38,7 @@ type liveStack struct {
 	sessions *app.Sessions
 	live     *actors.Live
 	hub      *actors.Hub
+	sockets  *realtime.Sockets
 	media    *media.Store
 	mediaDir string
 	srv      *Server
@@ -46,6 +48,8 @@ type liveStack struct {
 
 type liveOptions struct {
 	mutate func(*Deps)
+	// countInterval is the node's count clock (default 250 ms).
+	countInterval time.Duration
 }
 
 func newLiveStack(t *testing.T, o liveOptions) *liveStack {
@@ -71,7 +75,8 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	go func() { st.sessions.Listen(lctx); close(listening) }()
 	waitListening(t, st.sessions)
 
-	st.live = actors.New(actors.Config{DB: st.db, Log: log, Render: app.NotificationFrames, CallTimeout: 10 * time.Second})
+	st.live = actors.New(actors.Config{DB: st.db, Log: log, Render: app.NotificationFrames, CallTimeout: 10 * time.Second,
+		CountInterval: o.countInterval})
 	node, err := cluster.Start(ctx, cluster.Options{Name: "campus-" + uuid.NewString()[:8], Addr: "127.0.0.1:0",
 		Kinds: st.live.Kinds(), Log: log})
 	if err != nil {
@@ -81,6 +86,7 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 		t.Fatal(err)
 	}
 	st.sessions.OnRevoke(st.hub.UserRevoked)
+	st.sockets = realtime.New(node.Cluster.ActorSystem, st.hub, log, realtime.Options{})
 
 	mailer, err := mail.NewDir(t.TempDir(), "Campus <no-reply@campus.test>")
 	if err != nil {
@@ -97,7 +103,7 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 			Mailer: mailer, Media: st.media, CodeKey: keys.Code, Product: "Campus", Log: zerolog.Nop()}),
 		Posts:    app.NewPosts(app.PostsDeps{DB: st.db, Media: st.media, Grains: st.live, Log: log}),
 		Realtime: app.NewRealtime(st.db, st.sessions),
-		Hub:      st.hub,
+		Sockets:  st.sockets,
 	}
 	if o.mutate != nil {
 		o.mutate(&d)
@@ -116,7 +122,7 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	t.Cleanup(func() {
 		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		_ = st.hub.CloseAll(sctx, actors.CloseGoingAway, "test over")
+		_ = st.sockets.CloseAll(sctx, "test over")
 		_ = st.srv.Shutdown(sctx)
 		st.live.Drain(sctx)
 		node.Stop()

@@ -1,0 +1,322 @@
+package realtime
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/fasthttp/websocket"
+
+	"campus/actors"
+)
+
+// session is one websocket's server side (DESIGN §4.3), a local actor
+// spawned per socket: the signed-in user, the posts the socket watches, and
+// the socket's writer with a bounded send queue. The hub reaches it with
+// actors.SessionFrames (a user's events as they come; the watched posts'
+// counts as one post:counts frame per tick), SessionPing, SessionRevoked
+// and SessionClose.
+//
+// Concurrency rules:
+//   - Every field is touched only inside Receive, except closing (atomic,
+//     read by the reader) and conn, which is set once by sessionInit
+//     before either goroutine below starts.
+//   - The reader goroutine owns reading and the read deadline; it sends
+//     each client frame, the peer's pings and close to the actor as
+//     messages, and readerDone when the socket is done.
+//   - The writer is started on demand: when frames are queued and no write
+//     is in flight, the actor hands the whole queue to a goroutine, which
+//     writes it in one system call and reports back with wrote. Frames that
+//     come meanwhile queue for the next write. Idle, a session holds no
+//     goroutine of its own besides its reader and no buffers (Proto.Actor
+//     schedules its mailbox only when a message comes).
+//   - Nothing blocks in Receive. A peer that lets MaxQueue frames (or
+//     MaxQueueBytes) pile up is disconnected; nobody else waits for it.
+//   - The connection is closed by the actor, once, after the reader is done
+//     and no write is in flight; then the actor stops.
+type session struct {
+	sockets *Sockets
+	conn    *websocket.Conn
+	client  Client
+	self    *actor.PID
+	root    *actor.RootContext
+	ready   []byte // the greeting, sent once the hub registered the socket
+
+	registered bool
+	watched    watchSet
+
+	queue   []outFrame
+	queued  int  // bytes in queue
+	writing bool // a writer goroutine owns a batch
+	// writeBy is the write deadline last set on the connection; it goes to
+	// the writer with a batch and comes back with wrote.
+	writeBy    time.Time
+	readerDone bool
+	finished   bool
+
+	// closing: no more frames are accepted, and the reader must not move
+	// the read deadline (a close handshake's or an abort's must stand).
+	closing atomic.Bool
+}
+
+// Messages of a session actor; they never leave the node.
+type (
+	sessionInit struct {
+		conn   *websocket.Conn
+		client Client
+		ready  []byte
+	}
+	// clientFrame is one frame the client sent (at most MaxFrame+1 bytes).
+	clientFrame struct{ data []byte }
+	peerPing    struct{ data []byte }
+	peerClose   struct{ code int }
+	readerDone  struct{}
+	wrote       struct {
+		writeBy time.Time
+		err     error
+	}
+	revokeChecked struct{ valid bool }
+)
+
+func (s *session) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *sessionInit:
+		if s.conn != nil {
+			return
+		}
+		s.conn, s.client, s.ready = m.conn, m.client, m.ready
+		s.self, s.root = ctx.Self(), ctx.ActorSystem().Root
+		s.watched = make(watchSet)
+		s.sockets.hub.Register(ctx, s.client.UserID)
+	case *actors.Registered:
+		s.registered = m.Err == nil
+		switch {
+		case m.Err == nil:
+			s.push(outFrame{kind: outText, data: s.ready})
+		case errors.Is(m.Err, actors.ErrTooManySockets):
+			s.close(CloseTryAgainLater, "Too many connections")
+		case errors.Is(m.Err, actors.ErrGoingAway):
+			s.close(CloseGoingAway, "Server is shutting down")
+		default:
+			s.sockets.log.Error().Err(m.Err).Msg("websocket register")
+			s.close(CloseInternal, "Server error")
+		}
+		s.ready = nil
+		// A refused socket is read too: for the peer's close reply.
+		go s.read()
+	case *actors.SessionFrames:
+		for _, f := range m.Frames {
+			if !s.push(outFrame{kind: outText, data: f}) {
+				break
+			}
+		}
+	case *actors.SessionPing:
+		s.push(outFrame{kind: outPing})
+	case *actors.SessionClose:
+		s.close(m.Code, m.Reason)
+	case *actors.SessionRevoked:
+		s.recheck()
+	case *revokeChecked:
+		if !m.valid {
+			s.close(ClosePolicy, "Token revoked")
+		}
+	case *clientFrame:
+		reply, added, removed := s.watched.handle(m.data)
+		if s.registered {
+			s.sockets.hub.Watch(s.self, added)
+			s.sockets.hub.Unwatch(s.self, removed)
+		}
+		if reply != nil {
+			s.push(outFrame{kind: outText, data: reply})
+		}
+	case *peerPing:
+		s.push(outFrame{kind: outPong, data: m.data})
+	case *peerClose:
+		s.close(m.code, "") // the reply to a close the peer started
+	case *readerDone:
+		s.readerDone = true
+		s.closing.Store(true)
+		if s.registered {
+			s.registered = false
+			s.sockets.hub.Unregister(s.self, s.watched.ids())
+		}
+		s.finish(ctx)
+	case *wrote:
+		s.writing, s.writeBy = false, m.writeBy
+		if m.err != nil {
+			s.closing.Store(true)
+			s.queue, s.queued = nil, 0
+			s.abort()
+		}
+		s.startWriter()
+		s.finish(ctx)
+	}
+}
+
+// push queues one frame and starts the writer; false if the session is
+// closing or the peer was too slow (it is then disconnected).
+func (s *session) push(f outFrame) bool {
+	if s.closing.Load() {
+		return false
+	}
+	if len(s.queue) >= s.sockets.o.MaxQueue || s.queued+len(f.data) > s.sockets.o.MaxQueueBytes {
+		s.closing.Store(true)
+		s.queue, s.queued = nil, 0
+		s.sockets.log.Warn().Str("user_id", s.client.UserID.String()).Msg("websocket too slow: disconnected")
+		s.abort() // the reader fails at once, and the session ends
+		return false
+	}
+	s.queue = append(s.queue, f)
+	s.queued += len(f.data)
+	s.startWriter()
+	return true
+}
+
+// close queues a close frame with code and reason after what is queued,
+// then accepts no more frames. The peer's close reply ends the reader; if
+// none comes the reader times out after closeGrace.
+func (s *session) close(code int, reason string) {
+	if s.closing.Swap(true) {
+		return
+	}
+	s.queue = append(s.queue, outFrame{kind: outClose, code: code, data: []byte(reason)})
+	s.startWriter()
+}
+
+// startWriter hands the queue to a writer goroutine unless one is writing.
+func (s *session) startWriter() {
+	if s.writing || s.finished || len(s.queue) == 0 {
+		return
+	}
+	batch := s.queue
+	s.queue, s.queued, s.writing = nil, 0, true
+	conn, writeBy, timeout, root, self := s.conn, s.writeBy, s.sockets.o.WriteTimeout, s.root, s.self
+	go func() {
+		writeBy, err := writeBatch(conn, batch, writeBy, timeout)
+		root.Send(self, &wrote{writeBy: writeBy, err: err})
+	}()
+}
+
+// finish closes the connection and stops the actor once the reader is done
+// and nothing is being written. What was queued before goes out first (the
+// reply to the peer's close); the write deadline bounds that.
+func (s *session) finish(ctx actor.Context) {
+	if !s.readerDone || s.writing || s.finished {
+		return
+	}
+	if len(s.queue) > 0 {
+		s.startWriter()
+		return
+	}
+	s.finished = true
+	_ = s.conn.Close()
+	ctx.Stop(s.self)
+}
+
+// abort breaks the connection at once: a blocked write or read fails now,
+// the reader ends and the session with it. Closing here instead could race
+// with a write in flight, and the connection may be a pooled wrapper that a
+// close hands to the next client (detachedConn); a deadline in the past is
+// enough.
+func (s *session) abort() {
+	_ = s.conn.NetConn().SetDeadline(time.Now())
+}
+
+// recheck runs the client's token re-check in a goroutine of its own (it
+// asks the database) and reports back with revokeChecked.
+func (s *session) recheck() {
+	check := s.client.StillValid
+	if check == nil || s.closing.Load() {
+		return
+	}
+	root, self, log, user := s.root, s.self, s.sockets.log, s.client.UserID
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		ok, err := check(ctx)
+		if err != nil {
+			log.Warn().Err(err).Str("user_id", user.String()).Msg("websocket token re-check failed")
+			return
+		}
+		root.Send(self, &revokeChecked{valid: ok})
+	}()
+}
+
+// callTimeout bounds a token re-check.
+const callTimeout = 10 * time.Second
+
+// read is the socket's reader goroutine: it hands every client frame to
+// the actor until the socket is done, then reports readerDone. Every frame
+// leaves through the actor's queue, the replies the library would write
+// from here included: a pong, and the reply to a close the peer started.
+func (s *session) read() {
+	conn, root, self := s.conn, s.root, s.self
+	defer root.Send(self, &readerDone{})
+	conn.SetPingHandler(func(data string) error {
+		root.Send(self, &peerPing{data: []byte(data)})
+		return nil
+	})
+	conn.SetCloseHandler(func(code int, _ string) error {
+		root.Send(self, &peerClose{code: code})
+		return nil
+	})
+	conn.SetPongHandler(func(string) error { s.extendRead(); return nil })
+	for {
+		s.extendRead()
+		_, r, err := conn.NextReader()
+		if err != nil {
+			return
+		}
+		data, err := readFrame(r)
+		if err != nil {
+			return
+		}
+		root.Send(self, &clientFrame{data: data})
+	}
+}
+
+// extendRead gives the peer another PongWait to show it is alive, unless
+// the session is closing: then the short deadline of the close handshake (or
+// of an abort) must stand. Checking again after setting closes the race with
+// a close that happens in between. Called by the reader only.
+func (s *session) extendRead() {
+	if s.closing.Load() {
+		return
+	}
+	_ = s.conn.SetReadDeadline(time.Now().Add(s.sockets.o.PongWait))
+	if s.closing.Load() {
+		_ = s.conn.SetReadDeadline(time.Now().Add(closeGrace))
+	}
+}
+
+// writeBatch writes a batch of frames in one write to the socket and
+// answers the write deadline now set. The library's own replies go through
+// the queue too (read); it may still write a close frame from the reader on
+// a protocol error, and each of those and each of these batches is a single
+// Write, which the connection never interleaves.
+func writeBatch(conn *websocket.Conn, batch []outFrame, writeBy time.Time, timeout time.Duration) (time.Time, error) {
+	bp := getFrameBuf(batchSize(batch))
+	defer putFrameBuf(bp)
+	b, closed := encodeBatch((*bp)[:0], batch)
+	*bp = b
+	nc := conn.NetConn()
+	// The deadline moves only once half of it is used up: setting it on
+	// every write was a tenth of the server's CPU under a campus event's
+	// pushes. A stuck write still fails within timeout.
+	if now := time.Now(); writeBy.Sub(now) < timeout/2 {
+		writeBy = now.Add(timeout)
+		if err := nc.SetWriteDeadline(writeBy); err != nil {
+			return writeBy, err
+		}
+	}
+	if _, err := nc.Write(b); err != nil {
+		return writeBy, err
+	}
+	if closed {
+		// The reader waits for the peer's close reply; not forever.
+		return writeBy, conn.SetReadDeadline(time.Now().Add(closeGrace))
+	}
+	return writeBy, nil
+}
