@@ -31,12 +31,14 @@ func (s *Server) wsRoutes() {
 	}
 	// The handshake is checked here, while the request can still be answered
 	// with the JSON envelope; the upgrade itself happens on the connection
-	// detached from the HTTP server (upgradeDetached).
+	// detached from the HTTP server (realtime.Detach).
 	up := &websocket.Upgrader{
 		// A small read buffer, and write buffers only while writing (the
 		// session encodes its own frames): an idle socket then holds almost
-		// nothing (DESIGN §8, connections).
-		ReadBufferSize:  1024,
+		// nothing (DESIGN §8, connections). 256 bytes hold any control frame
+		// (the library needs 125 and a header); a client's rare larger
+		// frames (watch lists) take a few more reads.
+		ReadBufferSize:  256,
 		WriteBufferSize: 4096,
 		WriteBufferPool: &sync.Pool{},
 		CheckOrigin:     func(*http.Request) bool { return true }, // wsHandshake checked it

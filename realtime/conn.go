@@ -1,7 +1,9 @@
 package realtime
 
 import (
+	"errors"
 	"net"
+	"syscall"
 	"sync"
 	"time"
 )
@@ -61,6 +63,18 @@ func (c *detachedConn) Read(p []byte) (int, error) {
 	}
 	return c.Conn.Read(p)
 }
+
+// SyscallConn is the descriptor of the connection underneath, for the
+// session's writes that must not wait (tryWrite).
+func (c *detachedConn) SyscallConn() (syscall.RawConn, error) {
+	sc, ok := c.Conn.(syscall.Conn)
+	if !ok {
+		return nil, errNoDescriptor
+	}
+	return sc.SyscallConn()
+}
+
+var errNoDescriptor = errors.New("realtime: connection has no descriptor")
 
 func (c *detachedConn) Close() error {
 	c.mu.Lock()

@@ -26,14 +26,16 @@ import (
 //   - The reader goroutine owns reading and the read deadline; it sends
 //     each client frame, the peer's pings and close to the actor as
 //     messages, and readerDone when the socket is done.
-//   - The writer is started on demand: when frames are queued and no write
-//     is in flight, the actor hands the whole queue to a goroutine, which
-//     writes it in one system call and reports back with wrote. Frames that
-//     come meanwhile queue for the next write. Idle, a session holds no
-//     goroutine of its own besides its reader and no buffers (Proto.Actor
-//     schedules its mailbox only when a message comes).
-//   - Nothing blocks in Receive. A peer that lets MaxQueue frames (or
-//     MaxQueueBytes) pile up is disconnected; nobody else waits for it.
+//   - Writes: when frames are queued and no write is in flight, Receive
+//     encodes the whole queue and writes it in one system call that does
+//     not wait (tryWrite); only what the kernel did not take goes to a
+//     writer goroutine, which owns those bytes and reports back with wrote.
+//     Frames that come meanwhile queue for the next write. Idle, a session
+//     holds no goroutine of its own besides its reader and no buffers.
+//   - Nothing blocks in Receive: it runs on the sender's goroutine (the
+//     hub's, the reader's; see Sockets' dispatcher). A peer that lets
+//     MaxQueue frames (or MaxQueueBytes) pile up is disconnected; nobody
+//     else waits for it.
 //   - The connection is closed by the actor, once, after the reader is done
 //     and no write is in flight; then the actor stops.
 type session struct {
@@ -76,6 +78,7 @@ type (
 	wrote       struct {
 		writeBy time.Time
 		err     error
+		closed  bool // the bytes ended with our close frame
 	}
 	revokeChecked struct{ valid bool }
 )
@@ -145,10 +148,11 @@ func (s *session) Receive(ctx actor.Context) {
 		s.finish(ctx)
 	case *wrote:
 		s.writing, s.writeBy = false, m.writeBy
-		if m.err != nil {
-			s.closing.Store(true)
-			s.queue, s.queued = nil, 0
-			s.abort()
+		switch {
+		case m.err != nil:
+			s.writeFailed()
+		case m.closed:
+			s.closeSent()
 		}
 		s.startWriter()
 		s.finish(ctx)
@@ -185,18 +189,53 @@ func (s *session) close(code int, reason string) {
 	s.startWriter()
 }
 
-// startWriter hands the queue to a writer goroutine unless one is writing.
+// startWriter writes the queue unless a write is in flight: at once, with
+// a write that does not wait, when the socket's send buffer has room (the
+// usual case: no goroutine, no message); what the kernel did not take goes
+// to a writer goroutine, which reports back with wrote.
 func (s *session) startWriter() {
 	if s.writing || s.finished || len(s.queue) == 0 {
 		return
 	}
 	batch := s.queue
-	s.queue, s.queued, s.writing = nil, 0, true
+	s.queue, s.queued = nil, 0
+	bp := getFrameBuf(batchSize(batch))
+	b, closed := encodeBatch((*bp)[:0], batch)
+	*bp = b
+	n, ok, err := tryWrite(s.conn.NetConn(), b)
+	switch {
+	case ok && err != nil:
+		putFrameBuf(bp)
+		s.writeFailed()
+		return
+	case ok && n == len(b):
+		putFrameBuf(bp)
+		if closed {
+			s.closeSent()
+		}
+		return
+	}
+	s.writing = true
 	conn, writeBy, timeout, root, self := s.conn, s.writeBy, s.sockets.o.WriteTimeout, s.root, s.self
 	go func() {
-		writeBy, err := writeBatch(conn, batch, writeBy, timeout)
-		root.Send(self, &wrote{writeBy: writeBy, err: err})
+		defer putFrameBuf(bp)
+		writeBy, err := writeBytes(conn, b[n:], writeBy, timeout)
+		root.Send(self, &wrote{writeBy: writeBy, err: err, closed: closed})
 	}()
+}
+
+// writeFailed gives up on a socket whose write failed: nothing more is
+// queued, and the reader fails at once, which ends the session.
+func (s *session) writeFailed() {
+	s.closing.Store(true)
+	s.queue, s.queued = nil, 0
+	s.abort()
+}
+
+// closeSent bounds the wait for the peer's reply to our close frame: the
+// reader ends after closeGrace if none comes.
+func (s *session) closeSent() {
+	_ = s.conn.SetReadDeadline(time.Now().Add(closeGrace))
 }
 
 // finish closes the connection and stops the actor once the reader is done
@@ -291,16 +330,12 @@ func (s *session) extendRead() {
 	}
 }
 
-// writeBatch writes a batch of frames in one write to the socket and
-// answers the write deadline now set. The library's own replies go through
-// the queue too (read); it may still write a close frame from the reader on
-// a protocol error, and each of those and each of these batches is a single
-// Write, which the connection never interleaves.
-func writeBatch(conn *websocket.Conn, batch []outFrame, writeBy time.Time, timeout time.Duration) (time.Time, error) {
-	bp := getFrameBuf(batchSize(batch))
-	defer putFrameBuf(bp)
-	b, closed := encodeBatch((*bp)[:0], batch)
-	*bp = b
+// writeBytes writes what the kernel did not take at once, waiting for the
+// socket within the write deadline, and answers the deadline now set. The
+// library may still write a close frame from the reader on a protocol
+// error; each of those and each of these is a single Write, which the
+// connection never interleaves.
+func writeBytes(conn *websocket.Conn, b []byte, writeBy time.Time, timeout time.Duration) (time.Time, error) {
 	nc := conn.NetConn()
 	// The deadline moves only once half of it is used up: setting it on
 	// every write was a tenth of the server's CPU under a campus event's
@@ -311,12 +346,6 @@ func writeBatch(conn *websocket.Conn, batch []outFrame, writeBy time.Time, timeo
 			return writeBy, err
 		}
 	}
-	if _, err := nc.Write(b); err != nil {
-		return writeBy, err
-	}
-	if closed {
-		// The reader waits for the peer's close reply; not forever.
-		return writeBy, conn.SetReadDeadline(time.Now().Add(closeGrace))
-	}
-	return writeBy, nil
+	_, err := nc.Write(b)
+	return writeBy, err
 }

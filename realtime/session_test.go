@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"log/slog"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +14,6 @@ import (
 	"github.com/fasthttp/websocket"
 	"github.com/google/uuid"
 	"github.com/rs/zerolog"
-	"github.com/valyala/fasthttp"
 
 	"campus/actors"
 )
@@ -41,20 +42,18 @@ func newTestNode(t *testing.T, o Options, ho actors.HubOptions) *testNode {
 		t.Fatal(err)
 	}
 	n.sockets = New(n.system, n.hub, zerolog.Nop(), o)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n.addr = ln.Addr().String()
-	up := websocket.FastHTTPUpgrader{ReadBufferSize: 1024}
-	srv := &fasthttp.Server{Handler: func(ctx *fasthttp.RequestCtx) {
-		user := uuid.MustParse(string(ctx.QueryArgs().Peek("user")))
-		_ = up.Upgrade(ctx, func(c *websocket.Conn) {
-			n.pids <- n.sockets.spawn(c, Client{UserID: user, Ready: map[string]string{"userId": user.String()}})
-		})
-	}, KeepHijackedConns: true} // the session owns and closes the connection
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { _ = srv.Shutdown(); ln.Close() })
+	up := websocket.Upgrader{ReadBufferSize: 256}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		user := uuid.MustParse(r.URL.Query().Get("user"))
+		c, err := up.Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		// The session owns the hijacked connection from here.
+		n.pids <- n.sockets.spawn(c, Client{UserID: user, Ready: map[string]string{"userId": user.String()}})
+	}))
+	t.Cleanup(srv.Close)
+	n.addr = srv.Listener.Addr().String()
 	return n
 }
 

@@ -81,9 +81,19 @@ func New(system *actor.ActorSystem, hub *actors.Hub, log zerolog.Logger, o Optio
 		o.PongWait = DefaultPongWait
 	}
 	s := &Sockets{root: system.Root, hub: hub, log: log, o: o}
-	s.props = actor.PropsFromProducer(func() actor.Actor { return &session{sockets: s} })
+	s.props = actor.PropsFromProducer(func() actor.Actor { return &session{sockets: s} },
+		// Idle, a lock-free mailbox holds one stub node, not a ring.
+		actor.WithMailbox(actor.UnboundedLockfree()),
+		// A session's Receive never blocks (session), so it runs on the
+		// sender's goroutine: the hub's tick reaches thousands of sockets
+		// without a goroutine each.
+		actor.WithDispatcher(actor.NewSynchronizedDispatcher(sessionThroughput)))
 	return s
 }
+
+// sessionThroughput is how many messages a session handles in a row before
+// it lets other goroutines run.
+const sessionThroughput = 64
 
 // Client is who a socket belongs to, as the handshake established it.
 type Client struct {
