@@ -3,8 +3,8 @@ package realtime
 import (
 	"errors"
 	"net"
-	"syscall"
 	"sync"
+	"syscall"
 	"time"
 )
 
