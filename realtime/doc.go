@@ -9,9 +9,12 @@
 // Concurrency rules, per type:
 //   - Sockets: safe for concurrent use once built.
 //   - session (one actor per socket): its fields are touched only inside
-//     Receive. Two goroutines work for it and talk to it by messages: the
-//     reader (owns reading and the read deadline) and, while a batch is
-//     being written, one writer goroutine that owns that batch. The only
-//     state they share is the closing flag (atomic) and the connection's
-//     deadlines, which are safe to set from any goroutine.
+//     Receive, which runs on the sender's goroutine and never blocks: it
+//     reads a readable socket (reported by the node's epoll poller) and
+//     writes without waiting. Goroutines work for it only while needed and
+//     talk to it by messages: a writer that owns the bytes the kernel did
+//     not take at once, a token re-check; and, where there is no poller, a
+//     reader per socket. The only state shared with those is the closing
+//     flag (atomic) and the connection's deadlines, safe from any goroutine.
+//   - poller: safe for concurrent use; one goroutine for the process.
 package realtime

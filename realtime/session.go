@@ -21,17 +21,20 @@ import (
 //
 // Concurrency rules:
 //   - Every field is touched only inside Receive, except closing (atomic,
-//     read by the reader) and conn, which is set once by sessionInit
-//     before either goroutine below starts.
-//   - The reader goroutine owns reading and the read deadline; it sends
-//     each client frame, the peer's pings and close to the actor as
-//     messages, and readerDone when the socket is done.
+//     read by the reader goroutine) and conn, which is set once by
+//     sessionInit before anything else runs.
+//   - Reading: on Linux the node's poller (epoll) reports a readable socket
+//     with a readable message, and Receive reads what is there without
+//     waiting, parses the frames (readframes.go) and re-arms: an idle
+//     socket costs no goroutine and no buffer. Elsewhere a reader goroutine
+//     owns reading and the read deadline and sends each client frame, the
+//     peer's pings and close to the actor as messages, and readerDone when
+//     the socket is done.
 //   - Writes: when frames are queued and no write is in flight, Receive
 //     encodes the whole queue and writes it in one system call that does
 //     not wait (tryWrite); only what the kernel did not take goes to a
 //     writer goroutine, which owns those bytes and reports back with wrote.
-//     Frames that come meanwhile queue for the next write. Idle, a session
-//     holds no goroutine of its own besides its reader and no buffers.
+//     Frames that come meanwhile queue for the next write.
 //   - Nothing blocks in Receive: it runs on the sender's goroutine (the
 //     hub's, the reader's; see Sockets' dispatcher). A peer that lets
 //     MaxQueue frames (or MaxQueueBytes) pile up is disconnected; nobody
@@ -58,6 +61,16 @@ type session struct {
 	readerDone bool
 	finished   bool
 
+	// Reading without a goroutine (the node's poller): fd is armed one-shot
+	// and every report (readable) reads what is there, parses it and
+	// re-arms. lastSeen is when the peer last sent anything; a peer silent
+	// for PongWait is dropped at the next ping. Without a poller, a reader
+	// goroutine reads instead (read).
+	polled   bool
+	fd       int
+	parser   frameParser
+	lastSeen time.Time
+
 	// closing: no more frames are accepted, and the reader must not move
 	// the read deadline (a close handshake's or an abort's must stand).
 	closing atomic.Bool
@@ -81,6 +94,8 @@ type (
 		closed  bool // the bytes ended with our close frame
 	}
 	revokeChecked struct{ valid bool }
+	readable      struct{}
+	closeTimeout  struct{}
 )
 
 func (s *session) Receive(ctx actor.Context) {
@@ -108,7 +123,7 @@ func (s *session) Receive(ctx actor.Context) {
 		}
 		s.ready = nil
 		// A refused socket is read too: for the peer's close reply.
-		go s.read()
+		s.startReading()
 	case *actors.SessionFrames:
 		for _, f := range m.Frames {
 			if !s.push(outFrame{kind: outText, data: f}) {
@@ -116,7 +131,15 @@ func (s *session) Receive(ctx actor.Context) {
 			}
 		}
 	case *actors.SessionPing:
+		if s.polled && time.Since(s.lastSeen) > s.sockets.o.PongWait {
+			s.abort() // no pong, nothing at all, for too long
+			return
+		}
 		s.push(outFrame{kind: outPing})
+	case *readable:
+		s.readAvailable()
+	case *closeTimeout:
+		s.readDone() // the peer never answered our close
 	case *actors.SessionClose:
 		s.close(m.Code, m.Reason)
 	case *actors.SessionRevoked:
@@ -126,26 +149,13 @@ func (s *session) Receive(ctx actor.Context) {
 			s.close(ClosePolicy, "Token revoked")
 		}
 	case *clientFrame:
-		reply, added, removed := s.watched.handle(m.data)
-		if s.registered {
-			s.sockets.hub.Watch(s.self, added)
-			s.sockets.hub.Unwatch(s.self, removed)
-		}
-		if reply != nil {
-			s.push(outFrame{kind: outText, data: reply})
-		}
+		s.clientFrame(m.data)
 	case *peerPing:
 		s.push(outFrame{kind: outPong, data: m.data})
 	case *peerClose:
 		s.close(m.code, "") // the reply to a close the peer started
 	case *readerDone:
-		s.readerDone = true
-		s.closing.Store(true)
-		if s.registered {
-			s.registered = false
-			s.sockets.hub.Unregister(s.self, s.watched.ids())
-		}
-		s.finish(ctx)
+		s.readDone()
 	case *wrote:
 		s.writing, s.writeBy = false, m.writeBy
 		switch {
@@ -155,8 +165,115 @@ func (s *session) Receive(ctx actor.Context) {
 			s.closeSent()
 		}
 		s.startWriter()
-		s.finish(ctx)
+		s.finish()
 	}
+}
+
+// clientFrame answers one frame the client sent.
+func (s *session) clientFrame(data []byte) {
+	reply, added, removed := s.watched.handle(data)
+	if s.registered {
+		s.sockets.hub.Watch(s.self, added)
+		s.sockets.hub.Unwatch(s.self, removed)
+	}
+	if reply != nil {
+		s.push(outFrame{kind: outText, data: reply})
+	}
+}
+
+// startReading arms the socket on the node's poller, or starts a reader
+// goroutine where there is none (or when the client sent bytes before the
+// upgrade was answered: those wait in the connection, not in the socket).
+func (s *session) startReading() {
+	if dc, ok := s.conn.NetConn().(*detachedConn); ok && len(dc.early) > 0 {
+		go s.read()
+		return
+	}
+	if p := s.sockets.poll; p != nil {
+		if fd, ok := connFD(s.conn.NetConn()); ok {
+			root, self := s.root, s.self
+			s.polled, s.fd, s.lastSeen = true, fd, time.Now()
+			if p.add(fd, func() { root.Send(self, &readable{}) }) == nil {
+				return
+			}
+			s.polled = false
+		}
+	}
+	go s.read()
+}
+
+// readChunk is how much one read takes from a polled socket.
+const readChunk = 4 << 10
+
+// readAvailable reads what a polled socket holds, without waiting, and
+// handles its frames; then it re-arms the socket, or ends the session on
+// EOF, an error or a protocol violation.
+func (s *session) readAvailable() {
+	if !s.polled || s.readerDone {
+		return
+	}
+	bp := getFrameBuf(readChunk)
+	defer putFrameBuf(bp)
+	buf := (*bp)[:readChunk]
+	for {
+		n, err := tryRead(s.conn.NetConn(), buf)
+		if n > 0 {
+			s.lastSeen = time.Now()
+			if perr := s.parser.feed(buf[:n], s.inFrame); perr != nil {
+				s.close(closeCode(perr), "")
+				s.readDone()
+				return
+			}
+			if s.readerDone {
+				return
+			}
+		}
+		if err != nil {
+			s.readDone()
+			return
+		}
+		if n < len(buf) {
+			break
+		}
+	}
+	if err := s.sockets.poll.rearm(s.fd); err != nil {
+		s.readDone()
+	}
+}
+
+// inFrame handles one frame of a polled socket.
+func (s *session) inFrame(f inFrame) {
+	if s.readerDone {
+		return
+	}
+	switch f.kind {
+	case outText:
+		s.clientFrame(f.data)
+	case outPing:
+		s.push(outFrame{kind: outPong, data: f.data})
+	case outClose:
+		s.close(f.code, "") // the reply to a close the peer started
+		s.readDone()
+	}
+}
+
+// readDone is the end of reading: the socket leaves the hub, and the
+// session ends once what is queued is written.
+func (s *session) readDone() {
+	if s.readerDone {
+		return
+	}
+	if s.polled {
+		s.sockets.poll.remove(s.fd)
+	}
+	s.readerDone = true
+	s.closing.Store(true)
+	s.parser = frameParser{}
+	if s.registered {
+		s.registered = false
+		s.sockets.hub.Unregister(s.self, s.watched.ids())
+	}
+	s.finish()
 }
 
 // push queues one frame and starts the writer; false if the session is
@@ -235,23 +352,30 @@ func (s *session) writeFailed() {
 // closeSent bounds the wait for the peer's reply to our close frame: the
 // reader ends after closeGrace if none comes.
 func (s *session) closeSent() {
+	if s.polled {
+		root, self := s.root, s.self
+		time.AfterFunc(closeGrace, func() { root.Send(self, &closeTimeout{}) })
+		return
+	}
 	_ = s.conn.SetReadDeadline(time.Now().Add(closeGrace))
 }
 
 // finish closes the connection and stops the actor once the reader is done
 // and nothing is being written. What was queued before goes out first (the
 // reply to the peer's close); the write deadline bounds that.
-func (s *session) finish(ctx actor.Context) {
+func (s *session) finish() {
 	if !s.readerDone || s.writing || s.finished {
 		return
 	}
 	if len(s.queue) > 0 {
 		s.startWriter()
-		return
+		if s.writing || len(s.queue) > 0 {
+			return
+		}
 	}
 	s.finished = true
 	_ = s.conn.Close()
-	ctx.Stop(s.self)
+	s.root.Stop(s.self)
 }
 
 // abort breaks the connection at once: a blocked write or read fails now,
@@ -261,6 +385,9 @@ func (s *session) finish(ctx actor.Context) {
 // enough.
 func (s *session) abort() {
 	_ = s.conn.NetConn().SetDeadline(time.Now())
+	if s.polled {
+		s.readDone() // no reader to fail: reading ends here
+	}
 }
 
 // recheck runs the client's token re-check in a goroutine of its own (it

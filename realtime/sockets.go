@@ -2,8 +2,11 @@ package realtime
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
+	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -64,7 +67,18 @@ type Sockets struct {
 	log   zerolog.Logger
 	o     Options
 	props *actor.Props // one for every session: a socket's own state comes in sessionInit
+	// poll reports readable sockets; nil where there is no epoll, and then
+	// every socket has a reader goroutine.
+	poll *poller
 }
+
+// The process's poller, shared by every Sockets (one epoll instance and
+// goroutine is enough for any number of sockets).
+var (
+	pollOnce   sync.Once
+	pollShared *poller
+	pollErr    error
+)
 
 // New makes the endpoint; system is the node's actor system, hub its hub.
 func New(system *actor.ActorSystem, hub *actors.Hub, log zerolog.Logger, o Options) *Sockets {
@@ -81,6 +95,12 @@ func New(system *actor.ActorSystem, hub *actors.Hub, log zerolog.Logger, o Optio
 		o.PongWait = DefaultPongWait
 	}
 	s := &Sockets{root: system.Root, hub: hub, log: log, o: o}
+	pollOnce.Do(func() { pollShared, pollErr = newPoller() })
+	if pollErr != nil {
+		log.Warn().Err(pollErr).Msg("websockets: no poller, one reader goroutine per socket")
+	} else {
+		s.poll = pollShared
+	}
 	s.props = actor.PropsFromProducer(func() actor.Actor { return &session{sockets: s} },
 		// Idle, a lock-free mailbox holds one stub node, not a ring.
 		actor.WithMailbox(actor.UnboundedLockfree()),
@@ -139,28 +159,78 @@ func (s *Sockets) CloseAll(ctx context.Context, reason string) error {
 func (s *Sockets) Count() (int, error) { return s.hub.Sockets() }
 
 // ReadAuthToken waits for {"event":"auth","data":{"token":…}} as the first
-// frame of a socket that came without ?token=; "" if anything else comes.
+// message of a socket that came without ?token=; "" if anything else comes.
+// It reads exactly the frames it needs from the connection, so that what
+// the client sends next is still there for the session.
 func ReadAuthToken(conn *websocket.Conn) string {
-	conn.SetReadLimit(readLimit)
-	_ = conn.SetReadDeadline(time.Now().Add(authWait))
-	_, r, err := conn.NextReader()
-	if err != nil {
-		return ""
+	nc := conn.NetConn()
+	_ = nc.SetReadDeadline(time.Now().Add(authWait))
+	defer func() { _ = nc.SetReadDeadline(time.Time{}) }()
+	var p frameParser
+	for range 8 { // pings, or a fragmented message, may come first
+		b, err := readWholeFrame(nc)
+		if err != nil {
+			return ""
+		}
+		var msg []byte
+		got := false
+		if p.feed(b, func(f inFrame) {
+			if f.kind == outText && !got {
+				msg, got = f.data, true
+			}
+		}) != nil {
+			return ""
+		}
+		if !got {
+			continue
+		}
+		var f struct {
+			Event string `json:"event"`
+			Data  struct {
+				Token string `json:"token"`
+			} `json:"data"`
+		}
+		if len(msg) > MaxFrame || json.Unmarshal(msg, &f) != nil || f.Event != evAuth {
+			return ""
+		}
+		return f.Data.Token
 	}
-	data, err := readFrame(r)
-	if err != nil || len(data) > MaxFrame {
-		return ""
+	return ""
+}
+
+// readWholeFrame reads exactly one client frame (header, mask, payload) of
+// at most MaxFrame bytes of payload.
+func readWholeFrame(r io.Reader) ([]byte, error) {
+	b := make([]byte, 2, 14)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, err
 	}
-	var f struct {
-		Event string `json:"event"`
-		Data  struct {
-			Token string `json:"token"`
-		} `json:"data"`
+	ext := 0
+	switch b[1] & 0x7f {
+	case 126:
+		ext = 2
+	case 127:
+		ext = 8
 	}
-	if json.Unmarshal(data, &f) != nil || f.Event != evAuth {
-		return ""
+	b = b[:2+ext+4]
+	if _, err := io.ReadFull(r, b[2:]); err != nil {
+		return nil, err
 	}
-	return f.Data.Token
+	length := uint64(b[1] & 0x7f)
+	switch ext {
+	case 2:
+		length = uint64(binary.BigEndian.Uint16(b[2:]))
+	case 8:
+		length = binary.BigEndian.Uint64(b[2:])
+	}
+	if length > MaxFrame {
+		return nil, errTooBig
+	}
+	b = append(b, make([]byte, length)...)
+	if _, err := io.ReadFull(r, b[2+ext+4:]); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // Refuse closes a socket that has no session (a bad token): the close
