@@ -110,6 +110,10 @@ func (s *session) Receive(ctx actor.Context) {
 		s.sockets.hub.Register(ctx, s.client.UserID)
 	case *actors.Registered:
 		s.registered = m.Err == nil
+		// Reading starts first, so that the close of a refused socket is
+		// bounded like any other (closeSent). A refused socket is read too:
+		// for the peer's close reply.
+		s.startReading()
 		switch {
 		case m.Err == nil:
 			s.push(outFrame{kind: outText, data: s.ready})
@@ -122,8 +126,6 @@ func (s *session) Receive(ctx actor.Context) {
 			s.close(CloseInternal, "Server error")
 		}
 		s.ready = nil
-		// A refused socket is read too: for the peer's close reply.
-		s.startReading()
 	case *actors.SessionFrames:
 		for _, f := range m.Frames {
 			if !s.push(outFrame{kind: outText, data: f}) {

@@ -297,3 +297,30 @@ func TestWatchFrames(t *testing.T) {
 		})
 	}
 }
+
+// TestSilentPeerIsDropped: a peer that answers no ping (and sends nothing)
+// for PongWait is dropped at a ping; one that answers stays.
+func TestSilentPeerIsDropped(t *testing.T) {
+	n := newTestNode(t, Options{PongWait: 300 * time.Millisecond}, actors.HubOptions{PingInterval: 50 * time.Millisecond})
+	silent, _ := n.dial(uuid.New()) // never reads again: no pongs
+	alive, _ := n.dial(uuid.New())
+	go func() { // reading answers the pings
+		for {
+			if _, _, err := alive.ReadMessage(); err != nil {
+				return
+			}
+		}
+	}()
+	n.waitSockets(1)
+	_ = silent.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for {
+		if _, _, err := silent.ReadMessage(); err != nil {
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				t.Fatal("the silent peer's connection stayed open")
+			}
+			break
+		}
+	}
+	time.Sleep(time.Second) // many more PongWaits: the reading peer stays
+	n.waitSockets(1)
+}
