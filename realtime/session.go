@@ -204,8 +204,14 @@ func (s *session) startReading() {
 	go s.read()
 }
 
-// readChunk is how much one read takes from a polled socket.
-const readChunk = 4 << 10
+// readChunk is how much one read takes from a polled socket, and
+// maxReadsPerReport how many reads one report allows: a client that keeps
+// sending is re-armed (and reported again at once) rather than holding the
+// poller's goroutine, which serves every socket.
+const (
+	readChunk         = 4 << 10
+	maxReadsPerReport = 16
+)
 
 // readAvailable reads what a polled socket holds, without waiting, and
 // handles its frames; then it re-arms the socket, or ends the session on
@@ -217,7 +223,7 @@ func (s *session) readAvailable() {
 	bp := getFrameBuf(readChunk)
 	defer putFrameBuf(bp)
 	buf := (*bp)[:readChunk]
-	for {
+	for range maxReadsPerReport {
 		n, err := tryRead(s.conn.NetConn(), buf)
 		if n > 0 {
 			s.lastSeen = time.Now()
