@@ -26,6 +26,7 @@ import (
 	"campus/media"
 	"campus/persistence"
 	"campus/persistence/pgserver"
+	"campus/realtime"
 	"campus/searchindex"
 )
 
@@ -177,6 +178,8 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		defer cancel()
 		mailSender.Stop(c)
 	}()
+
+	sockets := realtime.New(node.Cluster.ActorSystem, hub, log, realtime.Options{})
 	accounts := app.NewAccounts(app.AccountsDeps{
 		DB: db, Hasher: app.NewHasher(runtime.NumCPU()), Sessions: sessions, Mail: mailSender, Media: store,
 		CodeKey: keys.Code, Product: cfg.ProductName, RateLimits: cfg.RateLimits, Log: log,
@@ -193,7 +196,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Notifications: app.NewNotifications(app.NotificationsDeps{DB: db, Log: log}),
 		Posts:         app.NewPosts(app.PostsDeps{DB: db, Media: store, Grains: live, Log: log}),
 		Realtime:      app.NewRealtime(db, sessions),
-		Hub:           hub,
+		Sockets:       sockets,
 		Search:        app.NewSearch(app.SearchDeps{DB: db, Index: searchIdx}),
 		Ready: func(ctx context.Context) error {
 			if err := db.PingContext(ctx); err != nil {
@@ -253,7 +256,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	// Sockets first, with "going away" so clients reconnect elsewhere; then
 	// HTTP, whose open like calls wait for their batches; then the grains
 	// flush what is queued; the cluster leaves (deferred) after all that.
-	if err := hub.CloseAll(sctx, actors.CloseGoingAway, "Server is shutting down"); err != nil {
+	if err := sockets.CloseAll(sctx, "Server is shutting down"); err != nil {
 		log.Error().Err(err).Msg("close websockets")
 	}
 	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {

@@ -1,6 +1,7 @@
 // Package actors is the live state of a node (DESIGN §4): the post grain,
-// the user grain, the node hub and the websocket sessions, and the
-// protobuf messages they exchange.
+// the user grain, the node hub, and the protobuf messages they exchange.
+// The websocket sessions the hub delivers to are actors of package
+// realtime.
 //
 // Grains are caches and serializers, never the truth: every write they make
 // is correct even if a twin activation of the same grain runs beside it
@@ -14,7 +15,6 @@
 //     Receive, which protoactor runs on one goroutine at a time. Database
 //     writes run in a goroutine that owns a copy of the batch and reports
 //     back with a message to the actor itself.
-//   - Session: safe for concurrent use (a mutex guards its queue); one
-//     writer goroutine at a time drains it, started on demand.
-//   - Live and Hub: safe for concurrent use; they only send messages.
+//   - Live and Hub: safe for concurrent use; they only send messages (the
+//     count batcher of Live has a mutex of its own).
 package actors

@@ -22,23 +22,9 @@ func Frame(event string, data any) ([]byte, error) {
 	return b, nil
 }
 
-// Events the grains produce themselves (the personal events and
-// notifications are rendered by Config.Render).
-const (
-	EventPostLikes    = "post:likes"
-	EventPostComments = "post:comments"
-	EventPostDeleted  = "post:deleted"
-)
-
-type postLikes struct {
-	PostID     string `json:"postId"`
-	LikesCount int    `json:"likesCount"`
-}
-
-type postComments struct {
-	PostID        string `json:"postId"`
-	CommentsCount int    `json:"commentsCount"`
-}
+// EventPostDeleted tells a post's watchers it is gone; the live counts are
+// EventPostCounts (counts.go).
+const EventPostDeleted = "post:deleted"
 
 type postDeleted struct {
 	PostID string `json:"postId"`

@@ -14,7 +14,7 @@ import (
 // HubOptions configure a node's hub.
 type HubOptions struct {
 	// MaxSocketsPerUser caps one user's sockets on this node (default 10);
-	// a socket beyond it is refused with CloseTryAgainLater.
+	// a socket beyond it is refused with ErrTooManySockets.
 	MaxSocketsPerUser int
 	// PingInterval is how often every socket is pinged (default 30 s).
 	PingInterval time.Duration
@@ -32,11 +32,34 @@ var (
 	ErrGoingAway      = errors.New("actors: node is shutting down")
 )
 
-// Hub is the node's socket directory (DESIGN §4.3): which local sessions
-// belong to which user and watch which post. Live events arrive from every
-// node's grains as DeliverToUser / DeliverToWatchers and the hub hands each
-// frame to the matching local sessions. Its methods are safe for concurrent
-// use: they only send messages to the hub actor.
+// Messages the hub sends to a session actor (package realtime). They never
+// leave the node.
+type (
+	// SessionFrames are websocket text frames (whole JSON payloads) for the
+	// session's socket, in order.
+	SessionFrames struct{ Frames [][]byte }
+	// SessionPing asks the session to ping its peer.
+	SessionPing struct{}
+	// SessionRevoked says the user's tokens were revoked on some node: the
+	// session re-checks its own token.
+	SessionRevoked struct{}
+	// SessionClose asks the session to close its socket with Code.
+	SessionClose struct {
+		Code   int
+		Reason string
+	}
+	// Registered answers a session's Register: Err is nil, ErrTooManySockets
+	// or ErrGoingAway.
+	Registered struct{ Err error }
+)
+
+// Hub is the node's socket directory (DESIGN §4.3): which local session
+// actors belong to which user and watch which post. Live events arrive from
+// every node as DeliverToUser, DeliverToWatchers and CountsTick; the hub
+// hands them to the matching local sessions as messages: a user's frames
+// as they come, and the watched posts' counts as ONE post:counts frame per
+// session and tick, each post's entry encoded once. Its methods are safe for
+// concurrent use: they only send messages to the hub actor.
 type Hub struct {
 	root *actor.RootContext
 	pid  *actor.PID
@@ -51,10 +74,11 @@ func startHub(system *actor.ActorSystem, log zerolog.Logger, o HubOptions) (*Hub
 	}
 	props := actor.PropsFromProducer(func() actor.Actor {
 		return &hubActor{
-			o:     o,
-			log:   log,
-			users: make(map[uuid.UUID][]*Session),
-			posts: make(map[uuid.UUID]map[*Session]struct{}),
+			o:        o,
+			log:      log,
+			users:    make(map[uuid.UUID][]*hubSession),
+			sessions: make(map[string]*hubSession),
+			posts:    make(map[uuid.UUID]map[*hubSession]struct{}),
 		}
 	})
 	pid, err := system.Root.SpawnNamed(props, HubName)
@@ -72,13 +96,13 @@ func StartLocalHub(system *actor.ActorSystem, log zerolog.Logger, o HubOptions) 
 
 // Local messages of the hub actor; they never leave the node.
 type (
-	hubRegister   struct{ s *Session }
+	hubRegister   struct{ user uuid.UUID }
 	hubUnregister struct {
-		s       *Session
+		pid     *actor.PID
 		watched []uuid.UUID
 	}
 	hubWatch struct {
-		s      *Session
+		pid    *actor.PID
 		ids    []uuid.UUID
 		remove bool
 	}
@@ -89,52 +113,48 @@ type (
 	}
 	hubPing  struct{}
 	hubCount struct{}
-	// hubFlush starts the writers of the sessions a burst of deliveries
-	// touched; the hub sends it to itself flushDelay after the burst began.
+	// hubFlush sends the sessions this tick's post:counts frames; the hub
+	// sends it to itself flushDelay after the tick's first counts came.
 	hubFlush struct{}
 )
 
 const hubAskTimeout = 5 * time.Second
 
-// Register adds a session; ErrTooManySockets or ErrGoingAway refuse it.
-func (h *Hub) Register(s *Session) error {
-	res, err := h.root.RequestFuture(h.pid, &hubRegister{s: s}, hubAskTimeout).Result()
-	if err != nil {
-		return fmt.Errorf("actors: hub register: %w", err)
-	}
-	if err, ok := res.(error); ok {
-		return err
-	}
-	return nil
+// Register adds the session actor ctx.Self() of user; the hub answers it
+// with a *Registered message (ErrTooManySockets or ErrGoingAway refuse it).
+// Called from the session's Receive, so that nothing the hub delivers can
+// overtake the answer.
+func (h *Hub) Register(ctx actor.SenderContext, user uuid.UUID) {
+	ctx.Request(h.pid, &hubRegister{user: user})
 }
 
-// Unregister removes a session and its watches (the reader's watched set).
-func (h *Hub) Unregister(s *Session, watched []uuid.UUID) {
-	h.root.Send(h.pid, &hubUnregister{s: s, watched: watched})
+// Unregister removes a session and its watches (the session's watched set).
+func (h *Hub) Unregister(pid *actor.PID, watched []uuid.UUID) {
+	h.root.Send(h.pid, &hubUnregister{pid: pid, watched: watched})
 }
 
 // Watch makes the session receive the posts' live counts and deletion.
-func (h *Hub) Watch(s *Session, ids []uuid.UUID) {
+func (h *Hub) Watch(pid *actor.PID, ids []uuid.UUID) {
 	if len(ids) > 0 {
-		h.root.Send(h.pid, &hubWatch{s: s, ids: ids})
+		h.root.Send(h.pid, &hubWatch{pid: pid, ids: ids})
 	}
 }
 
 // Unwatch stops what Watch started.
-func (h *Hub) Unwatch(s *Session, ids []uuid.UUID) {
+func (h *Hub) Unwatch(pid *actor.PID, ids []uuid.UUID) {
 	if len(ids) > 0 {
-		h.root.Send(h.pid, &hubWatch{s: s, ids: ids, remove: true})
+		h.root.Send(h.pid, &hubWatch{pid: pid, ids: ids, remove: true})
 	}
 }
 
 // UserRevoked is the hook for app.Sessions.OnRevoke: every local socket of
-// the user re-checks its token and closes with ClosePolicy if it is revoked.
+// the user re-checks its token and closes if it is revoked.
 func (h *Hub) UserRevoked(user uuid.UUID) {
 	h.root.Send(h.pid, &hubRevoked{user: user})
 }
 
-// CloseAll closes every local socket with code (CloseGoingAway on shutdown)
-// and refuses new ones from then on.
+// CloseAll closes every local socket with code (1001 "going away" on
+// shutdown) and refuses new ones from then on.
 func (h *Hub) CloseAll(ctx context.Context, code int, reason string) error {
 	_, err := h.root.RequestFuture(h.pid, &hubCloseAll{code: code, reason: reason}, remaining(ctx, hubAskTimeout)).Result()
 	if err != nil {
@@ -152,23 +172,28 @@ func (h *Hub) Sockets() (int, error) {
 	return res.(int), nil
 }
 
+// hubSession is a registered session actor as the hub knows it.
+type hubSession struct {
+	pid  *actor.PID
+	user uuid.UUID
+	// frame is the post:counts frame being assembled for this tick; nil
+	// when the session has no entry yet.
+	frame []byte
+}
+
 // hubActor holds the node's session directory. Concurrency: its fields are
 // touched only inside Receive.
 type hubActor struct {
-	o       HubOptions
-	log     zerolog.Logger
-	users   map[uuid.UUID][]*Session
-	posts   map[uuid.UUID]map[*Session]struct{}
-	count   int
-	closing bool
-	ticker  *time.Ticker
-	stop    chan struct{}
-	// dirty are the sessions with frames queued since the last flush. Live
-	// counts go out on a node-wide clock (post grains), so a tick's counts of
-	// many posts arrive here together: queued first and flushed once behind
-	// them, a socket watching twenty posts gets them in one write instead
-	// of twenty (the writes were most of a node's CPU in a campus event).
-	dirty        map[*Session]struct{}
+	o        HubOptions
+	log      zerolog.Logger
+	users    map[uuid.UUID][]*hubSession
+	sessions map[string]*hubSession // by PID id
+	posts    map[uuid.UUID]map[*hubSession]struct{}
+	closing  bool
+	stop     chan struct{}
+	// tick holds this tick's encoded count entry of every changed post
+	// that has watchers here; the flush walks their watchers.
+	tick         map[uuid.UUID][]byte
 	flushPending bool
 }
 
@@ -182,79 +207,111 @@ func (h *hubActor) Receive(ctx actor.Context) {
 			h.stop = nil
 		}
 	case *hubRegister:
-		ctx.Respond(h.register(msg.s))
+		if s := ctx.Sender(); s != nil {
+			ctx.Respond(&Registered{Err: h.register(s, msg.user)})
+		}
 	case *hubUnregister:
-		h.unregister(msg.s, msg.watched)
+		h.unregister(msg.pid, msg.watched)
 	case *hubWatch:
 		h.watch(msg)
 	case *DeliverToUser:
 		id, err := uuid.Parse(msg.GetUserId())
-		if err != nil {
+		if err != nil || len(h.users[id]) == 0 {
 			return
 		}
+		m := &SessionFrames{Frames: msg.GetFrames()}
 		for _, s := range h.users[id] {
-			h.deliver(ctx, s, msg.GetFrames())
+			ctx.Send(s.pid, m)
 		}
 	case *DeliverToWatchers:
 		id, err := uuid.Parse(msg.GetPostId())
 		if err != nil {
 			return
 		}
+		m := &SessionFrames{Frames: msg.GetFrames()}
 		for s := range h.posts[id] {
-			h.deliver(ctx, s, msg.GetFrames())
+			ctx.Send(s.pid, m)
 		}
 		if msg.GetForget() {
 			delete(h.posts, id)
+			delete(h.tick, id)
 		}
+	case *CountsTick:
+		h.counts(ctx, msg)
 	case *hubFlush:
-		h.flushPending = false
-		for s := range h.dirty {
-			s.Flush()
-		}
-		clear(h.dirty)
+		h.flush(ctx)
 	case *hubRevoked:
 		for _, s := range h.users[msg.user] {
-			s.Revoked()
+			ctx.Send(s.pid, &SessionRevoked{})
 		}
 	case *hubCloseAll:
 		h.closing = true
-		for _, ss := range h.users {
-			for _, s := range ss {
-				s.Close(msg.code, msg.reason)
-			}
+		m := &SessionClose{Code: msg.code, Reason: msg.reason}
+		for _, s := range h.sessions {
+			ctx.Send(s.pid, m)
 		}
 		ctx.Respond(true)
 	case *hubPing:
-		for _, ss := range h.users {
-			for _, s := range ss {
-				s.Ping()
-			}
+		for _, s := range h.sessions {
+			ctx.Send(s.pid, &SessionPing{})
 		}
 	case *hubCount:
-		ctx.Respond(h.count)
+		ctx.Respond(len(h.sessions))
 	}
 }
 
-// deliver queues frames on s and makes sure a flush follows shortly.
-func (h *hubActor) deliver(ctx actor.Context, s *Session, frames [][]byte) {
-	for _, f := range frames {
-		s.SendLater(f)
+// counts keeps the entries of the tick's changed posts that are watched
+// here, each encoded once however many sessions watch it, and makes sure a
+// flush follows. A later tick's counts of the same post replace its entry.
+func (h *hubActor) counts(ctx actor.Context, msg *CountsTick) {
+	for _, c := range msg.GetCounts() {
+		id, err := uuid.Parse(c.GetPostId())
+		if err != nil || len(h.posts[id]) == 0 {
+			continue
+		}
+		if h.tick == nil {
+			h.tick = make(map[uuid.UUID][]byte)
+		}
+		h.tick[id] = appendCountEntry(h.tick[id][:0], id.String(), c.GetLikes(), c.GetComments())
 	}
-	if h.dirty == nil {
-		h.dirty = make(map[*Session]struct{})
-	}
-	h.dirty[s] = struct{}{}
-	if !h.flushPending {
+	if len(h.tick) > 0 && !h.flushPending {
 		h.flushPending = true
 		self, root := ctx.Self(), ctx.ActorSystem().Root
 		time.AfterFunc(flushDelay, func() { root.Send(self, &hubFlush{}) })
 	}
 }
 
-// flushDelay is how long the hub collects a burst of deliveries before the
-// sockets write it: the posts' ticks fire together, but their broadcasts
-// reach the hub over a few milliseconds.
+// flushDelay is how long the hub collects a tick's counts before it sends
+// them: every node's batcher ticks at the same instant, but their
+// broadcasts reach this hub over a few milliseconds, and a socket should
+// get one frame per tick, not one per node.
 const flushDelay = 5 * time.Millisecond
+
+// flush assembles every session's post:counts frame of the tick by
+// appending the entries of its watched posts that changed, and sends each
+// session ONE message with its finished frame.
+func (h *hubActor) flush(ctx actor.Context) {
+	h.flushPending = false
+	var touched []*hubSession
+	for id, entry := range h.tick {
+		for s := range h.posts[id] {
+			if s.frame == nil {
+				s.frame = make([]byte, 0, len(countsHead)+len(countsTail)+4*(len(entry)+1))
+				s.frame = append(s.frame, countsHead...)
+				touched = append(touched, s)
+			} else {
+				s.frame = append(s.frame, ',')
+			}
+			s.frame = append(s.frame, entry...)
+		}
+	}
+	clear(h.tick)
+	for _, s := range touched {
+		f := append(s.frame, countsTail...)
+		s.frame = nil
+		ctx.Send(s.pid, &SessionFrames{Frames: [][]byte{f}})
+	}
+}
 
 // startPings sends the hub a ping tick every PingInterval until it stops:
 // one timer for the whole node rather than one per socket.
@@ -281,32 +338,39 @@ func (h *hubActor) startPings(ctx actor.Context) {
 	}()
 }
 
-func (h *hubActor) register(s *Session) any {
+func (h *hubActor) register(pid *actor.PID, user uuid.UUID) error {
 	if h.closing {
 		return ErrGoingAway
 	}
-	if len(h.users[s.UserID]) >= h.o.MaxSocketsPerUser {
+	if _, ok := h.sessions[pid.Id]; ok {
+		return nil
+	}
+	if len(h.users[user]) >= h.o.MaxSocketsPerUser {
 		return ErrTooManySockets
 	}
-	h.users[s.UserID] = append(h.users[s.UserID], s)
-	h.count++
-	return true
+	s := &hubSession{pid: pid, user: user}
+	h.sessions[pid.Id] = s
+	h.users[user] = append(h.users[user], s)
+	return nil
 }
 
-func (h *hubActor) unregister(s *Session, watched []uuid.UUID) {
-	delete(h.dirty, s)
-	ss := h.users[s.UserID]
+func (h *hubActor) unregister(pid *actor.PID, watched []uuid.UUID) {
+	s := h.sessions[pid.Id]
+	if s == nil {
+		return
+	}
+	delete(h.sessions, pid.Id)
+	ss := h.users[s.user]
 	for i, x := range ss {
 		if x == s {
 			ss = append(ss[:i:i], ss[i+1:]...)
-			h.count--
 			break
 		}
 	}
 	if len(ss) == 0 {
-		delete(h.users, s.UserID)
+		delete(h.users, s.user)
 	} else {
-		h.users[s.UserID] = ss
+		h.users[s.user] = ss
 	}
 	for _, id := range watched {
 		h.unwatch(s, id)
@@ -314,37 +378,29 @@ func (h *hubActor) unregister(s *Session, watched []uuid.UUID) {
 }
 
 func (h *hubActor) watch(m *hubWatch) {
-	if !h.registered(m.s) {
+	s := h.sessions[m.pid.Id]
+	if s == nil {
 		return
 	}
 	for _, id := range m.ids {
 		if m.remove {
-			h.unwatch(m.s, id)
+			h.unwatch(s, id)
 			continue
 		}
 		set := h.posts[id]
 		if set == nil {
-			set = make(map[*Session]struct{}, 1)
+			set = make(map[*hubSession]struct{}, 1)
 			h.posts[id] = set
 		}
-		set[m.s] = struct{}{}
+		set[s] = struct{}{}
 	}
 }
 
-func (h *hubActor) unwatch(s *Session, id uuid.UUID) {
+func (h *hubActor) unwatch(s *hubSession, id uuid.UUID) {
 	if set := h.posts[id]; set != nil {
 		delete(set, s)
 		if len(set) == 0 {
 			delete(h.posts, id)
 		}
 	}
-}
-
-func (h *hubActor) registered(s *Session) bool {
-	for _, x := range h.users[s.UserID] {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -96,6 +96,9 @@ type Live struct {
 	// overran the pool, whose waiters are served in random order, and a
 	// batch could wait seconds for a connection while others went first.
 	writeSlots chan struct{}
+	// counts batches the post grains' live counts into one broadcast per
+	// tick (counts.go).
+	counts countBatcher
 }
 
 // writeConcurrency is how many post transactions a node runs at once: more

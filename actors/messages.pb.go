@@ -920,6 +920,114 @@ func (x *DeliverToWatchers) GetForget() bool {
 	return false
 }
 
+// One post's counts as its grain last committed them.
+type PostCount struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	PostId        string                 `protobuf:"bytes,1,opt,name=post_id,json=postId,proto3" json:"post_id,omitempty"`
+	Likes         int64                  `protobuf:"varint,2,opt,name=likes,proto3" json:"likes,omitempty"`
+	Comments      int64                  `protobuf:"varint,3,opt,name=comments,proto3" json:"comments,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PostCount) Reset() {
+	*x = PostCount{}
+	mi := &file_messages_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PostCount) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PostCount) ProtoMessage() {}
+
+func (x *PostCount) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PostCount.ProtoReflect.Descriptor instead.
+func (*PostCount) Descriptor() ([]byte, []int) {
+	return file_messages_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *PostCount) GetPostId() string {
+	if x != nil {
+		return x.PostId
+	}
+	return ""
+}
+
+func (x *PostCount) GetLikes() int64 {
+	if x != nil {
+		return x.Likes
+	}
+	return 0
+}
+
+func (x *PostCount) GetComments() int64 {
+	if x != nil {
+		return x.Comments
+	}
+	return 0
+}
+
+// The counts of every post whose grain on the sending node committed new
+// counts within one tick of the node-wide count clock: one broadcast per
+// node and tick, however many posts changed (DESIGN §4.1, §6).
+type CountsTick struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Counts        []*PostCount           `protobuf:"bytes,1,rep,name=counts,proto3" json:"counts,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CountsTick) Reset() {
+	*x = CountsTick{}
+	mi := &file_messages_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CountsTick) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CountsTick) ProtoMessage() {}
+
+func (x *CountsTick) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CountsTick.ProtoReflect.Descriptor instead.
+func (*CountsTick) Descriptor() ([]byte, []int) {
+	return file_messages_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *CountsTick) GetCounts() []*PostCount {
+	if x != nil {
+		return x.Counts
+	}
+	return nil
+}
+
 var File_messages_proto protoreflect.FileDescriptor
 
 const file_messages_proto_rawDesc = "" +
@@ -973,7 +1081,14 @@ const file_messages_proto_rawDesc = "" +
 	"\x11DeliverToWatchers\x12\x17\n" +
 	"\apost_id\x18\x01 \x01(\tR\x06postId\x12\x16\n" +
 	"\x06frames\x18\x02 \x03(\fR\x06frames\x12\x16\n" +
-	"\x06forget\x18\x03 \x01(\bR\x06forget*\x83\x01\n" +
+	"\x06forget\x18\x03 \x01(\bR\x06forget\"V\n" +
+	"\tPostCount\x12\x17\n" +
+	"\apost_id\x18\x01 \x01(\tR\x06postId\x12\x14\n" +
+	"\x05likes\x18\x02 \x01(\x03R\x05likes\x12\x1a\n" +
+	"\bcomments\x18\x03 \x01(\x03R\bcomments\">\n" +
+	"\n" +
+	"CountsTick\x120\n" +
+	"\x06counts\x18\x01 \x03(\v2\x18.campus.actors.PostCountR\x06counts*\x83\x01\n" +
 	"\aFailure\x12\x10\n" +
 	"\fFAILURE_NONE\x10\x00\x12\x1a\n" +
 	"\x16FAILURE_POST_NOT_FOUND\x10\x01\x12\x1d\n" +
@@ -999,7 +1114,7 @@ func file_messages_proto_rawDescGZIP() []byte {
 }
 
 var file_messages_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
 var file_messages_proto_goTypes = []any{
 	(Failure)(0),                  // 0: campus.actors.Failure
 	(LikeOp)(0),                   // 1: campus.actors.LikeOp
@@ -1018,6 +1133,8 @@ var file_messages_proto_goTypes = []any{
 	(*PushResponse)(nil),          // 14: campus.actors.PushResponse
 	(*DeliverToUser)(nil),         // 15: campus.actors.DeliverToUser
 	(*DeliverToWatchers)(nil),     // 16: campus.actors.DeliverToWatchers
+	(*PostCount)(nil),             // 17: campus.actors.PostCount
+	(*CountsTick)(nil),            // 18: campus.actors.CountsTick
 }
 var file_messages_proto_depIdxs = []int32{
 	1,  // 0: campus.actors.LikeRequest.op:type_name -> campus.actors.LikeOp
@@ -1026,11 +1143,12 @@ var file_messages_proto_depIdxs = []int32{
 	0,  // 3: campus.actors.RemoveCommentResponse.failure:type_name -> campus.actors.Failure
 	10, // 4: campus.actors.NotifyRequest.items:type_name -> campus.actors.Notify
 	0,  // 5: campus.actors.NotifyResponse.failure:type_name -> campus.actors.Failure
-	6,  // [6:6] is the sub-list for method output_type
-	6,  // [6:6] is the sub-list for method input_type
-	6,  // [6:6] is the sub-list for extension type_name
-	6,  // [6:6] is the sub-list for extension extendee
-	0,  // [0:6] is the sub-list for field type_name
+	17, // 6: campus.actors.CountsTick.counts:type_name -> campus.actors.PostCount
+	7,  // [7:7] is the sub-list for method output_type
+	7,  // [7:7] is the sub-list for method input_type
+	7,  // [7:7] is the sub-list for extension type_name
+	7,  // [7:7] is the sub-list for extension extendee
+	0,  // [0:7] is the sub-list for field type_name
 }
 
 func init() { file_messages_proto_init() }
@@ -1044,7 +1162,7 @@ func file_messages_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_messages_proto_rawDesc), len(file_messages_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   15,
+			NumMessages:   17,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -3,7 +3,6 @@ package actors
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/cluster"
@@ -22,7 +21,7 @@ import (
 //
 // Concurrency: every field is owned by Receive. The transaction runs in a
 // goroutine on a batch the grain no longer touches and reports back with a
-// batchDone message; timers report back with countTick.
+// batchDone message.
 type postGrain struct {
 	live    *Live
 	cluster *cluster.Cluster
@@ -43,11 +42,10 @@ type postGrain struct {
 	// recent remembers the answers to the last toggles for retries that
 	// arrive after the answer was lost.
 	recent *answerCache
-	// Live counts: the last ones committed and the last ones broadcast; a
-	// tick is pending while a broadcast is scheduled.
+	// Live counts: the last ones committed and the last ones handed to the
+	// node's count batcher.
 	likes, comments         int
 	sentLikes, sentComments int
-	tickPending             bool
 	known                   bool // counts known (a batch committed)
 	flushWaiters            []*actor.PID
 	// notified are the likers whose like notification this activation has
@@ -80,8 +78,6 @@ type batchDone struct {
 	err      error
 }
 
-type countTick struct{}
-
 func newPostGrain(l *Live) actor.Actor {
 	return &postGrain{live: l, byRequest: make(map[string]*postOp), recent: newAnswerCache(1024)}
 }
@@ -104,13 +100,10 @@ func (g *postGrain) Receive(ctx actor.Context) {
 		g.flushWaiters = append(g.flushWaiters, ctx.Sender())
 	case *batchDone:
 		g.done(ctx, msg)
-	case *countTick:
-		g.tickPending = false
-		g.sendCounts()
 	case *actor.ReceiveTimeout:
 		// Passivate only when idle: a write in flight or queued requests
 		// would otherwise be dropped.
-		if !g.writing && len(g.queue) == 0 && !g.tickPending {
+		if !g.writing && len(g.queue) == 0 {
 			ctx.Poison(ctx.Self())
 		}
 	case *actor.Stopped:
@@ -356,42 +349,17 @@ func (g *postGrain) answer(ctx actor.Context, op *postOp, r any) {
 	}
 }
 
-// publishCounts schedules the broadcast of counts that changed since the
-// last one. Counts go out on a node-wide clock, at the next multiple of
-// CountInterval: a post's counts at most once per interval, the last one
-// always, a change within an interval of it happening. Every post that
-// changed goes out at the same tick, so the hub hands a socket watching
-// many of them one burst, written at once.
+// publishCounts hands counts that changed since the grain last published
+// them to the node's count batcher, which sends every changed post of the
+// node to every hub at the next tick of the node-wide clock (CountInterval):
+// a post's counts at most once per interval, the last one always, a change
+// within an interval of it happening.
 func (g *postGrain) publishCounts() {
-	if !g.known || (g.likes == g.sentLikes && g.comments == g.sentComments) || g.tickPending {
-		return
-	}
-	interval := g.live.cfg.CountInterval
-	now := time.Now()
-	next := now.Truncate(interval).Add(interval)
-	g.tickPending = true
-	self, root := g.self, g.cluster.ActorSystem.Root
-	time.AfterFunc(next.Sub(now), func() { root.Send(self, &countTick{}) })
-}
-
-// sendCounts broadcasts the counts that changed since the last broadcast.
-func (g *postGrain) sendCounts() {
 	if !g.known || (g.likes == g.sentLikes && g.comments == g.sentComments) {
 		return
 	}
-	var frames [][]byte
-	if g.likes != g.sentLikes {
-		if f, err := Frame(EventPostLikes, postLikes{PostID: g.idText, LikesCount: g.likes}); err == nil {
-			frames = append(frames, f)
-		}
-	}
-	if g.comments != g.sentComments {
-		if f, err := Frame(EventPostComments, postComments{PostID: g.idText, CommentsCount: g.comments}); err == nil {
-			frames = append(frames, f)
-		}
-	}
 	g.sentLikes, g.sentComments = g.likes, g.comments
-	broadcast(g.cluster, &DeliverToWatchers{PostId: g.idText, Frames: frames})
+	g.live.publishCounts(g.idText, g.likes, g.comments)
 }
 
 // notifyAuthor asks the author's user grain to notify of new likes (which

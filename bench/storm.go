@@ -124,7 +124,7 @@ func (b *bench) eventRun(ctx context.Context, sc string, posts []uuid.UUID, pace
 }
 
 // viewers opens n authenticated sockets (user i mod users) that watch
-// watch(i) and record post:likes frames of posts.
+// watch(i) and record the post:counts entries of posts.
 func (b *bench) viewers(ctx context.Context, label string, n int, posts []uuid.UUID, watch func(int) []uuid.UUID) (*pool, error) {
 	p, err := b.dialPool(ctx, dialSpec{
 		label: label, url: "ws://" + b.addr + "/api/ws", n: n,
@@ -188,7 +188,7 @@ func (b *bench) likeRows(sc string, lr *likeRun, st likeStats, p *pool, storm bo
 		dv.note("%d sockets closed by the server", n)
 	}
 	if n := p.badMsgs.Load(); n > 0 {
-		dv.note("%d post:likes frames without postId/likesCount", n)
+		dv.note("%d post:counts entries without postId/likesCount", n)
 	}
 	return likes
 }

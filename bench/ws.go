@@ -15,7 +15,7 @@ import (
 	"github.com/google/uuid"
 )
 
-// frame is one post:likes push as a viewer received it.
+// frame is one post's count in a post:counts push as a viewer received it.
 type frame struct {
 	at    int64 // bench clock
 	post  int32 // index into the pool's posts
@@ -210,12 +210,13 @@ func watchFrame(ids []uuid.UUID) []byte {
 }
 
 var (
-	evLikes  = []byte(`"post:likes"`)
+	evCounts = []byte(`"post:counts"`)
 	keyPost  = []byte(`"postId":"`)
 	keyCount = "likesCount"
 )
 
-// read receives frames until the socket closes; post:likes frames of the
+// read receives frames until the socket closes; the entries of post:counts
+// frames (one frame per tick, an entry per changed watched post) of the
 // pool's posts are recorded while rec is set and checked for fan-out.
 func (p *pool) read(v *viewer) {
 	defer p.wg.Done()
@@ -228,34 +229,40 @@ func (p *pool) read(v *viewer) {
 			return
 		}
 		at := p.b.now()
-		if !bytes.Contains(msg, evLikes) {
+		if !bytes.Contains(msg, evCounts) {
 			continue
 		}
-		i := bytes.Index(msg, keyPost)
-		n, ok := jsonInt(msg, keyCount)
-		if i < 0 || !ok {
-			p.badMsgs.Add(1)
-			continue
-		}
-		rest := msg[i+len(keyPost):]
-		j := bytes.IndexByte(rest, '"')
-		if j < 0 {
-			p.badMsgs.Add(1)
-			continue
-		}
-		post, known := p.idx[string(rest[:j])]
-		if !known {
-			continue
-		}
-		if post == p.fanIdx.Load() {
-			if t := p.fanTarget.Load(); t > 0 && int32(n) >= t && v.fanAt.Load() == 0 {
-				v.fanAt.Store(at)
-				p.fanLeft.Add(-1)
+		for rest := msg; ; {
+			i := bytes.Index(rest, keyPost)
+			if i < 0 {
+				break
 			}
+			rest = rest[i+len(keyPost):]
+			j := bytes.IndexByte(rest, '"')
+			n, ok := jsonInt(rest, keyCount)
+			if j < 0 || !ok {
+				p.badMsgs.Add(1)
+				break
+			}
+			p.record(v, at, string(rest[:j]), n)
 		}
-		if p.rec.Load() {
-			v.frames = append(v.frames, frame{at: at, post: post, count: int32(n)})
+	}
+}
+
+// record notes one post's count as viewer v received it at at.
+func (p *pool) record(v *viewer, at int64, postID string, n int64) {
+	post, known := p.idx[postID]
+	if !known {
+		return
+	}
+	if post == p.fanIdx.Load() {
+		if t := p.fanTarget.Load(); t > 0 && int32(n) >= t && v.fanAt.Load() == 0 {
+			v.fanAt.Store(at)
+			p.fanLeft.Add(-1)
 		}
+	}
+	if p.rec.Load() {
+		v.frames = append(v.frames, frame{at: at, post: post, count: int32(n)})
 	}
 }
 

@@ -410,7 +410,7 @@ func data(env map[string]any) map[string]any {
 	return d
 }
 
-// awaitCounts reads post:likes frames until every post's last count is the
+// awaitCounts reads post:counts frames until every post's last count is the
 // wanted one.
 func awaitCounts(t *testing.T, c *wstest.Conn, want map[string]int, within time.Duration) {
 	t.Helper()
@@ -430,11 +430,11 @@ func awaitCounts(t *testing.T, c *wstest.Conn, want map[string]int, within time.
 		if err != nil {
 			t.Fatalf("counts seen %v, want %v: %v", seen, want, err)
 		}
-		if f.Event == "post:likes" {
-			id, _ := f.Data["postId"].(string)
-			n, _ := f.Data["likesCount"].(float64)
-			if _, err := uuid.Parse(id); err == nil {
-				seen[id] = int(n)
+		if f.Event == "post:counts" {
+			for id, c := range wstest.Counts(t, f) {
+				if _, err := uuid.Parse(id); err == nil {
+					seen[id] = c.LikesCount
+				}
 			}
 		}
 	}

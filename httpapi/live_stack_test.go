@@ -25,6 +25,7 @@ import (
 	"campus/media"
 	"campus/persistence"
 	"campus/persistence/testdb"
+	"campus/realtime"
 	"campus/testlog"
 )
 
@@ -37,6 +38,7 @@ type liveStack struct {
 	sessions *app.Sessions
 	live     *actors.Live
 	hub      *actors.Hub
+	sockets  *realtime.Sockets
 	media    *media.Store
 	mediaDir string
 	srv      *Server
@@ -48,6 +50,8 @@ type liveOptions struct {
 	// mutate changes the server's deps before it starts; st has its
 	// database, sessions, grains, hub and media store by then.
 	mutate func(st *liveStack, d *Deps)
+	// countInterval is the node's count clock (default 250 ms).
+	countInterval time.Duration
 }
 
 func newLiveStack(t *testing.T, o liveOptions) *liveStack {
@@ -73,7 +77,8 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	go func() { st.sessions.Listen(lctx); close(listening) }()
 	waitListening(t, st.sessions)
 
-	st.live = actors.New(actors.Config{DB: st.db, Log: log, Render: app.NotificationFrames, CallTimeout: 10 * time.Second})
+	st.live = actors.New(actors.Config{DB: st.db, Log: log, Render: app.NotificationFrames, CallTimeout: 10 * time.Second,
+		CountInterval: o.countInterval})
 	node, err := cluster.Start(ctx, cluster.Options{Name: "campus-" + uuid.NewString()[:8], Addr: "127.0.0.1:0",
 		Kinds: st.live.Kinds(), Log: log})
 	if err != nil {
@@ -83,6 +88,7 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 		t.Fatal(err)
 	}
 	st.sessions.OnRevoke(st.hub.UserRevoked)
+	st.sockets = realtime.New(node.Cluster.ActorSystem, st.hub, log, realtime.Options{})
 
 	mailer, err := mail.NewDir(t.TempDir(), "Campus <no-reply@campus.test>")
 	if err != nil {
@@ -99,7 +105,7 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 			Mail: startMailSender(t, st.db, mailer), Media: st.media, CodeKey: keys.Code, Product: "Campus", Log: zerolog.Nop()}),
 		Posts:         app.NewPosts(app.PostsDeps{DB: st.db, Media: st.media, Grains: st.live, Log: log}),
 		Realtime:      app.NewRealtime(st.db, st.sessions),
-		Hub:           st.hub,
+		Sockets:       st.sockets,
 		Notifications: app.NewNotifications(app.NotificationsDeps{DB: st.db, Log: log}),
 	}
 	if o.mutate != nil {
@@ -119,7 +125,7 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	t.Cleanup(func() {
 		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		_ = st.hub.CloseAll(sctx, actors.CloseGoingAway, "test over")
+		_ = st.sockets.CloseAll(sctx, "test over")
 		_ = st.srv.Shutdown(sctx)
 		st.live.Drain(sctx)
 		node.Stop()

@@ -20,10 +20,10 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/valyala/fasthttp"
 
-	"campus/actors"
 	"campus/app"
 	"campus/config"
 	"campus/domain"
+	"campus/realtime"
 )
 
 // Deps is what the HTTP layer needs from the rest of the node.
@@ -50,11 +50,12 @@ type Deps struct {
 	Profiles      *app.Profiles
 	Friends       *app.Friends
 	Notifications *app.Notifications
-	// Posts serves posts, comments and likes; Realtime and Hub the
-	// websocket (both needed). Nil leaves the routes out.
+	// Posts serves posts, comments and likes; Realtime (the token check and
+	// greeting) and Sockets (the sessions) the websocket, both needed. Nil
+	// leaves the routes out.
 	Posts    *app.Posts
 	Realtime *app.Realtime
-	Hub      *actors.Hub
+	Sockets  *realtime.Sockets
 	// Search serves /api/search and /api/users/search; nil leaves them out.
 	Search *app.Search
 }

@@ -2,19 +2,19 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
 	"github.com/fasthttp/websocket"
 	"github.com/google/uuid"
-	"github.com/rs/zerolog"
 
 	"campus/actors"
+	"campus/httpapi/wstest"
 	"campus/persistence"
 )
 
@@ -34,9 +34,9 @@ func TestLiveEventsReachSockets(t *testing.T) {
 		t.Fatalf("like %d %v", status, env)
 	}
 	t.Run("watcher gets the count", func(t *testing.T) {
-		f := watcherWS.Next(t, "post:likes")
-		if f.Data["postId"] != id || f.Data["likesCount"] != 1.0 {
-			t.Fatalf("post:likes %v", f.Data)
+		f := watcherWS.Next(t, "post:counts")
+		if c := wstest.Counts(t, f); len(c) != 1 || c[id].LikesCount != 1 || c[id].CommentsCount != 0 {
+			t.Fatalf("post:counts %v", f.Data)
 		}
 	})
 	t.Run("author gets post:like and a notification", func(t *testing.T) {
@@ -66,9 +66,7 @@ func TestLiveEventsReachSockets(t *testing.T) {
 		if f.Data["type"] != "comment" || f.Data["unreadCount"] != 2.0 {
 			t.Fatalf("expected the comment notification, got %v", f.Data)
 		}
-		if f := watcherWS.Next(t, "post:comments"); f.Data["commentsCount"] != 1.0 {
-			t.Fatalf("post:comments %v", f.Data)
-		}
+		nextCount(t, watcherWS, id, func(c wstest.PostCount) bool { return c.CommentsCount == 1 })
 	})
 	t.Run("the author's own like notifies nobody", func(t *testing.T) {
 		st.call(t, "POST", "/api/posts/"+id+"/like", authorTok, nil)
@@ -123,8 +121,8 @@ func TestLiveCountsAreCoalesced(t *testing.T) {
 		if err != nil {
 			break // a second of silence: the trailing count has gone out
 		}
-		if f.Event == "post:likes" {
-			counts = append(counts, f.Data["likesCount"].(float64))
+		if f.Event == "post:counts" {
+			counts = append(counts, float64(wstest.Counts(t, f)[id].LikesCount))
 		}
 	}
 	if len(counts) == 0 || counts[len(counts)-1] != float64(len(tokens)) {
@@ -133,7 +131,119 @@ func TestLiveCountsAreCoalesced(t *testing.T) {
 	if limit := int(elapsed/(250*time.Millisecond)) + 2; len(counts) > limit {
 		t.Fatalf("%d count frames in %v (at most %d)", len(counts), elapsed, limit)
 	}
-	t.Logf("%d likes in %v → %d post:likes frames", len(tokens), elapsed.Round(time.Millisecond), len(counts))
+	t.Logf("%d likes in %v → %d post:counts frames", len(tokens), elapsed.Round(time.Millisecond), len(counts))
+}
+
+// nextCount reads post:counts frames until one carries post id with counts
+// that satisfy ok (5 s at most).
+func nextCount(t *testing.T, ws *wstest.Conn, id string, ok func(wstest.PostCount) bool) wstest.PostCount {
+	t.Helper()
+	for {
+		f := ws.Next(t, "post:counts")
+		if c, have := wstest.Counts(t, f)[id]; have && ok(c) {
+			return c
+		}
+	}
+}
+
+// TestPostCountsOneFramePerTick: a socket watching 20 posts whose counts
+// change within a tick gets one post:counts frame per tick, holding the
+// changed posts with their last counts and none of the unchanged ones.
+func TestPostCountsOneFramePerTick(t *testing.T) {
+	// A long tick, so that the likes below, sent together right after a
+	// tick, all fall into the next one.
+	const tick = 2 * time.Second
+	st := newLiveStack(t, liveOptions{countInterval: tick})
+	_, authorTok := st.user(t, "Counts Author")
+	_, watcherTok := st.user(t, "Counts Watcher")
+	posts := make([]string, 20)
+	for i := range posts {
+		posts[i] = st.post(t, authorTok, fmt.Sprintf("post %d", i))
+	}
+	likers := make([]string, 3)
+	for i := range likers {
+		_, likers[i] = st.user(t, fmt.Sprintf("Counts Liker %d", i))
+	}
+	ws := st.connect(t, watcherTok)
+	ws.Watch(t, posts...)
+
+	changed := posts[:15] // posts[15:] stay as they are
+	want := map[string]int{}
+	time.Sleep(time.Until(time.Now().Truncate(tick).Add(tick + 50*time.Millisecond)))
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i, id := range changed {
+		n := 1 + i%len(likers) // 1 to 3 likes: the frame must carry the last count
+		want[id] = n
+		for _, tok := range likers[:n] {
+			wg.Go(func() {
+				if status, env := st.call(t, "POST", "/api/posts/"+id+"/like", tok, nil); status != 200 {
+					t.Errorf("like %d %v", status, env)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+
+	got := map[string]int{}
+	frames := 0
+	for len(got) < len(want) || !maps.Equal(got, want) {
+		f := ws.Next(t, "post:counts")
+		frames++
+		for id, c := range wstest.Counts(t, f) {
+			if _, ok := want[id]; !ok {
+				t.Fatalf("unchanged post %s in %v", id, f.Data)
+			}
+			if c.CommentsCount != 0 {
+				t.Fatalf("comments of %s: %d", id, c.CommentsCount)
+			}
+			got[id] = c.LikesCount
+		}
+	}
+	if elapsed < tick-100*time.Millisecond && frames != 1 {
+		t.Fatalf("likes within one tick (%v) came in %d frames", elapsed, frames)
+	}
+	t.Logf("%d posts changed in %v → %d post:counts frame(s)", len(changed), elapsed.Round(time.Millisecond), frames)
+	// Nothing more follows: a probe's answer is next.
+	ws.Send(t, "test", map[string]any{})
+	if f, err := ws.Read(tick + time.Second); err != nil || f.Event != "test:response" {
+		t.Fatalf("after the counts: %v %v", f, err)
+	}
+}
+
+// TestUnwatchedPostStopsCounts: a post the client scrolled out of view
+// (unwatch) sends it no more counts, while the posts still in view do.
+func TestUnwatchedPostStopsCounts(t *testing.T) {
+	st := newLiveStack(t, liveOptions{})
+	_, authorTok := st.user(t, "Scroll Author")
+	_, likerTok := st.user(t, "Scroll Liker")
+	_, otherTok := st.user(t, "Scroll Other")
+	_, watcherTok := st.user(t, "Scroll Watcher")
+	gone, stays := st.post(t, authorTok, "scrolled out"), st.post(t, authorTok, "still in view")
+	ws := st.connect(t, watcherTok)
+	ws.Watch(t, gone, stays)
+
+	st.call(t, "POST", "/api/posts/"+gone+"/like", likerTok, nil)
+	nextCount(t, ws, gone, func(c wstest.PostCount) bool { return c.LikesCount == 1 })
+
+	ws.Send(t, "unwatch", map[string]any{"postIds": []string{gone}})
+	ws.Send(t, "test", map[string]any{})
+	ws.Next(t, "test:response")
+	st.call(t, "POST", "/api/posts/"+gone+"/like", otherTok, nil)
+	st.call(t, "POST", "/api/posts/"+stays+"/like", likerTok, nil)
+	// The watched post's count comes; the unwatched one's never did, not
+	// in the same frame and not before.
+	for {
+		f := ws.Next(t, "post:counts")
+		c := wstest.Counts(t, f)
+		if _, ok := c[gone]; ok {
+			t.Fatalf("unwatched post's count arrived: %v", f.Data)
+		}
+		if c[stays].LikesCount == 1 {
+			break
+		}
+	}
 }
 
 func TestWebsocketAuth(t *testing.T) {
@@ -228,6 +338,7 @@ func TestWebsocketAuth(t *testing.T) {
 }
 
 func TestWebsocketFrames(t *testing.T) {
+	const msgBadFrame = `Invalid frame: send JSON {"event": "name", "data": {…}}.`
 	st := newLiveStack(t, liveOptions{})
 	_, tok := st.user(t, "Frame Sender")
 	c := st.connect(t, tok)
@@ -242,12 +353,12 @@ func TestWebsocketFrames(t *testing.T) {
 		{"bad json", `{"event":`, "error", msgBadFrame},
 		{"not an object", `[1,2]`, "error", msgBadFrame},
 		{"no event", `{"data":{}}`, "error", msgBadFrame},
-		{"unknown event", `{"event":"shout","data":{}}`, "error", msgUnknownEvent},
-		{"too large", `{"event":"test","data":{"x":"` + strings.Repeat("a", 17<<10) + `"}}`, "error", msgFrameTooLarge},
+		{"unknown event", `{"event":"shout","data":{}}`, "error", "Unknown event."},
+		{"too large", `{"event":"test","data":{"x":"` + strings.Repeat("a", 17<<10) + `"}}`, "error", "Frame too large: the limit is 16 KiB."},
 		{"client post:like is ignored", `{"event":"post:like","data":{"postId":"x","postAuthorId":"y"}}`, "", ""},
 		{"client friend:request is ignored", `{"event":"friend:request","data":{"toUserId":"x"}}`, "", ""},
-		{"watch without ids", `{"event":"watch","data":{}}`, "error", msgBadWatch},
-		{"watch with bad ids", `{"event":"watch","data":{"postIds":["nope","` + uuid.NewString() + `"]}}`, "error", msgBadPostIDs},
+		{"watch without ids", `{"event":"watch","data":{}}`, "error", `Invalid watch: send {"postIds": ["…"]}.`},
+		{"watch with bad ids", `{"event":"watch","data":{"postIds":["nope","` + uuid.NewString() + `"]}}`, "error", "Some post ids are not valid and were ignored."},
 		{"unwatch", `{"event":"unwatch","data":{"postIds":["` + uuid.NewString() + `"]}}`, "", ""},
 	}
 	for _, tt := range tests {
@@ -281,7 +392,7 @@ func TestWebsocketFrames(t *testing.T) {
 		}
 		c.Send(t, "watch", map[string]any{"postIds": ids[:150]})
 		c.Send(t, "watch", map[string]any{"postIds": ids[150:]})
-		if f := c.Next(t, "error"); f.Data["message"] != msgTooManyWatch {
+		if f := c.Next(t, "error"); f.Data["message"] != "You can watch at most 200 posts at once." {
 			t.Fatalf("answer %v", f)
 		}
 	})
@@ -300,7 +411,7 @@ func TestTooManySockets(t *testing.T) {
 	if code := c.CloseCode(t); code != websocket.CloseTryAgainLater {
 		t.Fatalf("close code %d", code)
 	}
-	if n, err := st.hub.Sockets(); err != nil || n != actors.DefaultMaxSocketsPerUser {
+	if n, err := st.sockets.Count(); err != nil || n != actors.DefaultMaxSocketsPerUser {
 		t.Fatalf("hub has %d sockets (%v)", n, err)
 	}
 }
@@ -309,7 +420,7 @@ func TestShutdownClosesSocketsGoingAway(t *testing.T) {
 	st := newLiveStack(t, liveOptions{})
 	_, tok := st.user(t, "Shutdown Watcher")
 	c := st.connect(t, tok)
-	if err := st.hub.CloseAll(context.Background(), actors.CloseGoingAway, "bye"); err != nil {
+	if err := st.sockets.CloseAll(context.Background(), "bye"); err != nil {
 		t.Fatal(err)
 	}
 	if code := c.CloseCode(t); code != websocket.CloseGoingAway {
@@ -325,7 +436,7 @@ func TestShutdownClosesSocketsGoingAway(t *testing.T) {
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		n, err := st.hub.Sockets()
+		n, err := st.sockets.Count()
 		if err == nil && n == 0 {
 			break
 		}
@@ -334,60 +445,4 @@ func TestShutdownClosesSocketsGoingAway(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// FuzzFrame feeds arbitrary frames to the websocket frame handler: it never
-// panics, answers only well-formed frames, and answers every bad frame with
-// an error frame.
-func FuzzFrame(f *testing.F) {
-	for _, seed := range []string{
-		`{"event":"test","data":{}}`, `{"event":"watch","data":{"postIds":["` + uuid.NewString() + `"]}}`,
-		`{"event":"unwatch","data":{"postIds":[]}}`, `{"event":"watch","data":{"postIds":null}}`,
-		`{"event":"auth","data":{"token":"x"}}`, `{"event":"post:comment"}`, `{"event":1}`, `null`, `"x"`,
-		`{"event":"watch","data":[1]}`, `{"event":"\u0000"}`, "\xff\xfe", `{"event":"test","data":` + strings.Repeat("[", 5000),
-	} {
-		f.Add([]byte(seed))
-	}
-	system := actor.NewActorSystem()
-	// No pings: the session below has no socket to write them to.
-	hub, err := actors.StartLocalHub(system, zerolog.Nop(), actors.HubOptions{PingInterval: 24 * time.Hour})
-	if err != nil {
-		f.Fatal(err)
-	}
-	// A registered session without a socket: the handler only hands it to
-	// the hub, which sends it nothing here.
-	sess := actors.NewSession(nil, uuid.New(), actors.SessionOptions{})
-	if err := hub.Register(sess); err != nil {
-		f.Fatal(err)
-	}
-	known := map[string]bool{"test": true, "watch": true, "unwatch": true, "auth": true,
-		"friend:request": true, "friend:accept": true, "post:like": true, "post:comment": true}
-	f.Fuzz(func(t *testing.T, frame []byte) {
-		c := newWSClient(hub, sess)
-		reply := c.handle(frame)
-		var in struct {
-			Event string          `json:"event"`
-			Data  json.RawMessage `json:"data"`
-		}
-		bad := len(frame) > wsMaxFrame || json.Unmarshal(frame, &in) != nil || !known[in.Event]
-		if reply == nil {
-			if bad {
-				t.Fatalf("bad frame %q not answered", frame)
-			}
-			return
-		}
-		var out struct {
-			Event string         `json:"event"`
-			Data  map[string]any `json:"data"`
-		}
-		if err := json.Unmarshal(reply, &out); err != nil {
-			t.Fatalf("reply %q is not JSON", reply)
-		}
-		if bad && (out.Event != "error" || out.Data["message"] == "") {
-			t.Fatalf("bad frame %q answered %q", frame, reply)
-		}
-		if len(c.watched) > wsMaxWatched {
-			t.Fatalf("%d watched", len(c.watched))
-		}
-	})
 }

@@ -8,7 +8,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Specs share one server and database: run them in file-name order (flow,
- * signin, social), not by the timings of an earlier run, so every run sees
+ * live, signin, social), not by the timings of an earlier run, so every run sees
  * the same data (e.g. flow's first feed is empty).
  */
 class ByFileName extends BaseSequencer {

@@ -123,3 +123,35 @@ func (c *Conn) Watch(t testing.TB, ids ...string) {
 	c.Send(t, "test", map[string]any{})
 	c.Next(t, "test:response")
 }
+
+// PostCount is one entry of a post:counts frame.
+type PostCount struct {
+	PostID        string
+	LikesCount    int
+	CommentsCount int
+}
+
+// Counts answers the entries of a post:counts frame by post id; it fails
+// the test if the frame is not one or names a post twice.
+func Counts(t testing.TB, f Frame) map[string]PostCount {
+	t.Helper()
+	posts, ok := f.Data["posts"].([]any)
+	if f.Event != "post:counts" || !ok {
+		t.Fatalf("not a post:counts frame: %v", f)
+	}
+	out := make(map[string]PostCount, len(posts))
+	for _, p := range posts {
+		m, _ := p.(map[string]any)
+		id, _ := m["postId"].(string)
+		likes, ok1 := m["likesCount"].(float64)
+		comments, ok2 := m["commentsCount"].(float64)
+		if id == "" || !ok1 || !ok2 {
+			t.Fatalf("bad post:counts entry %v", p)
+		}
+		if _, dup := out[id]; dup {
+			t.Fatalf("post %s twice in one post:counts frame: %v", id, f)
+		}
+		out[id] = PostCount{PostID: id, LikesCount: int(likes), CommentsCount: int(comments)}
+	}
+	return out
+}

@@ -28,6 +28,13 @@ export interface ServerNotification {
   unreadCount: number;
 }
 
+/** One post's live counts: an entry of a `post:counts` frame. */
+export interface PostCounts {
+  postId: string;
+  likesCount: number;
+  commentsCount: number;
+}
+
 /** Server → client events and their data. */
 export interface ServerEvents {
   ready: { userId: string; unreadCount: number };
@@ -37,8 +44,12 @@ export interface ServerEvents {
   'post:like': { fromUser: FromUser; postId: string; actorCount?: number };
   'post:comment': { fromUser: FromUser; postId: string };
   notification: ServerNotification;
-  'post:likes': { postId: string; likesCount: number };
-  'post:comments': { postId: string; commentsCount: number };
+  /**
+   * One frame per socket per 250 ms tick: every watched post whose counts
+   * changed since this socket's last frame (a post starts to come only once
+   * it changes after the watch: its counts came with the post).
+   */
+  'post:counts': { posts: PostCounts[] };
   'post:deleted': { postId: string };
   'test:response': Record<string, unknown>;
   error: { message: string };
@@ -72,8 +83,7 @@ export const SERVER_EVENT_NAMES: readonly ServerEventName[] = [
   'post:like',
   'post:comment',
   'notification',
-  'post:likes',
-  'post:comments',
+  'post:counts',
   'post:deleted',
   'test:response',
   'error',

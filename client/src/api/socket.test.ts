@@ -201,12 +201,31 @@ describe('events into the store (DESIGN §6)', () => {
     client.stop();
   });
 
-  it('post:likes and post:comments update counts and keep the viewer’s isLiked', () => {
+  it('post:counts updates every entry’s counts and keeps the viewer’s isLiked', () => {
     const { store, ws, client } = connected();
-    store.set(upsertPostsAtom, [makePost({ id: 'p1', isLiked: true, likesCount: 1, commentsCount: 0 })]);
+    store.set(upsertPostsAtom, [
+      makePost({ id: 'p1', isLiked: true, likesCount: 1, commentsCount: 0 }),
+      makePost({ id: 'p2', isLiked: false, likesCount: 7, commentsCount: 2 }),
+    ]);
+    ws.receive('post:counts', {
+      posts: [
+        { postId: 'p1', likesCount: 250, commentsCount: 3 },
+        { postId: 'p2', likesCount: 8, commentsCount: 2 },
+        { postId: 'not-loaded', likesCount: 1, commentsCount: 1 },
+      ],
+    });
+    expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: true, likesCount: 250, commentsCount: 3 });
+    expect(store.get(postAtom('p2'))).toMatchObject({ isLiked: false, likesCount: 8, commentsCount: 2 });
+    expect(store.get(postAtom('not-loaded'))).toBeUndefined();
+    client.stop();
+  });
+
+  it('the old per-post count events change nothing any more', () => {
+    const { store, ws, client } = connected();
+    store.set(upsertPostsAtom, [makePost({ id: 'p1', likesCount: 1, commentsCount: 0 })]);
     ws.receive('post:likes', { postId: 'p1', likesCount: 250 });
     ws.receive('post:comments', { postId: 'p1', commentsCount: 3 });
-    expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: true, likesCount: 250, commentsCount: 3 });
+    expect(store.get(postAtom('p1'))).toMatchObject({ likesCount: 1, commentsCount: 0 });
     client.stop();
   });
 
@@ -248,9 +267,10 @@ describe('events into the store (DESIGN §6)', () => {
     store.set(upsertPostsAtom, [makePost({ id: 'p1', likesCount: 5 })]);
     ws.receiveRaw('not json');
     ws.receive('mystery', {});
-    ws.receive('post:likes', { postId: 'p1', likesCount: 'many' });
+    ws.receive('post:counts', { posts: 'many' });
+    ws.receive('post:counts', { posts: [{ postId: 'p1', likesCount: 'many', commentsCount: 1 }, null, 7] });
     expect(store.get(postAtom('p1'))!.likesCount).toBe(5);
-    expect(store.get(lastServerEventAtom)?.event).toBe('post:likes');
+    expect(store.get(lastServerEventAtom)?.event).toBe('post:counts');
     client.stop();
   });
 });

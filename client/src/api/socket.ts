@@ -18,8 +18,7 @@ import {
 } from '../features/notifications/notificationsAtoms';
 import { fetchPost } from '../features/posts/postsApi';
 import {
-  applyCommentsCountAtom,
-  applyLikesCountAtom,
+  applyPostCountsAtom,
   removePostAtom,
   upsertPostsAtom,
 } from '../features/posts/postsAtoms';
@@ -38,6 +37,7 @@ import {
   WATCH_BATCH,
   type ClientEventName,
   type ClientEvents,
+  type PostCounts,
   type ServerFrame,
 } from './protocol';
 
@@ -74,14 +74,9 @@ export function handleServerFrame(store: Store, frame: ServerFrame): void {
     case 'friend:request':
       store.set(friendRequestReceivedAtom);
       break;
-    case 'post:likes':
-      if (typeof frame.data.postId === 'string' && typeof frame.data.likesCount === 'number') {
-        store.set(applyLikesCountAtom, frame.data);
-      }
-      break;
-    case 'post:comments':
-      if (typeof frame.data.postId === 'string' && typeof frame.data.commentsCount === 'number') {
-        store.set(applyCommentsCountAtom, frame.data);
+    case 'post:counts':
+      if (Array.isArray(frame.data.posts)) {
+        store.set(applyPostCountsAtom, frame.data.posts.filter(isPostCounts));
       }
       break;
     case 'post:deleted':
@@ -102,6 +97,13 @@ export function handleServerFrame(store: Store, frame: ServerFrame): void {
       // features that care read lastServerEventAtom.
       break;
   }
+}
+
+/** Whether a `post:counts` entry is well formed; a bad one is skipped, never thrown on. */
+function isPostCounts(v: unknown): v is PostCounts {
+  if (typeof v !== 'object' || v === null) return false;
+  const e = v as Record<string, unknown>;
+  return typeof e.postId === 'string' && typeof e.likesCount === 'number' && typeof e.commentsCount === 'number';
 }
 
 /** Re-fetches the posts on screen after a reconnect: counts and the viewer's isLiked. */

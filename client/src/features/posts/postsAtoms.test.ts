@@ -4,7 +4,7 @@ import { installFakeFetch, json } from '../../test/fakeFetch';
 import { normalizePost } from './model';
 import {
   applyCommentsCountAtom,
-  applyLikesCountAtom,
+  applyPostCountsAtom,
   createdPostIdsAtom,
   deletePostAtom,
   likePendingAtom,
@@ -89,27 +89,37 @@ describe('optimistic like (spec §4 Post like)', () => {
 });
 
 describe('live updates', () => {
-  it('post:likes changes the count and keeps the viewer’s isLiked', () => {
+  it('post:counts changes the counts and keeps the viewer’s isLiked', () => {
     const store = createStore();
-    store.set(upsertPostsAtom, [makePost({ isLiked: true, likesCount: 3 })]);
-    store.set(applyLikesCountAtom, { postId: 'p1', likesCount: 17 });
-    expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: true, likesCount: 17 });
+    store.set(upsertPostsAtom, [makePost({ isLiked: true, likesCount: 3, commentsCount: 1 })]);
+    store.set(applyPostCountsAtom, [{ postId: 'p1', likesCount: 17, commentsCount: 4 }]);
+    expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: true, likesCount: 17, commentsCount: 4 });
   });
 
-  it('post:likes waits for the viewer’s own call in flight', async () => {
+  it('post:counts with nothing new leaves the posts as they are', () => {
+    const store = createStore();
+    store.set(upsertPostsAtom, [makePost({ likesCount: 3, commentsCount: 1 })]);
+    const before = store.get(postAtom('p1'));
+    store.set(applyPostCountsAtom, [{ postId: 'p1', likesCount: 3, commentsCount: 1 }]);
+    store.set(applyPostCountsAtom, [{ postId: 'nope', likesCount: 3, commentsCount: 1 }]);
+    expect(store.get(postAtom('p1'))).toBe(before);
+    expect(store.get(postAtom('nope'))).toBeUndefined();
+  });
+
+  it('post:counts keeps the like count while the viewer’s own call is in flight, not the comment count', async () => {
     const answer = deferred<Response>();
     installFakeFetch({ '/api/posts/p1/like': () => answer.promise });
     const store = createStore();
     store.set(upsertPostsAtom, [makePost({ likesCount: 3 })]);
     const done = store.set(toggleLikeAtom, 'p1');
-    store.set(applyLikesCountAtom, { postId: 'p1', likesCount: 3 }); // an older broadcast
-    expect(store.get(postAtom('p1'))!.likesCount).toBe(4);
+    store.set(applyPostCountsAtom, [{ postId: 'p1', likesCount: 3, commentsCount: 5 }]); // an older broadcast
+    expect(store.get(postAtom('p1'))).toMatchObject({ likesCount: 4, commentsCount: 5 });
     answer.resolve(json({ status: 'success', data: { isLiked: true, likesCount: 9 } }));
     await done;
     expect(store.get(postAtom('p1'))!.likesCount).toBe(9);
   });
 
-  it('post:comments changes the comment count; unknown posts are ignored', () => {
+  it('the comments list sets the comment count; unknown posts are ignored', () => {
     const store = createStore();
     store.set(upsertPostsAtom, [makePost()]);
     store.set(applyCommentsCountAtom, { postId: 'p1', commentsCount: 8 });

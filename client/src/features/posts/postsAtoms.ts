@@ -5,6 +5,7 @@
 
 import { atom, type Atom, type Getter, type Setter } from 'jotai';
 import { deletePost, setLike } from './postsApi';
+import type { PostCounts } from '../../api/protocol';
 import type { Post } from './model';
 
 const postsByIdAtom = atom<Record<string, Post>>({});
@@ -66,17 +67,29 @@ function patchPost(get: Getter, set: Setter, id: string, patch: Partial<Post>): 
 }
 
 /**
- * A live like count (socket `post:likes`): the count changes, the viewer's own
- * isLiked stays. Ignored while this viewer's like call is in flight: its
- * answer carries the authoritative count, and an older broadcast would make
- * the number jump back and forth.
+ * A `post:counts` frame: every entry's counts change in one store update, the
+ * viewer's own isLiked stays, and posts not loaded here are ignored. A post's
+ * like count is left alone while this viewer's like call on it is in flight:
+ * its answer carries the authoritative count, and an older broadcast would
+ * make the number jump back and forth.
  */
-export const applyLikesCountAtom = atom(null, (get, set, e: { postId: string; likesCount: number }) => {
-  if (get(likePendingBaseAtom).has(e.postId)) return;
-  patchPost(get, set, e.postId, { likesCount: Math.max(0, e.likesCount) });
+export const applyPostCountsAtom = atom(null, (get, set, entries: readonly PostCounts[]) => {
+  const all = get(postsByIdAtom);
+  const pending = get(likePendingBaseAtom);
+  let next: typeof all | null = null;
+  for (const e of entries) {
+    const cur = (next ?? all)[e.postId];
+    if (!cur) continue;
+    const likesCount = pending.has(e.postId) ? cur.likesCount : Math.max(0, e.likesCount);
+    const commentsCount = Math.max(0, e.commentsCount);
+    if (likesCount === cur.likesCount && commentsCount === cur.commentsCount) continue;
+    next ??= { ...all };
+    next[e.postId] = { ...cur, likesCount, commentsCount };
+  }
+  if (next) set(postsByIdAtom, next);
 });
 
-/** A live comment count (socket `post:comments`). */
+/** Sets a post's comment count (the comments list, after loading it). */
 export const applyCommentsCountAtom = atom(null, (get, set, e: { postId: string; commentsCount: number }) => {
   patchPost(get, set, e.postId, { commentsCount: Math.max(0, e.commentsCount) });
 });

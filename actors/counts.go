@@ -1,0 +1,86 @@
+package actors
+
+import (
+	"strconv"
+	"sync"
+	"time"
+)
+
+// countBatcher collects the counts this node's post grains commit and sends
+// them to every hub as ONE CountsTick per tick of the node-wide clock
+// (CountInterval), however many posts changed: at a campus event hundreds
+// of warm posts tick together, and one broadcast each was most of the
+// cluster traffic. Within a tick the latest counts of a post win, so a
+// post's counts go out at most once per tick and the last value always
+// goes out (the batcher holds it even if the grain passivates meanwhile).
+//
+// Concurrency: safe for concurrent use (grains publish from their own
+// Receive); mu guards pending and scheduled. The flush runs on a timer
+// goroutine and sends outside the lock.
+type countBatcher struct {
+	mu        sync.Mutex
+	pending   map[string]*PostCount
+	scheduled bool
+}
+
+// publishCounts hands a post's newly committed counts to the node's batcher.
+func (l *Live) publishCounts(postID string, likes, comments int) {
+	b := &l.counts
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.pending == nil {
+		b.pending = make(map[string]*PostCount)
+	}
+	b.pending[postID] = &PostCount{PostId: postID, Likes: int64(likes), Comments: int64(comments)}
+	if b.scheduled {
+		return
+	}
+	b.scheduled = true
+	// The next multiple of the interval: every node's batcher ticks at the
+	// same instants, so the hubs get each tick's counts of all nodes
+	// together and a socket gets them in one frame.
+	interval := l.cfg.CountInterval
+	now := time.Now()
+	time.AfterFunc(now.Truncate(interval).Add(interval).Sub(now), l.flushCounts)
+}
+
+// flushCounts broadcasts what was published since the last tick.
+func (l *Live) flushCounts() {
+	b := &l.counts
+	b.mu.Lock()
+	pending := b.pending
+	b.pending, b.scheduled = nil, false
+	b.mu.Unlock()
+	if len(pending) == 0 || l.cluster == nil {
+		return
+	}
+	msg := &CountsTick{Counts: make([]*PostCount, 0, len(pending))}
+	for _, c := range pending {
+		msg.Counts = append(msg.Counts, c)
+	}
+	broadcast(l.cluster, msg)
+}
+
+// EventPostCounts is the watchers' event: one frame per socket and tick
+// holding every watched post whose counts changed (DESIGN §6).
+const EventPostCounts = "post:counts"
+
+// The fixed parts of a post:counts frame; the hub puts the entries of a
+// socket's watched posts between them.
+var (
+	countsHead = []byte(`{"event":"` + EventPostCounts + `","data":{"posts":[`)
+	countsTail = []byte(`]}}`)
+)
+
+// appendCountEntry appends one post's entry of a post:counts frame:
+// {"postId":"…","likesCount":N,"commentsCount":N}. A post id is a UUID (the
+// hub parsed it), so it needs no JSON escaping.
+func appendCountEntry(b []byte, postID string, likes, comments int64) []byte {
+	b = append(b, `{"postId":"`...)
+	b = append(b, postID...)
+	b = append(b, `","likesCount":`...)
+	b = strconv.AppendInt(b, likes, 10)
+	b = append(b, `,"commentsCount":`...)
+	b = strconv.AppendInt(b, comments, 10)
+	return append(b, '}')
+}

@@ -1,0 +1,53 @@
+package realtime
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+)
+
+// FuzzFrame feeds arbitrary frames to the client frame handler: it never
+// panics, answers only well-formed frames, answers every bad frame with an
+// error frame, and never lets the watched set pass the cap.
+func FuzzFrame(f *testing.F) {
+	for _, seed := range []string{
+		`{"event":"test","data":{}}`, `{"event":"watch","data":{"postIds":["` + uuid.NewString() + `"]}}`,
+		`{"event":"unwatch","data":{"postIds":[]}}`, `{"event":"watch","data":{"postIds":null}}`,
+		`{"event":"auth","data":{"token":"x"}}`, `{"event":"post:comment"}`, `{"event":1}`, `null`, `"x"`,
+		`{"event":"watch","data":[1]}`, `{"event":"\u0000"}`, "\xff\xfe", `{"event":"test","data":` + strings.Repeat("[", 5000),
+	} {
+		f.Add([]byte(seed))
+	}
+	known := map[string]bool{"test": true, "watch": true, "unwatch": true, "auth": true,
+		"friend:request": true, "friend:accept": true, "post:like": true, "post:comment": true}
+	f.Fuzz(func(t *testing.T, frame []byte) {
+		w := make(watchSet)
+		reply, added, removed := w.handle(frame)
+		var in struct {
+			Event string          `json:"event"`
+			Data  json.RawMessage `json:"data"`
+		}
+		bad := len(frame) > MaxFrame || json.Unmarshal(frame, &in) != nil || !known[in.Event]
+		if len(w) > MaxWatched || len(added) != len(w) || len(removed) != 0 {
+			t.Fatalf("%d watched, %d added, %d removed", len(w), len(added), len(removed))
+		}
+		if reply == nil {
+			if bad {
+				t.Fatalf("bad frame %q not answered", frame)
+			}
+			return
+		}
+		var out struct {
+			Event string         `json:"event"`
+			Data  map[string]any `json:"data"`
+		}
+		if err := json.Unmarshal(reply, &out); err != nil {
+			t.Fatalf("reply %q is not JSON", reply)
+		}
+		if bad && (out.Event != "error" || out.Data["message"] == "") {
+			t.Fatalf("bad frame %q answered %q", frame, reply)
+		}
+	})
+}

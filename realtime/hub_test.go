@@ -1,0 +1,117 @@
+package realtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/fasthttp/websocket"
+	"github.com/google/uuid"
+
+	"campus/actors"
+)
+
+// TestCountsOneFramePerSocketAndTick: the hub gets a tick's counts (from
+// two nodes, as two CountsTick broadcasts) and every socket gets ONE
+// post:counts frame holding exactly its watched posts that changed, with
+// the last counts, and nothing for posts it does not watch or unwatched.
+func TestCountsOneFramePerSocketAndTick(t *testing.T) {
+	n := newTestNode(t, Options{}, actors.HubOptions{})
+	posts := make([]string, 25)
+	for i := range posts {
+		posts[i] = uuid.NewString()
+	}
+	a, _ := n.dial(uuid.New())
+	b, _ := n.dial(uuid.New())
+	watch := func(c *websocket.Conn, event string, ids []string) {
+		t.Helper()
+		raw, _ := json.Marshal(map[string]any{"event": event, "data": map[string]any{"postIds": ids}})
+		if err := c.WriteMessage(websocket.TextMessage, raw); err != nil {
+			t.Fatal(err)
+		}
+		// The answer to a test frame after it proves the hub has the watch
+		// in its mailbox before anything the test sends it next.
+		if err := c.WriteMessage(websocket.TextMessage, []byte(`{"event":"test"}`)); err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, got, err := c.ReadMessage(); err != nil || !json.Valid(got) || string(got[:25]) != `{"event":"test:response",` {
+			t.Fatalf("probe: %q %v", got, err)
+		}
+	}
+	watch(a, "watch", posts[:20])     // a watches 0–19
+	watch(b, "watch", posts[10:25])   // b watches 10–24 …
+	watch(b, "unwatch", posts[10:12]) // … then scrolls 10 and 11 out
+
+	hub := actor.NewPID(n.system.Address(), actors.HubName)
+	var nodeA, nodeB actors.CountsTick
+	for i := range 20 { // posts 0–19 change (20–24 do not), on two nodes
+		c := &actors.PostCount{PostId: posts[i], Likes: int64(i), Comments: 1}
+		if i%2 == 0 {
+			nodeA.Counts = append(nodeA.Counts, c)
+		} else {
+			nodeB.Counts = append(nodeB.Counts, c)
+		}
+	}
+	// A later count of post 0 in the same tick wins.
+	nodeB.Counts = append(nodeB.Counts, &actors.PostCount{PostId: posts[0], Likes: 100, Comments: 2})
+	n.system.Root.Send(hub, &nodeA)
+	n.system.Root.Send(hub, &nodeB)
+
+	expect := func(c *websocket.Conn, ids []string) {
+		t.Helper()
+		_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		_, raw, err := c.ReadMessage()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f struct {
+			Event string `json:"event"`
+			Data  struct {
+				Posts []struct {
+					PostID        string `json:"postId"`
+					LikesCount    *int   `json:"likesCount"`
+					CommentsCount *int   `json:"commentsCount"`
+				} `json:"posts"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(raw, &f); err != nil || f.Event != "post:counts" {
+			t.Fatalf("frame %q: %v", raw, err)
+		}
+		got := map[string]string{}
+		for _, p := range f.Data.Posts {
+			if p.LikesCount == nil || p.CommentsCount == nil {
+				t.Fatalf("entry without counts in %q", raw)
+			}
+			if _, dup := got[p.PostID]; dup {
+				t.Fatalf("post twice in %q", raw)
+			}
+			got[p.PostID] = fmt.Sprint(*p.LikesCount, *p.CommentsCount)
+		}
+		want := map[string]string{}
+		for _, id := range ids {
+			for i, p := range posts {
+				if p == id {
+					want[id] = fmt.Sprint(i, 1)
+				}
+			}
+		}
+		if _, ok := want[posts[0]]; ok {
+			want[posts[0]] = "100 2"
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("entries %v, want %v", got, want)
+		}
+		// One frame for the tick: the next frame is a probe's answer.
+		if err := c.WriteMessage(websocket.TextMessage, []byte(`{"event":"test"}`)); err != nil {
+			t.Fatal(err)
+		}
+		if _, got, err := c.ReadMessage(); err != nil || string(got[:25]) != `{"event":"test:response",` {
+			t.Fatalf("after the tick's frame: %q %v", got, err)
+		}
+	}
+	t.Run("socket a: posts 0–19", func(t *testing.T) { expect(a, posts[:20]) })
+	t.Run("socket b: posts 12–19", func(t *testing.T) { expect(b, posts[12:20]) })
+}

@@ -1,0 +1,486 @@
+package realtime
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/fasthttp/websocket"
+
+	"campus/actors"
+)
+
+// session is one websocket's server side (DESIGN §4.3), a local actor
+// spawned per socket: the signed-in user, the posts the socket watches, and
+// the socket's writer with a bounded send queue. The hub reaches it with
+// actors.SessionFrames (a user's events as they come; the watched posts'
+// counts as one post:counts frame per tick), SessionPing, SessionRevoked
+// and SessionClose.
+//
+// Concurrency rules:
+//   - Every field is touched only inside Receive, except closing (atomic,
+//     read by the reader goroutine) and conn, which is set once by
+//     sessionInit before anything else runs.
+//   - Reading: on Linux the node's poller (epoll) reports a readable socket
+//     with a readable message, and Receive reads what is there without
+//     waiting, parses the frames (readframes.go) and re-arms: an idle
+//     socket costs no goroutine and no buffer. Elsewhere a reader goroutine
+//     owns reading and the read deadline and sends each client frame, the
+//     peer's pings and close to the actor as messages, and readerDone when
+//     the socket is done.
+//   - Writes: when frames are queued and no write is in flight, Receive
+//     encodes the whole queue and writes it in one system call that does
+//     not wait (tryWrite); only what the kernel did not take goes to a
+//     writer goroutine, which owns those bytes and reports back with wrote.
+//     Frames that come meanwhile queue for the next write.
+//   - Nothing blocks in Receive: it runs on the sender's goroutine (the
+//     hub's, the reader's; see Sockets' dispatcher). A peer that lets
+//     MaxQueue frames (or MaxQueueBytes) pile up is disconnected; nobody
+//     else waits for it.
+//   - The connection is closed by the actor, once, after the reader is done
+//     and no write is in flight; then the actor stops.
+type session struct {
+	sockets *Sockets
+	conn    *websocket.Conn
+	client  Client
+	self    *actor.PID
+	root    *actor.RootContext
+	ready   []byte // the greeting, sent once the hub registered the socket
+
+	registered bool
+	watched    watchSet
+
+	queue   []outFrame
+	queued  int  // bytes in queue
+	writing bool // a writer goroutine owns a batch
+	// writeBy is the write deadline last set on the connection; it goes to
+	// the writer with a batch and comes back with wrote.
+	writeBy    time.Time
+	readerDone bool
+	finished   bool
+
+	// Reading without a goroutine (the node's poller): fd is armed one-shot
+	// and every report (readable) reads what is there, parses it and
+	// re-arms. lastSeen is when the peer last sent anything; a peer silent
+	// for PongWait is dropped at the next ping. Without a poller, a reader
+	// goroutine reads instead (read).
+	polled   bool
+	fd       int
+	parser   frameParser
+	lastSeen time.Time
+
+	// closing: no more frames are accepted, and the reader must not move
+	// the read deadline (a close handshake's or an abort's must stand).
+	closing atomic.Bool
+}
+
+// Messages of a session actor; they never leave the node.
+type (
+	sessionInit struct {
+		conn   *websocket.Conn
+		client Client
+		ready  []byte
+	}
+	// clientFrame is one frame the client sent (at most MaxFrame+1 bytes).
+	clientFrame struct{ data []byte }
+	peerPing    struct{ data []byte }
+	peerClose   struct{ code int }
+	readerDone  struct{}
+	wrote       struct {
+		writeBy time.Time
+		err     error
+		closed  bool // the bytes ended with our close frame
+	}
+	revokeChecked struct{ valid bool }
+	readable      struct{}
+	closeTimeout  struct{}
+)
+
+func (s *session) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *sessionInit:
+		if s.conn != nil {
+			return
+		}
+		s.conn, s.client, s.ready = m.conn, m.client, m.ready
+		s.self, s.root = ctx.Self(), ctx.ActorSystem().Root
+		s.watched = make(watchSet)
+		s.sockets.hub.Register(ctx, s.client.UserID)
+	case *actors.Registered:
+		s.registered = m.Err == nil
+		// Reading starts first, so that the close of a refused socket is
+		// bounded like any other (closeSent). A refused socket is read too:
+		// for the peer's close reply.
+		s.startReading()
+		switch {
+		case m.Err == nil:
+			s.push(outFrame{kind: outText, data: s.ready})
+		case errors.Is(m.Err, actors.ErrTooManySockets):
+			s.close(CloseTryAgainLater, "Too many connections")
+		case errors.Is(m.Err, actors.ErrGoingAway):
+			s.close(CloseGoingAway, "Server is shutting down")
+		default:
+			s.sockets.log.Error().Err(m.Err).Msg("websocket register")
+			s.close(CloseInternal, "Server error")
+		}
+		s.ready = nil
+	case *actors.SessionFrames:
+		for _, f := range m.Frames {
+			if !s.push(outFrame{kind: outText, data: f}) {
+				break
+			}
+		}
+	case *actors.SessionPing:
+		if s.polled && time.Since(s.lastSeen) > s.sockets.o.PongWait {
+			s.abort() // no pong, nothing at all, for too long
+			return
+		}
+		s.push(outFrame{kind: outPing})
+	case *readable:
+		s.readAvailable()
+	case *closeTimeout:
+		s.readDone() // the peer never answered our close
+	case *actors.SessionClose:
+		s.close(m.Code, m.Reason)
+	case *actors.SessionRevoked:
+		s.recheck()
+	case *revokeChecked:
+		if !m.valid {
+			s.close(ClosePolicy, "Token revoked")
+		}
+	case *clientFrame:
+		s.clientFrame(m.data)
+	case *peerPing:
+		s.push(outFrame{kind: outPong, data: m.data})
+	case *peerClose:
+		s.close(m.code, "") // the reply to a close the peer started
+	case *readerDone:
+		s.readDone()
+	case *wrote:
+		s.writing, s.writeBy = false, m.writeBy
+		switch {
+		case m.err != nil:
+			s.writeFailed()
+		case m.closed:
+			s.closeSent()
+		}
+		s.startWriter()
+		s.finish()
+	}
+}
+
+// clientFrame answers one frame the client sent.
+func (s *session) clientFrame(data []byte) {
+	reply, added, removed := s.watched.handle(data)
+	if s.registered {
+		s.sockets.hub.Watch(s.self, added)
+		s.sockets.hub.Unwatch(s.self, removed)
+	}
+	if reply != nil {
+		s.push(outFrame{kind: outText, data: reply})
+	}
+}
+
+// startReading arms the socket on the node's poller, or starts a reader
+// goroutine where there is none (or when the client sent bytes before the
+// upgrade was answered: those wait in the connection, not in the socket).
+func (s *session) startReading() {
+	if dc, ok := s.conn.NetConn().(*detachedConn); ok && len(dc.early) > 0 {
+		go s.read()
+		return
+	}
+	if p := s.sockets.poll; p != nil {
+		if fd, ok := connFD(s.conn.NetConn()); ok {
+			root, self := s.root, s.self
+			s.polled, s.fd, s.lastSeen = true, fd, time.Now()
+			if p.add(fd, func() { root.Send(self, &readable{}) }) == nil {
+				return
+			}
+			s.polled = false
+		}
+	}
+	go s.read()
+}
+
+// readChunk is how much one read takes from a polled socket, and
+// maxReadsPerReport how many reads one report allows: a client that keeps
+// sending is re-armed (and reported again at once) rather than holding the
+// poller's goroutine, which serves every socket.
+const (
+	readChunk         = 4 << 10
+	maxReadsPerReport = 16
+)
+
+// readAvailable reads what a polled socket holds, without waiting, and
+// handles its frames; then it re-arms the socket, or ends the session on
+// EOF, an error or a protocol violation.
+func (s *session) readAvailable() {
+	if !s.polled || s.readerDone {
+		return
+	}
+	bp := getFrameBuf(readChunk)
+	defer putFrameBuf(bp)
+	buf := (*bp)[:readChunk]
+	for range maxReadsPerReport {
+		n, err := tryRead(s.conn.NetConn(), buf)
+		if n > 0 {
+			s.lastSeen = time.Now()
+			if perr := s.parser.feed(buf[:n], s.inFrame); perr != nil {
+				s.close(closeCode(perr), "")
+				s.readDone()
+				return
+			}
+			if s.readerDone {
+				return
+			}
+		}
+		if err != nil {
+			s.readDone()
+			return
+		}
+		if n < len(buf) {
+			break
+		}
+	}
+	if err := s.sockets.poll.rearm(s.fd); err != nil {
+		s.readDone()
+	}
+}
+
+// inFrame handles one frame of a polled socket.
+func (s *session) inFrame(f inFrame) {
+	if s.readerDone {
+		return
+	}
+	switch f.kind {
+	case outText:
+		s.clientFrame(f.data)
+	case outPing:
+		s.push(outFrame{kind: outPong, data: f.data})
+	case outClose:
+		s.close(f.code, "") // the reply to a close the peer started
+		s.readDone()
+	}
+}
+
+// readDone is the end of reading: the socket leaves the hub, and the
+// session ends once what is queued is written.
+func (s *session) readDone() {
+	if s.readerDone {
+		return
+	}
+	if s.polled {
+		s.sockets.poll.remove(s.fd)
+	}
+	s.readerDone = true
+	s.closing.Store(true)
+	s.parser = frameParser{}
+	if s.registered {
+		s.registered = false
+		s.sockets.hub.Unregister(s.self, s.watched.ids())
+	}
+	s.finish()
+}
+
+// push queues one frame and starts the writer; false if the session is
+// closing or the peer was too slow (it is then disconnected).
+func (s *session) push(f outFrame) bool {
+	if s.closing.Load() {
+		return false
+	}
+	if len(s.queue) >= s.sockets.o.MaxQueue || s.queued+len(f.data) > s.sockets.o.MaxQueueBytes {
+		s.closing.Store(true)
+		s.queue, s.queued = nil, 0
+		s.sockets.log.Warn().Str("user_id", s.client.UserID.String()).Msg("websocket too slow: disconnected")
+		s.abort() // the reader fails at once, and the session ends
+		return false
+	}
+	s.queue = append(s.queue, f)
+	s.queued += len(f.data)
+	s.startWriter()
+	return true
+}
+
+// close queues a close frame with code and reason after what is queued,
+// then accepts no more frames. The peer's close reply ends the reader; if
+// none comes the reader times out after closeGrace.
+func (s *session) close(code int, reason string) {
+	if s.closing.Swap(true) {
+		return
+	}
+	s.queue = append(s.queue, outFrame{kind: outClose, code: code, data: []byte(reason)})
+	s.startWriter()
+}
+
+// startWriter writes the queue unless a write is in flight: at once, with
+// a write that does not wait, when the socket's send buffer has room (the
+// usual case: no goroutine, no message); what the kernel did not take goes
+// to a writer goroutine, which reports back with wrote.
+func (s *session) startWriter() {
+	if s.writing || s.finished || len(s.queue) == 0 {
+		return
+	}
+	batch := s.queue
+	s.queue, s.queued = nil, 0
+	bp := getFrameBuf(batchSize(batch))
+	b, closed := encodeBatch((*bp)[:0], batch)
+	*bp = b
+	n, ok, err := tryWrite(s.conn.NetConn(), b)
+	switch {
+	case ok && err != nil:
+		putFrameBuf(bp)
+		s.writeFailed()
+		return
+	case ok && n == len(b):
+		putFrameBuf(bp)
+		if closed {
+			s.closeSent()
+		}
+		return
+	}
+	s.writing = true
+	conn, writeBy, timeout, root, self := s.conn, s.writeBy, s.sockets.o.WriteTimeout, s.root, s.self
+	go func() {
+		defer putFrameBuf(bp)
+		writeBy, err := writeBytes(conn, b[n:], writeBy, timeout)
+		root.Send(self, &wrote{writeBy: writeBy, err: err, closed: closed})
+	}()
+}
+
+// writeFailed gives up on a socket whose write failed: nothing more is
+// queued, and the reader fails at once, which ends the session.
+func (s *session) writeFailed() {
+	s.closing.Store(true)
+	s.queue, s.queued = nil, 0
+	s.abort()
+}
+
+// closeSent bounds the wait for the peer's reply to our close frame: the
+// reader ends after closeGrace if none comes.
+func (s *session) closeSent() {
+	if s.polled {
+		root, self := s.root, s.self
+		time.AfterFunc(closeGrace, func() { root.Send(self, &closeTimeout{}) })
+		return
+	}
+	_ = s.conn.SetReadDeadline(time.Now().Add(closeGrace))
+}
+
+// finish closes the connection and stops the actor once the reader is done
+// and nothing is being written. What was queued before goes out first (the
+// reply to the peer's close); the write deadline bounds that.
+func (s *session) finish() {
+	if !s.readerDone || s.writing || s.finished {
+		return
+	}
+	if len(s.queue) > 0 {
+		s.startWriter()
+		if s.writing || len(s.queue) > 0 {
+			return
+		}
+	}
+	s.finished = true
+	_ = s.conn.Close()
+	s.root.Stop(s.self)
+}
+
+// abort breaks the connection at once: a blocked write or read fails now,
+// the reader ends and the session with it. Closing here instead could race
+// with a write in flight, and the connection may be a pooled wrapper that a
+// close hands to the next client (detachedConn); a deadline in the past is
+// enough.
+func (s *session) abort() {
+	_ = s.conn.NetConn().SetDeadline(time.Now())
+	if s.polled {
+		s.readDone() // no reader to fail: reading ends here
+	}
+}
+
+// recheck runs the client's token re-check in a goroutine of its own (it
+// asks the database) and reports back with revokeChecked.
+func (s *session) recheck() {
+	check := s.client.StillValid
+	if check == nil || s.closing.Load() {
+		return
+	}
+	root, self, log, user := s.root, s.self, s.sockets.log, s.client.UserID
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		ok, err := check(ctx)
+		if err != nil {
+			log.Warn().Err(err).Str("user_id", user.String()).Msg("websocket token re-check failed")
+			return
+		}
+		root.Send(self, &revokeChecked{valid: ok})
+	}()
+}
+
+// callTimeout bounds a token re-check.
+const callTimeout = 10 * time.Second
+
+// read is the socket's reader goroutine: it hands every client frame to
+// the actor until the socket is done, then reports readerDone. Every frame
+// leaves through the actor's queue, the replies the library would write
+// from here included: a pong, and the reply to a close the peer started.
+func (s *session) read() {
+	conn, root, self := s.conn, s.root, s.self
+	defer root.Send(self, &readerDone{})
+	conn.SetPingHandler(func(data string) error {
+		root.Send(self, &peerPing{data: []byte(data)})
+		return nil
+	})
+	conn.SetCloseHandler(func(code int, _ string) error {
+		root.Send(self, &peerClose{code: code})
+		return nil
+	})
+	conn.SetPongHandler(func(string) error { s.extendRead(); return nil })
+	for {
+		s.extendRead()
+		_, r, err := conn.NextReader()
+		if err != nil {
+			return
+		}
+		data, err := readFrame(r)
+		if err != nil {
+			return
+		}
+		root.Send(self, &clientFrame{data: data})
+	}
+}
+
+// extendRead gives the peer another PongWait to show it is alive, unless
+// the session is closing: then the short deadline of the close handshake (or
+// of an abort) must stand. Checking again after setting closes the race with
+// a close that happens in between. Called by the reader only.
+func (s *session) extendRead() {
+	if s.closing.Load() {
+		return
+	}
+	_ = s.conn.SetReadDeadline(time.Now().Add(s.sockets.o.PongWait))
+	if s.closing.Load() {
+		_ = s.conn.SetReadDeadline(time.Now().Add(closeGrace))
+	}
+}
+
+// writeBytes writes what the kernel did not take at once, waiting for the
+// socket within the write deadline, and answers the deadline now set. The
+// library may still write a close frame from the reader on a protocol
+// error; each of those and each of these is a single Write, which the
+// connection never interleaves.
+func writeBytes(conn *websocket.Conn, b []byte, writeBy time.Time, timeout time.Duration) (time.Time, error) {
+	nc := conn.NetConn()
+	// The deadline moves only once half of it is used up: setting it on
+	// every write was a tenth of the server's CPU under a campus event's
+	// pushes. A stuck write still fails within timeout.
+	if now := time.Now(); writeBy.Sub(now) < timeout/2 {
+		writeBy = now.Add(timeout)
+		if err := nc.SetWriteDeadline(writeBy); err != nil {
+			return writeBy, err
+		}
+	}
+	_, err := nc.Write(b)
+	return writeBy, err
+}
