@@ -36,7 +36,12 @@ const (
 	DefaultMaxBatch      = 500
 	DefaultCallTimeout   = 2 * time.Second
 	DefaultWriteTimeout  = 10 * time.Second
+	DefaultWriters       = 2
+	DefaultMaxPending    = 20_000
 )
+
+// maxTxPosts caps the posts one shared transaction writes.
+const maxTxPosts = 256
 
 // RenderFunc renders what a new notification pushes to its user's sockets:
 // the personal event (post:like, post:comment) if any, then the
@@ -62,13 +67,24 @@ type Config struct {
 	CallTimeout time.Duration
 	// WriteTimeout bounds one batch transaction (default 10 s).
 	WriteTimeout time.Duration
+	// Writers is how many shared transactions of post batches the node
+	// runs at once (default 2).
+	Writers int
+	// MaxQueue bounds the requests one post grain holds waiting for a
+	// transaction (default 2 × MaxBatch); MaxPending bounds the post
+	// grains' requests accepted and not yet answered on the node (default
+	// 20,000). Past either, a request is refused at once as unavailable
+	// (503 + Retry-After) rather than queued to time out.
+	MaxQueue, MaxPending int
 }
 
 // Stats count the post grains' work on this node, for tests, metrics and the
 // benchmark: how many transactions carried how many like actions.
 type Stats struct {
-	Batches int64 // post transactions committed or failed
-	Likes   int64 // like actions they carried
+	Batches      int64 // post batches committed or failed
+	Likes        int64 // like actions they carried
+	Transactions int64 // shared transactions that carried the batches
+	Refused      int64 // requests refused because a queue was full
 }
 
 // Live is a node's live core: it builds the grain kinds, starts the hub, and
@@ -88,20 +104,14 @@ type Live struct {
 	// notifying counts the post grains' notification requests in flight,
 	// which shutdown waits for too.
 	notifying atomic.Int64
-	// writeSlots admits the post grains' transactions to the database,
-	// writeConcurrency at a time and first come first served (blocked
-	// channel senders queue in order). Without it, at a campus event two
-	// hundred hot posts' batches and the notifications they cause
-	// overran the pool, whose waiters are served in random order, and a
-	// batch could wait seconds for a connection while others went first.
-	writeSlots chan struct{}
+	// writer commits the post grains' batches, many posts per
+	// transaction.
+	writer *writer
+	// pending counts the post grains' requests accepted and not yet
+	// answered on this node; refused counts those turned away because a
+	// queue was full (DESIGN §4.1, backpressure).
+	pending, refused atomic.Int64
 }
-
-// writeConcurrency is how many post transactions a node runs at once: more
-// than enough to keep the database's cores busy (a batch holds hundreds of
-// likes), and well inside the pool, which sign-ins, reads and notifications
-// need too.
-const writeConcurrency = 8
 
 // New makes the live core; pass Kinds to the cluster, then call Start.
 func New(cfg Config) *Live {
@@ -120,20 +130,17 @@ func New(cfg Config) *Live {
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = DefaultWriteTimeout
 	}
-	return &Live{cfg: cfg, writeSlots: make(chan struct{}, writeConcurrency)}
-}
-
-// admitWrite waits for a turn to write (FIFO); release it with doneWrite.
-func (l *Live) admitWrite(ctx context.Context) error {
-	select {
-	case l.writeSlots <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("actors: wait for a write turn: %w", ctx.Err())
+	if cfg.Writers <= 0 {
+		cfg.Writers = DefaultWriters
 	}
+	if cfg.MaxQueue <= 0 {
+		cfg.MaxQueue = 2 * cfg.MaxBatch
+	}
+	if cfg.MaxPending <= 0 {
+		cfg.MaxPending = DefaultMaxPending
+	}
+	return &Live{cfg: cfg, writer: newWriter(cfg.DB, cfg.WriteTimeout, cfg.Writers, maxTxPosts, 4*cfg.MaxBatch)}
 }
-
-func (l *Live) doneWrite() { <-l.writeSlots }
 
 // Kinds are the grain kinds this node hosts.
 func (l *Live) Kinds() []*cluster.Kind {
@@ -157,7 +164,8 @@ func (l *Live) Start(c *cluster.Cluster, o HubOptions) (*Hub, error) {
 
 // Stats are the post grains' counters on this node so far.
 func (l *Live) Stats() Stats {
-	return Stats{Batches: l.batches.Load(), Likes: l.likes.Load()}
+	return Stats{Batches: l.batches.Load(), Likes: l.likes.Load(),
+		Transactions: l.writer.txs.Load(), Refused: l.refused.Load()}
 }
 
 // Drain asks every post grain on this node to finish what it has queued and
@@ -195,6 +203,10 @@ func (l *Live) Drain(ctx context.Context) {
 	}
 }
 
+// errBusy is a post grain's request that was not carried out: refused by a
+// full queue, or its transaction failed. Sending it again is safe.
+var errBusy = domain.Unavailable("", 1)
+
 // ErrNotStarted means the live core is used before Start.
 var ErrNotStarted = errors.New("actors: live core not started")
 
@@ -227,8 +239,9 @@ func remaining(ctx context.Context, d time.Duration) time.Duration {
 	return d
 }
 
-// failure maps a grain's refusal to the error the app shows; FAILURE_INTERNAL
-// stays a plain error, which the app may retry.
+// failure maps a grain's refusal to the error the app shows. FAILURE_INTERNAL
+// (a full queue, a transaction that failed) did nothing and is answered 503
+// with Retry-After: the client sends it again, with the same request id.
 func failure(f Failure) error {
 	switch f {
 	case Failure_FAILURE_NONE:
@@ -240,7 +253,7 @@ func failure(f Failure) error {
 	case Failure_FAILURE_FORBIDDEN:
 		return domain.Forbidden(domain.MsgNotYourRemark)
 	default:
-		return errors.New("actors: grain could not write")
+		return errBusy
 	}
 }
 

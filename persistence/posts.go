@@ -1,13 +1,16 @@
 package persistence
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -329,70 +332,207 @@ type likePlan struct {
 // batch holds only likes), plus the comment rows and their search outbox
 // entries. Counters move by the rows actually inserted and deleted.
 func ApplyPostBatch(ctx context.Context, db bun.IDB, b PostBatch) (PostBatchResult, error) {
-	res := PostBatchResult{Liked: make([]bool, len(b.Likes)), RemovalErrs: make([]error, len(b.Removals))}
-	plans, order := planLikes(b.Likes)
-	var set, unset, flip, need []string
-	for _, u := range order {
-		p := plans[u]
-		if p.needInitial {
-			need = append(need, u.String())
-		}
-		switch {
-		case p.known && p.final:
-			set = append(set, u.String())
-		case p.known:
-			unset = append(unset, u.String())
-		case p.flip:
-			flip = append(flip, u.String())
-		}
-	}
-	// Sorted, so that two writers on one post lock like rows in one order
-	// and cannot deadlock.
-	slices.Sort(set)
-	slices.Sort(unset)
-	slices.Sort(flip)
-
-	var counts batchCounts
-	write := func(ctx context.Context, db bun.IDB) error {
-		delta := 0
-		if len(b.Comments) > 0 {
-			n, err := insertComments(ctx, db, b.PostID, b.Comments, &res)
-			if err != nil {
-				return err
-			}
-			delta += n
-		}
-		if len(b.Removals) > 0 {
-			n, err := removeComments(ctx, db, b.PostID, b.Removals, res.RemovalErrs)
-			if err != nil {
-				return err
-			}
-			delta -= n
-		}
-		var err error
-		counts, err = applyLikes(ctx, db, b.PostID, set, unset, flip, need, delta)
-		return err
-	}
+	w := newBatchWork(b)
 	var err error
 	if len(b.Comments) == 0 && len(b.Removals) == 0 {
-		err = write(ctx, db) // one statement: atomic without BEGIN/COMMIT
+		err = w.write(ctx, db) // one statement: atomic without BEGIN/COMMIT
 	} else {
-		err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return write(ctx, tx) })
+		err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return w.write(ctx, tx) })
 	}
 	if err != nil {
 		return PostBatchResult{}, err
 	}
+	return w.result(), nil
+}
 
+// ApplyPostBatches writes the batches of many posts in one transaction (one
+// commit, one WAL flush, for all of them) and answers, per batch, its result
+// or its error. It first locks the rows of the posts it writes, in id order:
+// a post deleted meanwhile then fails only its own batch (ErrPostGone), and
+// two such transactions (parallel writers, a twin grain's batch) lock in one
+// order and cannot deadlock. Should a batch fail anyway (a liker's account
+// deleted under it), the transaction is rolled back and written again with a
+// savepoint per batch, so that only the failing batch's requests fail.
+// When the transaction itself fails (the database is gone), every batch
+// gets that error: nothing of it committed.
+func ApplyPostBatches(ctx context.Context, db bun.IDB, bs []PostBatch) ([]PostBatchResult, []error) {
+	res, errs := make([]PostBatchResult, len(bs)), make([]error, len(bs))
+	if len(bs) == 1 {
+		res[0], errs[0] = ApplyPostBatch(ctx, db, bs[0])
+		return res, errs
+	}
+	order := make([]int, len(bs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return bytes.Compare(bs[a].PostID[:], bs[b].PostID[:]) })
+
+	attempt := func(isolate bool) error {
+		clear(res)
+		clear(errs)
+		return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			ptx := onPool(db, tx)
+			present, err := lockPosts(ctx, ptx, bs)
+			if err != nil {
+				return err
+			}
+			for _, i := range order {
+				if !present[bs[i].PostID] {
+					errs[i] = ErrPostGone
+					continue
+				}
+				w := newBatchWork(bs[i])
+				if !isolate {
+					if err := w.write(ctx, ptx); err != nil {
+						return fmt.Errorf("post %s: %w", bs[i].PostID, err)
+					}
+				} else if err := tx.RunInTx(ctx, nil, func(ctx context.Context, sp bun.Tx) error {
+					return w.write(ctx, onPool(db, sp))
+				}); err != nil {
+					if ctx.Err() != nil {
+						return err
+					}
+					errs[i] = err
+					continue
+				}
+				res[i] = w.result()
+			}
+			return nil
+		})
+	}
+	err := attempt(false)
+	if err != nil && ctx.Err() == nil && !isConnectionError(err) {
+		err = attempt(true)
+	}
+	if err != nil {
+		err = fmt.Errorf("persistence: post batches: %w", err)
+		for i := range errs {
+			res[i], errs[i] = PostBatchResult{}, err
+		}
+	}
+	return res, errs
+}
+
+// lockPosts locks the rows of the batches' posts, in id order, and answers
+// which of them exist.
+func lockPosts(ctx context.Context, tx bun.IDB, bs []PostBatch) (map[uuid.UUID]bool, error) {
+	ids := make([]uuid.UUID, len(bs))
+	for i, b := range bs {
+		ids[i] = b.PostID
+	}
+	rows, err := prepared(ctx, tx, lockPostsSQL, uuidArray(ids))
+	if err != nil {
+		return nil, fmt.Errorf("lock posts: %w", err)
+	}
+	defer rows.Close()
+	present := make(map[uuid.UUID]bool, len(bs))
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("lock posts: %w", err)
+		}
+		present[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("lock posts: %w", err)
+	}
+	return present, nil
+}
+
+// lockPostsSQL locks posts for a counter update without blocking readers
+// or the key-share locks of new like and comment rows.
+const lockPostsSQL = `SELECT id FROM posts WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`
+
+// isConnectionError reports a failure of the connection or the server
+// rather than of a statement: writing again, batch by batch, cannot help.
+func isConnectionError(err error) bool {
+	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) {
+		return true
+	}
+	type pgErr interface{ Field(byte) string }
+	var pe pgErr
+	if !errors.As(err, &pe) {
+		return true // no SQLSTATE: the network or the driver failed
+	}
+	class := pe.Field('C')
+	// 08 connection exception, 53 insufficient resources, 57 operator
+	// intervention (shutdown), 58 system error.
+	return strings.HasPrefix(class, "08") || strings.HasPrefix(class, "53") ||
+		strings.HasPrefix(class, "57") || strings.HasPrefix(class, "58")
+}
+
+// batchWork is one post batch being written: its plan, and what the
+// statements answered. A fresh one per attempt.
+type batchWork struct {
+	b                      PostBatch
+	res                    PostBatchResult
+	plans                  map[uuid.UUID]*likePlan
+	set, unset, flip, need []string
+	counts                 batchCounts
+}
+
+func newBatchWork(b PostBatch) *batchWork {
+	w := &batchWork{b: b, res: PostBatchResult{Liked: make([]bool, len(b.Likes)), RemovalErrs: make([]error, len(b.Removals))}}
+	var order []uuid.UUID
+	w.plans, order = planLikes(b.Likes)
+	for _, u := range order {
+		p := w.plans[u]
+		if p.needInitial {
+			w.need = append(w.need, u.String())
+		}
+		switch {
+		case p.known && p.final:
+			w.set = append(w.set, u.String())
+		case p.known:
+			w.unset = append(w.unset, u.String())
+		case p.flip:
+			w.flip = append(w.flip, u.String())
+		}
+	}
+	// Sorted, so that two writers on one post lock like rows in one order
+	// and cannot deadlock.
+	slices.Sort(w.set)
+	slices.Sort(w.unset)
+	slices.Sort(w.flip)
+	return w
+}
+
+// write runs the batch's statements on db.
+func (w *batchWork) write(ctx context.Context, db bun.IDB) error {
+	b := w.b
+	delta := 0
+	if len(b.Comments) > 0 {
+		n, err := insertComments(ctx, db, b.PostID, b.Comments, &w.res)
+		if err != nil {
+			return err
+		}
+		delta += n
+	}
+	if len(b.Removals) > 0 {
+		n, err := removeComments(ctx, db, b.PostID, b.Removals, w.res.RemovalErrs)
+		if err != nil {
+			return err
+		}
+		delta -= n
+	}
+	var err error
+	w.counts, err = applyLikes(ctx, db, b.PostID, w.set, w.unset, w.flip, w.need, delta)
+	return err
+}
+
+// result is what the written batch did.
+func (w *batchWork) result() PostBatchResult {
+	res, counts := w.res, w.counts
 	res.AuthorID, res.LikesCount, res.CommentsCount = counts.author, counts.likes, counts.comments
 	res.NewLikers = counts.inserted
 	initial := make(map[uuid.UUID]bool, len(counts.initial))
 	for _, u := range counts.initial {
 		initial[u] = true
 	}
-	for u, p := range plans {
+	for u, p := range w.plans {
 		state := initial[u]
 		for _, i := range p.ops {
-			switch b.Likes[i].Op {
+			switch w.b.Likes[i].Op {
 			case LikeSet:
 				state = true
 			case LikeUnset:
@@ -403,7 +543,7 @@ func ApplyPostBatch(ctx context.Context, db bun.IDB, b PostBatch) (PostBatchResu
 			res.Liked[i] = state
 		}
 	}
-	return res, nil
+	return res
 }
 
 // planLikes groups like actions by user, keeping each user's order, and
