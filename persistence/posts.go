@@ -449,6 +449,9 @@ func isConnectionError(err error) bool {
 	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) {
 		return true
 	}
+	if errors.Is(err, ErrPostGone) {
+		return false
+	}
 	type pgErr interface{ Field(byte) string }
 	var pe pgErr
 	if !errors.As(err, &pe) {
@@ -643,7 +646,7 @@ func applyLikes(ctx context.Context, db bun.IDB, postID uuid.UUID, set, unset, f
 		return rows.Close()
 	}()
 	if err != nil {
-		if errors.Is(err, sql.ErrNoRows) || isForeignKeyViolation(err) {
+		if errors.Is(err, sql.ErrNoRows) || isPostGoneViolation(err) {
 			return c, ErrPostGone
 		}
 		return c, fmt.Errorf("persistence: apply likes: %w", err)
@@ -677,14 +680,14 @@ func insertComments(ctx context.Context, db bun.IDB, postID uuid.UUID, cs []*Com
 	SELECT id, created_at FROM ins`, postID, pgdialect.Array(ids), pgdialect.Array(users), pgdialect.Array(texts),
 		EntityComment, OpUpsert)
 	if err != nil {
-		if isForeignKeyViolation(err) {
+		if isPostGoneViolation(err) {
 			return 0, ErrPostGone
 		}
 		return 0, fmt.Errorf("persistence: insert comments: %w", err)
 	}
 	n, err := scanCreated(rows, byID, func(c *Comment) { res.NewComments = append(res.NewComments, c) })
 	if err != nil {
-		if isForeignKeyViolation(err) {
+		if isPostGoneViolation(err) {
 			return 0, ErrPostGone
 		}
 		return 0, fmt.Errorf("persistence: insert comments: %w", err)
@@ -781,10 +784,12 @@ func removeComments(ctx context.Context, db bun.IDB, postID uuid.UUID, rs []Comm
 	return n, nil
 }
 
-// isForeignKeyViolation reports a foreign key violation: in a batch, the
-// post was deleted under it.
-func isForeignKeyViolation(err error) bool {
+// isPostGoneViolation reports a violation of a row's foreign key to its
+// post: in a batch, the post was deleted under it. (A like or comment of a
+// user deleted meanwhile violates the user's key: that is no "post not
+// found".)
+func isPostGoneViolation(err error) bool {
 	type pgErr interface{ Field(byte) string }
 	var pe pgErr
-	return errors.As(err, &pe) && pe.Field('C') == "23503"
+	return errors.As(err, &pe) && pe.Field('C') == "23503" && strings.HasSuffix(pe.Field('n'), "_post_id_fkey")
 }
