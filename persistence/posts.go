@@ -376,12 +376,43 @@ func ApplyPostBatches(ctx context.Context, db bun.IDB, bs []PostBatch) ([]PostBa
 			if err != nil {
 				return err
 			}
+			works := make([]*batchWork, len(bs))
+			var together, apart []int
+			inStatement := make(map[uuid.UUID]bool)
 			for _, i := range order {
 				if !present[bs[i].PostID] {
 					errs[i] = ErrPostGone
 					continue
 				}
-				w := newBatchWork(bs[i])
+				works[i] = newBatchWork(bs[i])
+				// Like-only batches share one statement, one per post: two
+				// batches of one post (twin grains) in one statement would
+				// both start from the same snapshot.
+				b := bs[i]
+				if !isolate && len(b.Comments) == 0 && len(b.Removals) == 0 && !inStatement[b.PostID] {
+					inStatement[b.PostID] = true
+					together = append(together, i)
+				} else {
+					apart = append(apart, i)
+				}
+			}
+			if len(together) == 1 {
+				apart, together = append(together, apart...), nil
+			}
+			if len(together) > 0 {
+				ws := make([]*batchWork, len(together))
+				for k, i := range together {
+					ws[k] = works[i]
+				}
+				if err := applyLikesTogether(ctx, ptx, ws); err != nil {
+					return err
+				}
+				for _, i := range together {
+					res[i] = works[i].result()
+				}
+			}
+			for _, i := range apart {
+				w := works[i]
 				if !isolate {
 					if err := w.write(ctx, ptx); err != nil {
 						return fmt.Errorf("post %s: %w", bs[i].PostID, err)
@@ -656,6 +687,109 @@ func applyLikes(ctx context.Context, db bun.IDB, postID uuid.UUID, set, unset, f
 	}
 	c.initial, err = parseIDArray(initial)
 	return c, err
+}
+
+// likesTogetherStatement is likeStatement for the like-only batches of
+// many posts, one batch per post, in one statement (one round trip, one
+// execution, instead of one of each per post): parallel arrays of (post,
+// user) for set ($2, $3), unset ($4, $5), flip ($6, $7) and need ($8, $9);
+// $1 the posts. It answers a row per post: author, counts, the users it
+// inserted and the users of need that liked it before.
+const likesTogetherStatement = `WITH init AS (
+	SELECT n.p AS post_id, n.u AS user_id FROM unnest($8::uuid[], $9::uuid[]) AS n (p, u),
+		LATERAL (SELECT FROM post_likes pl WHERE pl.post_id = n.p AND pl.user_id = n.u LIMIT 1) AS hit
+), flip AS (
+	SELECT f.p AS post_id, f.u AS user_id FROM unnest($6::uuid[], $7::uuid[]) AS f (p, u)
+), want AS (
+	SELECT s.p AS post_id, s.u AS user_id FROM unnest($2::uuid[], $3::uuid[]) AS s (p, u)
+	UNION ALL
+	SELECT f.post_id, f.user_id FROM flip f
+	WHERE NOT EXISTS (SELECT FROM init i WHERE i.post_id = f.post_id AND i.user_id = f.user_id)
+), ins AS (
+	INSERT INTO post_likes (post_id, user_id)
+	SELECT post_id, user_id FROM want ORDER BY post_id, user_id
+	ON CONFLICT DO NOTHING
+	RETURNING post_id, user_id
+), del AS (
+	DELETE FROM post_likes pl
+	USING (SELECT x.p, x.u FROM unnest($4::uuid[], $5::uuid[]) AS x (p, u)
+		UNION SELECT i.post_id, i.user_id FROM init i JOIN flip f USING (post_id, user_id)) AS d (post_id, user_id)
+	WHERE pl.post_id = d.post_id AND pl.user_id = d.user_id
+	RETURNING pl.post_id, pl.user_id
+), delta AS (
+	SELECT c.post_id, sum(c.n)::int8 AS n
+	FROM (SELECT post_id, 1 AS n FROM ins UNION ALL SELECT post_id, -1 FROM del) AS c
+	GROUP BY c.post_id
+), upd AS (
+	UPDATE posts p SET likes_count = p.likes_count + coalesce(d.n, 0)
+	FROM unnest($1::uuid[]) AS t (id) LEFT JOIN delta d ON d.post_id = t.id
+	WHERE p.id = t.id
+	RETURNING p.id, p.user_id, p.likes_count, p.comments_count
+), ins_by AS (
+	SELECT post_id, array_agg(user_id) AS users FROM ins GROUP BY post_id
+), init_by AS (
+	SELECT post_id, array_agg(user_id) AS users FROM init GROUP BY post_id
+)
+SELECT upd.id, upd.user_id, upd.likes_count, upd.comments_count,
+	coalesce(ins_by.users, '{}'), coalesce(init_by.users, '{}')
+FROM upd LEFT JOIN ins_by ON ins_by.post_id = upd.id LEFT JOIN init_by ON init_by.post_id = upd.id`
+
+// applyLikesTogether writes the like-only batches ws (of distinct posts,
+// whose rows the caller locked) in one statement and fills their counts.
+func applyLikesTogether(ctx context.Context, db bun.IDB, ws []*batchWork) error {
+	var posts []string
+	var setP, setU, unsetP, unsetU, flipP, flipU, needP, needU []string
+	byPost := make(map[uuid.UUID]*batchWork, len(ws))
+	for _, w := range ws {
+		p := w.b.PostID.String()
+		byPost[w.b.PostID] = w
+		posts = append(posts, p)
+		pair := func(ps, us *[]string, users []string) {
+			for _, u := range users {
+				*ps, *us = append(*ps, p), append(*us, u)
+			}
+		}
+		pair(&setP, &setU, w.set)
+		pair(&unsetP, &unsetU, w.unset)
+		pair(&flipP, &flipU, w.flip)
+		pair(&needP, &needU, w.need)
+	}
+	rows, err := unprepared(ctx, db, likesTogetherStatement, arrayLiteral(posts),
+		arrayLiteral(setP), arrayLiteral(setU), arrayLiteral(unsetP), arrayLiteral(unsetU),
+		arrayLiteral(flipP), arrayLiteral(flipU), arrayLiteral(needP), arrayLiteral(needU))
+	if err != nil {
+		return fmt.Errorf("persistence: apply likes of %d posts: %w", len(ws), err)
+	}
+	defer rows.Close()
+	seen := 0
+	for rows.Next() {
+		var id uuid.UUID
+		var c batchCounts
+		var inserted, initial []byte
+		if err := rows.Scan(&id, &c.author, &c.likes, &c.comments, &inserted, &initial); err != nil {
+			return fmt.Errorf("persistence: apply likes of %d posts: %w", len(ws), err)
+		}
+		if c.inserted, err = parseIDArray(inserted); err != nil {
+			return err
+		}
+		if c.initial, err = parseIDArray(initial); err != nil {
+			return err
+		}
+		w := byPost[id]
+		if w == nil {
+			return fmt.Errorf("persistence: apply likes: a row for post %s not asked for", id)
+		}
+		w.counts = c
+		seen++
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("persistence: apply likes of %d posts: %w", len(ws), err)
+	}
+	if seen != len(ws) {
+		// The caller locked the posts: a missing one is a bug, not a race.
+		return fmt.Errorf("persistence: apply likes: %d of %d posts answered", seen, len(ws))
+	}
+	return nil
 }
 
 // insertComments inserts the new comments that are not there yet (a retried

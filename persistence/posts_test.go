@@ -468,6 +468,12 @@ func TestApplyPostBatches(t *testing.T) {
 			{PostID: posts[3].ID, Likes: likes(ghost, b)},
 			{PostID: posts[0].ID, Likes: likes(b)},
 		}, []error{nil, errAny, nil}, []int{2, 1, 0}, 2},
+		{"two batches of one post (twin grains) apply in turn", []persistence.PostBatch{
+			{PostID: posts[1].ID, Likes: likes(a)},
+			{PostID: posts[3].ID, Likes: likes(b)},
+			{PostID: posts[1].ID, Likes: likes(a)},
+			{PostID: posts[2].ID, Likes: []persistence.LikeChange{{UserID: a.ID, Op: persistence.LikeSet}}},
+		}, []error{nil, nil, nil, nil}, []int{-1, 0, 2, 2}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

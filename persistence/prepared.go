@@ -92,6 +92,26 @@ func onPool(db bun.IDB, tx bun.Tx) bun.IDB {
 	return tx
 }
 
+// unprepared runs query ($1… placeholders) with args as an unnamed
+// statement, which Postgres plans for these very arguments. For a
+// statement over arrays whose sizes vary from a handful to thousands of
+// elements, a prepared statement's generic plan (which assumes a size) was
+// the slower choice.
+func unprepared(ctx context.Context, db bun.IDB, query string, args ...any) (*sql.Rows, error) {
+	switch d := db.(type) {
+	case pooledTx:
+		return d.Tx.Tx.QueryContext(ctx, query, args...)
+	case bun.Tx:
+		return d.Tx.QueryContext(ctx, query, args...)
+	case *bun.DB:
+		return d.DB.QueryContext(ctx, query, args...)
+	case bun.Conn:
+		return d.Conn.QueryContext(ctx, query, args...)
+	default:
+		return nil, fmt.Errorf("persistence: cannot run a query on %T", db)
+	}
+}
+
 func statements(sqldb *sql.DB) *stmtCache {
 	v, ok := stmtCaches.Load(sqldb)
 	if !ok {
