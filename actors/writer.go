@@ -40,10 +40,8 @@ type writer struct {
 	queue   []*writeJob
 	running int
 
-	// backlog counts the actions handed in and not yet committed or failed.
-	backlog atomic.Int64
-	// txs counts transactions run, batches the batches they carried.
-	txs, batches atomic.Int64
+	// txs counts the transactions run.
+	txs atomic.Int64
 }
 
 // writeJob is one grain's batch and how its result gets back to the grain.
@@ -63,8 +61,6 @@ func newWriter(db bun.IDB, timeout time.Duration, parallel, maxPosts, maxOps int
 // submit queues j for the next transaction. It never blocks: the grains
 // bound what they hand in (Config.MaxQueue, MaxPending).
 func (w *writer) submit(j *writeJob) {
-	n := j.size()
-	w.backlog.Add(int64(n))
 	w.mu.Lock()
 	w.queue = append(w.queue, j)
 	start := w.running < w.parallel
@@ -115,15 +111,11 @@ func (w *writer) commit(jobs []*writeJob) {
 	ctx, cancel := context.WithTimeout(context.Background(), w.timeout)
 	defer cancel()
 	bs := make([]persistence.PostBatch, len(jobs))
-	ops := 0
 	for i, j := range jobs {
 		bs[i] = j.batch
-		ops += j.size()
 	}
 	res, errs := persistence.ApplyPostBatches(ctx, w.db, bs)
 	w.txs.Add(1)
-	w.batches.Add(int64(len(jobs)))
-	w.backlog.Add(-int64(ops))
 	for i, j := range jobs {
 		j.done(res[i], errs[i])
 	}
