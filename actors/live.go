@@ -36,7 +36,7 @@ const (
 	DefaultMaxBatch      = 500
 	DefaultCallTimeout   = 2 * time.Second
 	DefaultWriteTimeout  = 10 * time.Second
-	DefaultWriters       = 2
+	DefaultWriters       = 4
 	DefaultMaxPending    = 4_000
 )
 
@@ -68,7 +68,10 @@ type Config struct {
 	// WriteTimeout bounds one batch transaction (default 10 s).
 	WriteTimeout time.Duration
 	// Writers is how many shared transactions of post batches the node
-	// runs at once (default 2).
+	// runs at once (default 4: in the bench's campus event on the 2-core
+	// machine, 1, 2 and 4 acknowledged 746, 722 and 958 likes/s, with 217,
+	// 25 and 0 likes answered 503; commits wait on the disk more than on
+	// the cores).
 	Writers int
 	// MaxQueue bounds the requests one post grain holds waiting for a
 	// transaction (default 2 × MaxBatch); MaxPending bounds the post
