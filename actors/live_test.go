@@ -23,9 +23,9 @@ import (
 
 func TestMain(m *testing.M) { testdb.Main(m) }
 
-// likeStatements counts the statements that write like rows: one per
-// post transaction.
-type likeStatements struct{ n atomic.Int64 }
+// likeStatements counts the statements that write like rows (one per post
+// batch) and the transactions begun.
+type likeStatements struct{ n, begins atomic.Int64 }
 
 func (h *likeStatements) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
 	return ctx
@@ -34,6 +34,9 @@ func (h *likeStatements) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) con
 func (h *likeStatements) AfterQuery(_ context.Context, e *bun.QueryEvent) {
 	if strings.Contains(e.Query, "INSERT INTO post_likes") {
 		h.n.Add(1)
+	}
+	if e.Query == "BEGIN" {
+		h.begins.Add(1)
 	}
 }
 
@@ -56,16 +59,21 @@ func startNode(t *testing.T) *node {
 // the same post, as a topology change can do.
 func startNodeOn(t *testing.T, db *bun.DB) *node {
 	t.Helper()
-	return startNodeRendering(t, db, app.NotificationFrames)
+	return startNodeWith(t, db, nil)
 }
 
-// startNodeRendering is startNodeOn with render as the Config's Render.
-func startNodeRendering(t *testing.T, db *bun.DB, render actors.RenderFunc) *node {
+// startNodeWith is startNodeOn with the live core's configuration changed
+// by configure (nil for none).
+func startNodeWith(t *testing.T, db *bun.DB, configure func(*actors.Config)) *node {
 	t.Helper()
 	log := testlog.New(t)
 	stmts := &likeStatements{}
 	db.AddQueryHook(stmts)
-	live := actors.New(actors.Config{DB: db, Log: log, Render: render, CallTimeout: 10 * time.Second})
+	cfg := actors.Config{DB: db, Log: log, Render: app.NotificationFrames, CallTimeout: 10 * time.Second}
+	if configure != nil {
+		configure(&cfg)
+	}
+	live := actors.New(cfg)
 	n, err := cluster.Start(context.Background(), cluster.Options{
 		Name: "campus-" + uuid.NewString()[:8], Addr: "127.0.0.1:0", Kinds: live.Kinds(), Log: log,
 	})
@@ -227,7 +235,7 @@ func TestLikeNotificationsRollUp(t *testing.T) {
 	}
 	db := testdb.New(t)
 	// Every change of the author's counter, as the trigger writes it.
-	n := startNodeRendering(t, db, rec)
+	n := startNodeWith(t, db, func(c *actors.Config) { c.Render = rec })
 	us := n.users(t, 1001)
 	author, likers := us[0], us[1:]
 	postID := n.post(t, author)

@@ -1,7 +1,6 @@
 package actors
 
 import (
-	"context"
 	"errors"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -36,11 +35,11 @@ type postGrain struct {
 	gone bool
 	// author is the post's author, learned from the first batch.
 	author uuid.UUID
-	// byRequest finds a like still queued or in flight by its request id, so
-	// that a retry joins it instead of toggling twice.
+	// byRequest finds a like still queued or in flight by its request key
+	// (requestKey), so that a retry joins it instead of toggling twice.
 	byRequest map[string]*postOp
-	// recent remembers the answers to the last toggles for retries that
-	// arrive after the answer was lost.
+	// recent remembers the answers to the last likes for retries that
+	// arrive after the answer was lost (or after the caller gave up).
 	recent *answerCache
 	// Live counts: the last ones committed and the last ones handed to the
 	// node's count batcher.
@@ -65,7 +64,8 @@ type postOp struct {
 	comment *AddCommentRequest
 	remove  *RemoveCommentRequest
 	userID  uuid.UUID
-	// requestID is a toggle's request id, "" for anything else.
+	// requestID is a like's request key (requestKey), "" for anything
+	// else.
 	requestID string
 }
 
@@ -134,12 +134,13 @@ func (g *postGrain) onLike(ctx actor.Context, msg *LikeRequest) {
 		ctx.Poison(ctx.Self())
 		return
 	}
-	// Only a toggle repeated by a retry would do harm: like and unlike are
-	// idempotent.
-	rid := msg.GetRequestId()
-	if msg.GetOp() != LikeOp_LIKE_OP_TOGGLE {
-		rid = ""
-	}
+	// A retry of a like (the app's, or the client's after a 503 or a lost
+	// answer) carries the original's request id: it joins the original
+	// while that is queued or in flight, and gets its answer after. A toggle
+	// is thus applied once; a like or unlike repeated late does not undo a
+	// newer action. A refused or failed request is not remembered, so its
+	// retry is a fresh attempt.
+	rid := requestKey(msg, user)
 	if rid != "" {
 		if op := g.byRequest[rid]; op != nil {
 			op.senders = append(op.senders, ctx.Sender())
@@ -151,10 +152,19 @@ func (g *postGrain) onLike(ctx actor.Context, msg *LikeRequest) {
 		}
 	}
 	op := &postOp{senders: []*actor.PID{ctx.Sender()}, like: msg, userID: user, requestID: rid}
-	if rid != "" {
+	if g.enqueue(ctx, op) && rid != "" {
 		g.byRequest[rid] = op
 	}
-	g.enqueue(ctx, op)
+}
+
+// requestKey names a like request across its retries: the caller's request
+// id, scoped to the user and the action so that one user's id cannot
+// answer another's, "" when the caller gave none.
+func requestKey(msg *LikeRequest, user uuid.UUID) string {
+	if msg.GetRequestId() == "" {
+		return ""
+	}
+	return user.String() + "/" + msg.GetOp().String() + "/" + msg.GetRequestId()
 }
 
 func (g *postGrain) onComment(ctx actor.Context, msg *AddCommentRequest) {
@@ -187,9 +197,21 @@ func (g *postGrain) onRemove(ctx actor.Context, msg *RemoveCommentRequest) {
 	g.enqueue(ctx, &postOp{senders: []*actor.PID{ctx.Sender()}, remove: msg, userID: user})
 }
 
-func (g *postGrain) enqueue(ctx actor.Context, op *postOp) {
+// enqueue queues op for the next transaction, or refuses it at once (and
+// answers false) when the grain's queue or the node's backlog is full: a
+// request that would wait past its caller's timeout is better answered
+// "unavailable, retry" now (DESIGN §4.1, backpressure).
+func (g *postGrain) enqueue(ctx actor.Context, op *postOp) bool {
+	l := g.live
+	if len(g.queue) >= l.cfg.MaxQueue || l.pending.Load() >= int64(l.cfg.MaxPending) {
+		l.refused.Add(1)
+		send(ctx, op, failed(op, Failure_FAILURE_INTERNAL))
+		return false
+	}
+	l.pending.Add(1)
 	g.queue = append(g.queue, op)
 	g.write(ctx)
+	return true
 }
 
 // write starts the next transaction unless one is in flight: the group
@@ -222,18 +244,12 @@ func (g *postGrain) write(ctx actor.Context) {
 	g.live.batches.Add(1)
 	g.live.likes.Add(int64(len(b.Likes)))
 
-	live, self, root := g.live, ctx.Self(), ctx.ActorSystem().Root
-	go func() {
-		wctx, cancel := context.WithTimeout(context.Background(), live.cfg.WriteTimeout)
-		defer cancel()
-		var res persistence.PostBatchResult
-		err := live.admitWrite(wctx)
-		if err == nil {
-			res, err = persistence.ApplyPostBatch(wctx, live.cfg.DB, b)
-			live.doneWrite()
-		}
+	// The batch is the writer's now; the grain touches only ops, and the
+	// comments once the result is back.
+	self, root := ctx.Self(), ctx.ActorSystem().Root
+	g.live.writer.submit(&writeJob{batch: b, done: func(res persistence.PostBatchResult, err error) {
 		root.Send(self, &batchDone{ops: ops, res: res, comments: comments, err: err})
-	}()
+	}})
 }
 
 func likeOpOf(op LikeOp) persistence.LikeOp {
@@ -341,7 +357,13 @@ func failed(op *postOp, f Failure) any {
 	}
 }
 
+// answer sends r to everyone waiting for op, which is done.
 func (g *postGrain) answer(ctx actor.Context, op *postOp, r any) {
+	g.live.pending.Add(-1)
+	send(ctx, op, r)
+}
+
+func send(ctx actor.Context, op *postOp, r any) {
 	for _, s := range op.senders {
 		if s != nil {
 			ctx.Send(s, r)

@@ -33,8 +33,9 @@ var (
 // transport or database failures, worth one retry.
 type PostGrains interface {
 	// Like applies one like action and answers, once committed, whether the
-	// user likes the post and its like count. requestID is the same on a
-	// retry of the same toggle ("" for like and unlike: they are idempotent).
+	// user likes the post and its like count. requestID is the same on every
+	// retry of one action, which then joins the original rather than
+	// applying it again.
 	Like(ctx context.Context, postID, userID uuid.UUID, op persistence.LikeOp, requestID string) (bool, int, error)
 	// AddComment stores c (ID, PostID, UserID, Content set), fills its
 	// CreatedAt and answers the post's comment count.
@@ -395,16 +396,15 @@ var likeOps = map[LikeAction]persistence.LikeOp{
 // Like likes, unlikes or toggles through the post's grain; like and unlike
 // are idempotent. The answer has the spec's like result shape (LikeResult,
 // shared with profile likes). The answer comes after the commit, with the count
-// Postgres returned.
-func (a *Posts) Like(ctx context.Context, p Principal, postID uuid.UUID, action LikeAction) (LikeResult, error) {
+// Postgres returned. requestID names the action across retries, the app's
+// own and the client's (its X-Request-Id): a retry joins the original, so a
+// toggle sent twice toggles once. Empty, the action gets an id of its own.
+func (a *Posts) Like(ctx context.Context, p Principal, postID uuid.UUID, action LikeAction, requestID string) (LikeResult, error) {
 	op, ok := likeOps[action]
 	if !ok {
 		return LikeResult{}, fmt.Errorf("app: unknown like action %d", action)
 	}
-	// Only a toggle repeated by the retry would do harm (like and unlike are
-	// idempotent), so only a toggle needs an id that names it.
-	var requestID string
-	if action == ToggleLike {
+	if requestID == "" {
 		requestID = uuid.NewString()
 	}
 	var res LikeResult
@@ -417,13 +417,20 @@ func (a *Posts) Like(ctx context.Context, p Principal, postID uuid.UUID, action 
 }
 
 // retryOnce calls fn and, if it failed for a reason that is not the user's
-// (a grain call that timed out or a batch that failed), calls it once more
-// (DESIGN §4.4). Grain calls carry ids that make the repeat harmless.
+// (a grain call that got no answer), calls it once more (DESIGN §4.4). Grain
+// calls carry ids that make the repeat harmless. A grain call that still
+// failed did nothing the caller must undo, and its retry joins it: it is
+// answered 503 with Retry-After, never 500 (DESIGN §4.1).
 func retryOnce[T any](ctx context.Context, fn func() (T, error)) (T, error) {
 	v, err := fn()
 	var de *domain.Error
-	if err == nil || errors.As(err, &de) || ctx.Err() != nil {
+	if err == nil || errors.As(err, &de) {
 		return v, err
 	}
-	return fn()
+	if ctx.Err() == nil {
+		if v, err = fn(); err == nil || errors.As(err, &de) {
+			return v, err
+		}
+	}
+	return v, fmt.Errorf("app: grain call: %w (%w)", domain.Unavailable("", 1), err)
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"net"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,9 +43,15 @@ func (b *bench) ceiling(ctx context.Context) {
 	}
 }
 
+// naivePools are the Postgres pool sizes the naive baseline runs at,
+// besides one connection per liker: a hot row serializes its
+// transactions, so more connections mostly add waiting, and the baseline
+// the grain is compared with is the best of them.
+var naivePools = []int{8, 16, 32, 64}
+
 // naive: the design the post grain replaces — each like its own
-// transaction (insert the row, bump the counter) on one hot row, from as
-// many connections as there are likers, straight against Postgres.
+// transaction (insert the row, bump the counter) on one hot row, straight
+// against Postgres, at several pool sizes; the baseline is the best.
 func (b *bench) naive(ctx context.Context) {
 	var maxConns, used int
 	err := b.db.QueryRowContext(ctx,
@@ -53,23 +60,53 @@ func (b *bench) naive(ctx context.Context) {
 		b.rep.skip("baseline", fmt.Errorf("naive likes: %w", err))
 		return
 	}
-	// Postgres caps connections; the server's pool holds some. Fewer
-	// connections than likers does not flatter the naive design: a hot
-	// row serializes the transactions however many wait on it.
-	conns := min(b.o.likers, maxConns-used-20)
-	if conns < 1 {
+	// Postgres caps connections; the server's pool holds some.
+	free := maxConns - used - 20
+	if free < 1 {
 		b.rep.skip("baseline", fmt.Errorf("naive likes: no free Postgres connections (%d of %d used)", used, maxConns))
 		return
 	}
+	var pools []int
+	for _, n := range append(append([]int(nil), naivePools...), b.o.likers) {
+		n = min(n, free)
+		if !slices.Contains(pools, n) {
+			pools = append(pools, n)
+		}
+	}
+	slices.Sort(pools)
+	var best *row
+	for _, conns := range pools {
+		if ctx.Err() != nil {
+			return
+		}
+		rate, x := b.naiveRun(ctx, conns)
+		if x != nil && rate > b.base.naive {
+			b.base.naive, b.base.naiveConn, best = rate, conns, x
+		}
+	}
+	if best != nil {
+		best.note("the best pool size: the baseline")
+	}
+}
+
+// naiveRun runs the naive likes on conns connections and answers the
+// likes/s and the row it added (nil if it could not run).
+func (b *bench) naiveRun(ctx context.Context, conns int) (float64, *row) {
 	db, err := openDB(ctx, b.dsn, conns)
 	if err != nil {
 		b.rep.skip("baseline", fmt.Errorf("naive likes: %w", err))
-		return
+		return 0, nil
 	}
 	defer db.Close()
 	sqldb := db.DB
-	b.progress("baseline: naive likes on %d Postgres connections for %s", conns, b.o.baseDur)
 	post := b.w.naive
+	// Each run starts from a post without likes, as its workers assume.
+	if _, err := sqldb.ExecContext(ctx, `WITH d AS (DELETE FROM post_likes WHERE post_id = $1)
+		UPDATE posts SET likes_count = 0 WHERE id = $1`, post); err != nil {
+		b.rep.skip("baseline", fmt.Errorf("naive likes: reset: %w", err))
+		return 0, nil
+	}
+	b.progress("baseline: naive likes on %d Postgres connections for %s", conns, b.o.baseDur)
 	U := len(b.w.users)
 	start := b.now()
 	winStart, winEnd := start+int64(b.o.warmup), start+int64(b.o.warmup+b.o.baseDur)
@@ -80,7 +117,7 @@ func (b *bench) naive(ctx context.Context) {
 		all      []int64
 		wg       sync.WaitGroup
 	)
-	done := b.cpu.phase("baseline: naive likes")
+	done := b.cpu.phase(fmt.Sprintf("baseline: naive likes, %d conns", conns))
 	for w := 0; w < conns; w++ {
 		wg.Add(1)
 		go func() {
@@ -120,13 +157,13 @@ func (b *bench) naive(ctx context.Context) {
 	done()
 	win := time.Duration(min(b.now(), winEnd) - winStart)
 	d := distOf(all)
-	b.base.naive = float64(ok.Load()) / win.Seconds()
-	b.base.naiveConn = conns
-	x := b.rep.add("baseline", "naive likes: 1 transaction per like, hot row", b.base.naive, "likes/s").
-		note("%d Postgres conns, p50 %.1f ms, p99 %.1f ms", conns, ms(d.p50), ms(d.p99))
+	rate := float64(ok.Load()) / win.Seconds()
+	x := b.rep.add("baseline", fmt.Sprintf("naive likes: 1 transaction per like, hot row, %d conns", conns), rate, "likes/s").
+		note("p50 %.1f ms, p99 %.1f ms", ms(d.p50), ms(d.p99))
 	if n := fail.Load(); n > 0 {
 		x.note("%d failed: %v", n, firstErr.Load())
 	}
+	return rate, x
 }
 
 // naiveToggle likes (or unlikes) in its own transaction, moving the counter

@@ -133,6 +133,7 @@ func (b *bench) setup(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	b.cpu.setDB(b.db.DB)
 	b.w, err = b.seed(ctx)
 	if err != nil {
 		return fmt.Errorf("seed: %w", err)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"strconv"
@@ -21,19 +23,31 @@ type cpuRow struct {
 	Bench    float64 `json:"benchCores"`
 	Server   float64 `json:"serverCores"`   // -1: unknown (--url without --server-pid)
 	Postgres float64 `json:"postgresCores"` // the server's child processes; -1 unknown
+	// Transactions per second Postgres committed in the bench's database
+	// (pg_stat_database.xact_commit; a backend reports with up to a
+	// second's delay) and transaction ids it assigned per second (exact:
+	// the transactions that wrote); -1 unknown.
+	TxPerS  float64 `json:"transactionsPerSecond"`
+	XidPerS float64 `json:"writeTransactionsPerSecond"`
+	// Websocket frames per second the bench's viewers received.
+	FramesPerS float64 `json:"framesPerSecond"`
 }
 
 type cpuSnap struct {
-	wall       time.Time
-	self       time.Duration
-	server, db time.Duration
-	known      bool
+	wall         time.Time
+	self         time.Duration
+	server, db   time.Duration
+	known        bool
+	commits, xid int64
+	txKnown      bool
+	frames       int64
 }
 
 // cpuMeter samples getrusage for the bench and /proc for the server (the
 // campus process) and its descendants (the embedded Postgres).
 type cpuMeter struct {
 	pid  int
+	db   *sql.DB // the server's database, for its transaction counters; nil: none
 	rows []cpuRow
 }
 
@@ -42,8 +56,27 @@ func newCPUMeter(pid int) *cpuMeter { return &cpuMeter{pid: pid} }
 // setPID follows a restarted server.
 func (m *cpuMeter) setPID(pid int) { m.pid = pid }
 
+// setDB sets the database whose transactions a phase counts.
+func (m *cpuMeter) setDB(db *sql.DB) { m.db = db }
+
+// transactions reads the database's commit counter and its next
+// transaction id.
+func (m *cpuMeter) transactions() (commits, xid int64, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err = m.db.QueryRowContext(ctx, `SELECT
+		(SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()),
+		pg_snapshot_xmax(pg_current_snapshot())::text::int8`).Scan(&commits, &xid)
+	return commits, xid, err
+}
+
 func (m *cpuMeter) snap() cpuSnap {
-	s := cpuSnap{wall: time.Now(), self: selfCPU()}
+	s := cpuSnap{wall: time.Now(), self: selfCPU(), frames: framesReceived.Load()}
+	if m.db != nil {
+		var err error
+		s.commits, s.xid, err = m.transactions()
+		s.txKnown = err == nil
+	}
 	if m.pid > 0 {
 		if own, _, err := procCPU(m.pid); err == nil {
 			s.server, s.db, s.known = own, descendantsCPU(m.pid), true
@@ -61,7 +94,12 @@ func (m *cpuMeter) phase(name string) func() {
 		if wall <= 0 {
 			return
 		}
-		r := cpuRow{Phase: name, WallS: wall, Bench: (z.self - a.self).Seconds() / wall, Server: -1, Postgres: -1}
+		r := cpuRow{Phase: name, WallS: wall, Bench: (z.self - a.self).Seconds() / wall, Server: -1, Postgres: -1,
+			TxPerS: -1, XidPerS: -1, FramesPerS: float64(z.frames-a.frames) / wall}
+		if a.txKnown && z.txKnown {
+			r.TxPerS = float64(z.commits-a.commits) / wall
+			r.XidPerS = float64(z.xid-a.xid) / wall
+		}
 		if a.known && z.known {
 			r.Server = (z.server - a.server).Seconds() / wall
 			r.Postgres = (z.db - a.db).Seconds() / wall

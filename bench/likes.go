@@ -61,8 +61,11 @@ type likeRun struct {
 	stop             atomic.Bool
 
 	ok, fail, wrong, skipped atomic.Int64
-	errOnce                  sync.Once
-	firstErr                 atomic.Value
+	// refused counts the failures that were 503s: the server turned the
+	// like away (full queue, no commit in time) and a retry is safe.
+	refused  atomic.Int64
+	errOnce  sync.Once
+	firstErr atomic.Value
 
 	mu  sync.Mutex
 	ops []likeOp
@@ -186,6 +189,9 @@ func (lr *likeRun) worker(ctx context.Context, w int) {
 		lr.state[slot] = stUncertain
 		lr.busy[slot].Store(false)
 		lr.fail.Add(1)
+		if err == nil && resp.StatusCode() == fasthttp.StatusServiceUnavailable {
+			lr.refused.Add(1)
+		}
 		lr.errOnce.Do(func() { lr.firstErr.Store(describe(err, resp)) })
 		if err != nil {
 			time.Sleep(5 * time.Millisecond) // a refused connection must not spin

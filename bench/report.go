@@ -246,15 +246,18 @@ func (r *report) printTable(w io.Writer) {
 		r.soak.print(w)
 	}
 	if len(r.cpu) > 0 {
-		fmt.Fprintln(w, "\nCPU used per phase, in cores (2-core machine: bench, server and Postgres share them)")
+		fmt.Fprintln(w, "\nCPU used per phase, in cores (2-core machine: bench, server and Postgres share them);")
+		fmt.Fprintln(w, "transactions Postgres committed (xact_commit, reported up to ~1 s late) and assigned ids (the ones that wrote),")
+		fmt.Fprintln(w, "and websocket frames the bench's viewers received, per second")
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "PHASE\tWALL\tBENCH\tSERVER\tPOSTGRES\t")
+		fmt.Fprintln(tw, "PHASE\tWALL\tBENCH\tSERVER\tPOSTGRES\tTX/S\tWRITE TX/S\tFRAMES/S\t")
 		for _, c := range r.cpu {
 			warn := ""
 			if c.Bench >= 1 {
 				warn = "the load generator took a whole core: figures may be bench-bound"
 			}
-			fmt.Fprintf(tw, "%s\t%.1fs\t%.2f\t%s\t%s\t%s\n", c.Phase, c.WallS, c.Bench, cores(c.Server), cores(c.Postgres), warn)
+			fmt.Fprintf(tw, "%s\t%.1fs\t%.2f\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Phase, c.WallS, c.Bench, cores(c.Server), cores(c.Postgres),
+				perSec(c.TxPerS), perSec(c.XidPerS), perSec(c.FramesPerS), warn)
 		}
 		tw.Flush()
 	}
@@ -317,3 +320,11 @@ func distOf(ns []int64) dist {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// perSec is a rate of the CPU table, "n/a" when unknown.
+func perSec(v float64) string {
+	if v < 0 {
+		return "n/a"
+	}
+	return group(int64(v + 0.5))
+}

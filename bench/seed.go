@@ -54,9 +54,9 @@ type world struct {
 	// Posts of the bench's own, each used by one scenario so every
 	// consistency check starts from zero likes.
 	probe, naive, hot, feedHot, crash, fan uuid.UUID
-	// event is the campus event's posts; eventPaced the same number again
-	// for its paced run.
-	event, eventPaced []uuid.UUID
+	// event is the campus event's posts; eventPaced and eventShared the
+	// same number again for its paced runs.
+	event, eventPaced, eventShared []uuid.UUID
 
 	// Search terms: rare ones match a handful of documents, common ones
 	// thousands.
@@ -176,14 +176,15 @@ func (b *bench) seed(ctx context.Context) (*world, error) {
 
 	// Posts: the bench's own first, then the feed's. Comments are counted
 	// up front because posts.comments_count must match the rows.
-	special := 6 + 2*o.evPosts
+	special := 6 + 3*o.evPosts
 	nPosts := special + o.posts
 	postIDs := make([]uuid.UUID, nPosts)
 	for i := range postIDs {
 		postIDs[i] = uuid.Must(uuid.NewV7())
 	}
 	w.probe, w.naive, w.hot, w.feedHot, w.crash, w.fan = postIDs[0], postIDs[1], postIDs[2], postIDs[3], postIDs[4], postIDs[5]
-	w.event, w.eventPaced = postIDs[6:6+o.evPosts], postIDs[6+o.evPosts:special]
+	w.event, w.eventPaced = postIDs[6:6+o.evPosts], postIDs[6+o.evPosts:6+2*o.evPosts]
+	w.eventShared = postIDs[6+2*o.evPosts : special]
 	commentPost := make([]int32, o.comments)
 	commentCount := make([]int32, nPosts)
 	for i := range commentPost {

@@ -59,7 +59,7 @@ func (b *bench) event(ctx context.Context) {
 		b.rep.skip(sc, err)
 		return
 	}
-	st, ok := b.eventRun(ctx, sc, b.w.event, 0)
+	st, ok := b.eventRun(ctx, sc, b.w.event, 0, false)
 	if !ok || st.perSec <= 0 {
 		return
 	}
@@ -68,15 +68,25 @@ func (b *bench) event(ctx context.Context) {
 	// the figures are latencies at half the node's capacity rather than
 	// the length of a queue of 2,000 likers who never pause.
 	pace := time.Duration(float64(b.o.evLikers) / (st.perSec / 2) * float64(time.Second))
-	b.eventRun(ctx, "2 campus event, paced", b.w.eventPaced, pace)
+	b.eventRun(ctx, "2 campus event, paced", b.w.eventPaced, pace, false)
+	// Once more at that pace with every viewer on one shared event page:
+	// all watch the same posts, the hottest ones, so every count change
+	// goes to every socket.
+	b.eventRun(ctx, "2 campus event, paced, shared page", b.w.eventShared, pace, true)
 }
 
 // eventRun runs the campus event on posts: closed-loop when pace is zero,
-// else open-loop at that mean interval per liker.
-func (b *bench) eventRun(ctx context.Context, sc string, posts []uuid.UUID, pace time.Duration) (likeStats, bool) {
+// else open-loop at that mean interval per liker. Each viewer watches
+// evWatch posts: random ones, or with shared the same first ones (the
+// hottest: the likes are Zipf over posts in order).
+func (b *bench) eventRun(ctx context.Context, sc string, posts []uuid.UUID, pace time.Duration, shared bool) (likeStats, bool) {
 	rng := mrand.New(mrand.NewPCG(uint64(b.o.seed), 99))
 	watch := make([][]uuid.UUID, b.o.evViewers)
 	for i := range watch {
+		if shared {
+			watch[i] = posts[:b.o.evWatch]
+			continue
+		}
 		for _, k := range rng.Perm(len(posts))[:b.o.evWatch] {
 			watch[i] = append(watch[i], posts[k])
 		}
@@ -96,6 +106,9 @@ func (b *bench) eventRun(ctx context.Context, sc string, posts []uuid.UUID, pace
 	name := "campus event"
 	if pace > 0 {
 		name = "campus event, paced"
+	}
+	if shared {
+		name += ", shared page"
 	}
 	lr := b.newLikeRun(name, posts, picker)
 	lr.pace = pace
@@ -145,7 +158,7 @@ func (b *bench) likeRows(sc string, lr *likeRun, st likeStats, p *pool, storm bo
 	r := b.rep
 	likes := r.add(sc, "likes acknowledged", st.perSec, "likes/s")
 	if lr.fail.Load() > 0 {
-		likes.note("%d failed: %s", lr.fail.Load(), lr.err())
+		likes.note("%d failed (%d of them 503, retryable): %s", lr.fail.Load(), lr.refused.Load(), lr.err())
 	}
 	if n := lr.skipped.Load(); n > 0 {
 		likes.note("%d skipped: same user's previous request still in flight", n)
@@ -241,6 +254,7 @@ func (b *bench) crash(ctx context.Context) {
 	if b.db != nil {
 		_ = b.db.Close()
 		b.db = nil
+		b.cpu.setDB(nil)
 	}
 	restart := time.Now()
 	srv, err := startServer(ctx, b.srv.cfg)
@@ -268,6 +282,7 @@ func (b *bench) crash(ctx context.Context) {
 		b.rep.skip(sc, fmt.Errorf("restart: %w", err))
 		return
 	}
+	b.cpu.setDB(b.db.DB)
 	b.restarted = true
 	b.rep.add(sc, "likes acknowledged before kill -9", float64(acked), "").
 		note("%d requests in flight at the kill (either outcome is right)", inflight)

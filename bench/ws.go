@@ -215,6 +215,10 @@ var (
 	keyCount = "likesCount"
 )
 
+// framesReceived counts every websocket frame the bench's viewers
+// received, of any event: the CPU table shows it per phase.
+var framesReceived atomic.Int64
+
 // read receives frames until the socket closes; the entries of post:counts
 // frames (one frame per tick, an entry per changed watched post) of the
 // pool's posts are recorded while rec is set and checked for fan-out.
@@ -228,6 +232,7 @@ func (p *pool) read(v *viewer) {
 			}
 			return
 		}
+		framesReceived.Add(1)
 		at := p.b.now()
 		if !bytes.Contains(msg, evCounts) {
 			continue

@@ -74,6 +74,13 @@ func bearer(ctx *fasthttp.RequestCtx) string {
 // cancellation loses nothing.
 func requestContext(ctx *fasthttp.RequestCtx) context.Context { return context.WithoutCancel(ctx) }
 
+// requestID is the request's id: the client's X-Request-Id when valid, else
+// one the middleware made.
+func requestID(ctx *fasthttp.RequestCtx) string {
+	id, _ := ctx.UserValue(ctxKeyRequestID).(string)
+	return id
+}
+
 // pathID parses the route parameter name as an id; a malformed id answers
 // 404 with msg, since no such thing can exist.
 func pathID(ctx *fasthttp.RequestCtx, name, msg string) (uuid.UUID, error) {

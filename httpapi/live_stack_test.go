@@ -52,6 +52,8 @@ type liveOptions struct {
 	mutate func(st *liveStack, d *Deps)
 	// countInterval is the node's count clock (default 250 ms).
 	countInterval time.Duration
+	// live changes the live core's configuration.
+	live func(*actors.Config)
 }
 
 func newLiveStack(t *testing.T, o liveOptions) *liveStack {
@@ -77,8 +79,12 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	go func() { st.sessions.Listen(lctx); close(listening) }()
 	waitListening(t, st.sessions)
 
-	st.live = actors.New(actors.Config{DB: st.db, Log: log, Render: app.NotificationFrames, CallTimeout: 10 * time.Second,
-		CountInterval: o.countInterval})
+	lc := actors.Config{DB: st.db, Log: log, Render: app.NotificationFrames, CallTimeout: 10 * time.Second,
+		CountInterval: o.countInterval}
+	if o.live != nil {
+		o.live(&lc)
+	}
+	st.live = actors.New(lc)
 	node, err := cluster.Start(ctx, cluster.Options{Name: "campus-" + uuid.NewString()[:8], Addr: "127.0.0.1:0",
 		Kinds: st.live.Kinds(), Log: log})
 	if err != nil {

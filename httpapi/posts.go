@@ -112,7 +112,9 @@ func (s *Server) postRoutes() {
 			if err != nil {
 				return nil, err
 			}
-			return a.Like(requestContext(ctx), p, id, action)
+			// The request id is the client's X-Request-Id when it sent one,
+			// the same on each of its retries: a retry joins the original.
+			return a.Like(requestContext(ctx), p, id, action, requestID(ctx))
 		})
 	}
 	r.POST("/api/posts/{id}/like", like(app.Like))

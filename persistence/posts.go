@@ -1,13 +1,16 @@
 package persistence
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -329,70 +332,241 @@ type likePlan struct {
 // batch holds only likes), plus the comment rows and their search outbox
 // entries. Counters move by the rows actually inserted and deleted.
 func ApplyPostBatch(ctx context.Context, db bun.IDB, b PostBatch) (PostBatchResult, error) {
-	res := PostBatchResult{Liked: make([]bool, len(b.Likes)), RemovalErrs: make([]error, len(b.Removals))}
-	plans, order := planLikes(b.Likes)
-	var set, unset, flip, need []string
-	for _, u := range order {
-		p := plans[u]
-		if p.needInitial {
-			need = append(need, u.String())
-		}
-		switch {
-		case p.known && p.final:
-			set = append(set, u.String())
-		case p.known:
-			unset = append(unset, u.String())
-		case p.flip:
-			flip = append(flip, u.String())
-		}
-	}
-	// Sorted, so that two writers on one post lock like rows in one order
-	// and cannot deadlock.
-	slices.Sort(set)
-	slices.Sort(unset)
-	slices.Sort(flip)
-
-	var counts batchCounts
-	write := func(ctx context.Context, db bun.IDB) error {
-		delta := 0
-		if len(b.Comments) > 0 {
-			n, err := insertComments(ctx, db, b.PostID, b.Comments, &res)
-			if err != nil {
-				return err
-			}
-			delta += n
-		}
-		if len(b.Removals) > 0 {
-			n, err := removeComments(ctx, db, b.PostID, b.Removals, res.RemovalErrs)
-			if err != nil {
-				return err
-			}
-			delta -= n
-		}
-		var err error
-		counts, err = applyLikes(ctx, db, b.PostID, set, unset, flip, need, delta)
-		return err
-	}
+	w := newBatchWork(b)
 	var err error
 	if len(b.Comments) == 0 && len(b.Removals) == 0 {
-		err = write(ctx, db) // one statement: atomic without BEGIN/COMMIT
+		err = w.write(ctx, db) // one statement: atomic without BEGIN/COMMIT
 	} else {
-		err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return write(ctx, tx) })
+		err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return w.write(ctx, tx) })
 	}
 	if err != nil {
 		return PostBatchResult{}, err
 	}
+	return w.result(), nil
+}
 
+// ApplyPostBatches writes the batches of many posts in one transaction (one
+// commit, one WAL flush, for all of them) and answers, per batch, its result
+// or its error. It first locks the rows of the posts it writes, in id order:
+// a post deleted meanwhile then fails only its own batch (ErrPostGone), and
+// two such transactions (parallel writers, a twin grain's batch) lock in one
+// order and cannot deadlock. Should a batch fail anyway (a liker's account
+// deleted under it), the transaction is rolled back and written again with a
+// savepoint per batch, so that only the failing batch's requests fail.
+// When the transaction itself fails (the database is gone), every batch
+// gets that error: nothing of it committed.
+func ApplyPostBatches(ctx context.Context, db bun.IDB, bs []PostBatch) ([]PostBatchResult, []error) {
+	res, errs := make([]PostBatchResult, len(bs)), make([]error, len(bs))
+	if len(bs) == 1 {
+		res[0], errs[0] = ApplyPostBatch(ctx, db, bs[0])
+		return res, errs
+	}
+	order := make([]int, len(bs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return bytes.Compare(bs[a].PostID[:], bs[b].PostID[:]) })
+
+	attempt := func(isolate bool) error {
+		clear(res)
+		clear(errs)
+		return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			ptx := onPool(db, tx)
+			present, err := lockPosts(ctx, ptx, bs)
+			if err != nil {
+				return err
+			}
+			works := make([]*batchWork, len(bs))
+			var together, apart []int
+			inStatement := make(map[uuid.UUID]bool)
+			for _, i := range order {
+				if !present[bs[i].PostID] {
+					errs[i] = ErrPostGone
+					continue
+				}
+				works[i] = newBatchWork(bs[i])
+				// Like-only batches share one statement, one per post: two
+				// batches of one post (twin grains) in one statement would
+				// both start from the same snapshot.
+				b := bs[i]
+				if !isolate && len(b.Comments) == 0 && len(b.Removals) == 0 && !inStatement[b.PostID] {
+					inStatement[b.PostID] = true
+					together = append(together, i)
+				} else {
+					apart = append(apart, i)
+				}
+			}
+			if len(together) == 1 {
+				apart, together = append(together, apart...), nil
+			}
+			if len(together) > 0 {
+				ws := make([]*batchWork, len(together))
+				for k, i := range together {
+					ws[k] = works[i]
+				}
+				if err := applyLikesTogether(ctx, ptx, ws); err != nil {
+					return err
+				}
+				for _, i := range together {
+					res[i] = works[i].result()
+				}
+			}
+			for _, i := range apart {
+				w := works[i]
+				if !isolate {
+					if err := w.write(ctx, ptx); err != nil {
+						return fmt.Errorf("post %s: %w", bs[i].PostID, err)
+					}
+				} else if err := tx.RunInTx(ctx, nil, func(ctx context.Context, sp bun.Tx) error {
+					return w.write(ctx, onPool(db, sp))
+				}); err != nil {
+					if ctx.Err() != nil {
+						return err
+					}
+					errs[i] = err
+					continue
+				}
+				res[i] = w.result()
+			}
+			return nil
+		})
+	}
+	err := attempt(false)
+	if err != nil && ctx.Err() == nil && !isConnectionError(err) {
+		err = attempt(true)
+	}
+	if err != nil {
+		err = fmt.Errorf("persistence: post batches: %w", err)
+		for i := range errs {
+			res[i], errs[i] = PostBatchResult{}, err
+		}
+	}
+	return res, errs
+}
+
+// lockPosts locks the rows of the batches' posts, in id order, and answers
+// which of them exist.
+func lockPosts(ctx context.Context, tx bun.IDB, bs []PostBatch) (map[uuid.UUID]bool, error) {
+	ids := make([]uuid.UUID, len(bs))
+	for i, b := range bs {
+		ids[i] = b.PostID
+	}
+	rows, err := prepared(ctx, tx, lockPostsSQL, uuidArray(ids))
+	if err != nil {
+		return nil, fmt.Errorf("lock posts: %w", err)
+	}
+	defer rows.Close()
+	present := make(map[uuid.UUID]bool, len(bs))
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("lock posts: %w", err)
+		}
+		present[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("lock posts: %w", err)
+	}
+	return present, nil
+}
+
+// lockPostsSQL locks posts for a counter update without blocking readers
+// or the key-share locks of new like and comment rows.
+const lockPostsSQL = `SELECT id FROM posts WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`
+
+// isConnectionError reports a failure of the connection or the server
+// rather than of a statement: writing again, batch by batch, cannot help.
+func isConnectionError(err error) bool {
+	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) {
+		return true
+	}
+	if errors.Is(err, ErrPostGone) {
+		return false
+	}
+	type pgErr interface{ Field(byte) string }
+	var pe pgErr
+	if !errors.As(err, &pe) {
+		return true // no SQLSTATE: the network or the driver failed
+	}
+	class := pe.Field('C')
+	// 08 connection exception, 53 insufficient resources, 57 operator
+	// intervention (shutdown), 58 system error.
+	return strings.HasPrefix(class, "08") || strings.HasPrefix(class, "53") ||
+		strings.HasPrefix(class, "57") || strings.HasPrefix(class, "58")
+}
+
+// batchWork is one post batch being written: its plan, and what the
+// statements answered. A fresh one per attempt.
+type batchWork struct {
+	b                      PostBatch
+	res                    PostBatchResult
+	plans                  map[uuid.UUID]*likePlan
+	set, unset, flip, need []string
+	counts                 batchCounts
+}
+
+func newBatchWork(b PostBatch) *batchWork {
+	w := &batchWork{b: b, res: PostBatchResult{Liked: make([]bool, len(b.Likes)), RemovalErrs: make([]error, len(b.Removals))}}
+	var order []uuid.UUID
+	w.plans, order = planLikes(b.Likes)
+	for _, u := range order {
+		p := w.plans[u]
+		if p.needInitial {
+			w.need = append(w.need, u.String())
+		}
+		switch {
+		case p.known && p.final:
+			w.set = append(w.set, u.String())
+		case p.known:
+			w.unset = append(w.unset, u.String())
+		case p.flip:
+			w.flip = append(w.flip, u.String())
+		}
+	}
+	// Sorted, so that two writers on one post lock like rows in one order
+	// and cannot deadlock.
+	slices.Sort(w.set)
+	slices.Sort(w.unset)
+	slices.Sort(w.flip)
+	return w
+}
+
+// write runs the batch's statements on db.
+func (w *batchWork) write(ctx context.Context, db bun.IDB) error {
+	b := w.b
+	delta := 0
+	if len(b.Comments) > 0 {
+		n, err := insertComments(ctx, db, b.PostID, b.Comments, &w.res)
+		if err != nil {
+			return err
+		}
+		delta += n
+	}
+	if len(b.Removals) > 0 {
+		n, err := removeComments(ctx, db, b.PostID, b.Removals, w.res.RemovalErrs)
+		if err != nil {
+			return err
+		}
+		delta -= n
+	}
+	var err error
+	w.counts, err = applyLikes(ctx, db, b.PostID, w.set, w.unset, w.flip, w.need, delta)
+	return err
+}
+
+// result is what the written batch did.
+func (w *batchWork) result() PostBatchResult {
+	res, counts := w.res, w.counts
 	res.AuthorID, res.LikesCount, res.CommentsCount = counts.author, counts.likes, counts.comments
 	res.NewLikers = counts.inserted
 	initial := make(map[uuid.UUID]bool, len(counts.initial))
 	for _, u := range counts.initial {
 		initial[u] = true
 	}
-	for u, p := range plans {
+	for u, p := range w.plans {
 		state := initial[u]
 		for _, i := range p.ops {
-			switch b.Likes[i].Op {
+			switch w.b.Likes[i].Op {
 			case LikeSet:
 				state = true
 			case LikeUnset:
@@ -403,7 +577,7 @@ func ApplyPostBatch(ctx context.Context, db bun.IDB, b PostBatch) (PostBatchResu
 			res.Liked[i] = state
 		}
 	}
-	return res, nil
+	return res
 }
 
 // planLikes groups like actions by user, keeping each user's order, and
@@ -503,7 +677,7 @@ func applyLikes(ctx context.Context, db bun.IDB, postID uuid.UUID, set, unset, f
 		return rows.Close()
 	}()
 	if err != nil {
-		if errors.Is(err, sql.ErrNoRows) || isForeignKeyViolation(err) {
+		if errors.Is(err, sql.ErrNoRows) || isPostGoneViolation(err) {
 			return c, ErrPostGone
 		}
 		return c, fmt.Errorf("persistence: apply likes: %w", err)
@@ -513,6 +687,109 @@ func applyLikes(ctx context.Context, db bun.IDB, postID uuid.UUID, set, unset, f
 	}
 	c.initial, err = parseIDArray(initial)
 	return c, err
+}
+
+// likesTogetherStatement is likeStatement for the like-only batches of
+// many posts, one batch per post, in one statement (one round trip, one
+// execution, instead of one of each per post): parallel arrays of (post,
+// user) for set ($2, $3), unset ($4, $5), flip ($6, $7) and need ($8, $9);
+// $1 the posts. It answers a row per post: author, counts, the users it
+// inserted and the users of need that liked it before.
+const likesTogetherStatement = `WITH init AS (
+	SELECT n.p AS post_id, n.u AS user_id FROM unnest($8::uuid[], $9::uuid[]) AS n (p, u),
+		LATERAL (SELECT FROM post_likes pl WHERE pl.post_id = n.p AND pl.user_id = n.u LIMIT 1) AS hit
+), flip AS (
+	SELECT f.p AS post_id, f.u AS user_id FROM unnest($6::uuid[], $7::uuid[]) AS f (p, u)
+), want AS (
+	SELECT s.p AS post_id, s.u AS user_id FROM unnest($2::uuid[], $3::uuid[]) AS s (p, u)
+	UNION ALL
+	SELECT f.post_id, f.user_id FROM flip f
+	WHERE NOT EXISTS (SELECT FROM init i WHERE i.post_id = f.post_id AND i.user_id = f.user_id)
+), ins AS (
+	INSERT INTO post_likes (post_id, user_id)
+	SELECT post_id, user_id FROM want ORDER BY post_id, user_id
+	ON CONFLICT DO NOTHING
+	RETURNING post_id, user_id
+), del AS (
+	DELETE FROM post_likes pl
+	USING (SELECT x.p, x.u FROM unnest($4::uuid[], $5::uuid[]) AS x (p, u)
+		UNION SELECT i.post_id, i.user_id FROM init i JOIN flip f USING (post_id, user_id)) AS d (post_id, user_id)
+	WHERE pl.post_id = d.post_id AND pl.user_id = d.user_id
+	RETURNING pl.post_id, pl.user_id
+), delta AS (
+	SELECT c.post_id, sum(c.n)::int8 AS n
+	FROM (SELECT post_id, 1 AS n FROM ins UNION ALL SELECT post_id, -1 FROM del) AS c
+	GROUP BY c.post_id
+), upd AS (
+	UPDATE posts p SET likes_count = p.likes_count + coalesce(d.n, 0)
+	FROM unnest($1::uuid[]) AS t (id) LEFT JOIN delta d ON d.post_id = t.id
+	WHERE p.id = t.id
+	RETURNING p.id, p.user_id, p.likes_count, p.comments_count
+), ins_by AS (
+	SELECT post_id, array_agg(user_id) AS users FROM ins GROUP BY post_id
+), init_by AS (
+	SELECT post_id, array_agg(user_id) AS users FROM init GROUP BY post_id
+)
+SELECT upd.id, upd.user_id, upd.likes_count, upd.comments_count,
+	coalesce(ins_by.users, '{}'), coalesce(init_by.users, '{}')
+FROM upd LEFT JOIN ins_by ON ins_by.post_id = upd.id LEFT JOIN init_by ON init_by.post_id = upd.id`
+
+// applyLikesTogether writes the like-only batches ws (of distinct posts,
+// whose rows the caller locked) in one statement and fills their counts.
+func applyLikesTogether(ctx context.Context, db bun.IDB, ws []*batchWork) error {
+	var posts []string
+	var setP, setU, unsetP, unsetU, flipP, flipU, needP, needU []string
+	byPost := make(map[uuid.UUID]*batchWork, len(ws))
+	for _, w := range ws {
+		p := w.b.PostID.String()
+		byPost[w.b.PostID] = w
+		posts = append(posts, p)
+		pair := func(ps, us *[]string, users []string) {
+			for _, u := range users {
+				*ps, *us = append(*ps, p), append(*us, u)
+			}
+		}
+		pair(&setP, &setU, w.set)
+		pair(&unsetP, &unsetU, w.unset)
+		pair(&flipP, &flipU, w.flip)
+		pair(&needP, &needU, w.need)
+	}
+	rows, err := unprepared(ctx, db, likesTogetherStatement, arrayLiteral(posts),
+		arrayLiteral(setP), arrayLiteral(setU), arrayLiteral(unsetP), arrayLiteral(unsetU),
+		arrayLiteral(flipP), arrayLiteral(flipU), arrayLiteral(needP), arrayLiteral(needU))
+	if err != nil {
+		return fmt.Errorf("persistence: apply likes of %d posts: %w", len(ws), err)
+	}
+	defer rows.Close()
+	seen := 0
+	for rows.Next() {
+		var id uuid.UUID
+		var c batchCounts
+		var inserted, initial []byte
+		if err := rows.Scan(&id, &c.author, &c.likes, &c.comments, &inserted, &initial); err != nil {
+			return fmt.Errorf("persistence: apply likes of %d posts: %w", len(ws), err)
+		}
+		if c.inserted, err = parseIDArray(inserted); err != nil {
+			return err
+		}
+		if c.initial, err = parseIDArray(initial); err != nil {
+			return err
+		}
+		w := byPost[id]
+		if w == nil {
+			return fmt.Errorf("persistence: apply likes: a row for post %s not asked for", id)
+		}
+		w.counts = c
+		seen++
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("persistence: apply likes of %d posts: %w", len(ws), err)
+	}
+	if seen != len(ws) {
+		// The caller locked the posts: a missing one is a bug, not a race.
+		return fmt.Errorf("persistence: apply likes: %d of %d posts answered", seen, len(ws))
+	}
+	return nil
 }
 
 // insertComments inserts the new comments that are not there yet (a retried
@@ -537,14 +814,14 @@ func insertComments(ctx context.Context, db bun.IDB, postID uuid.UUID, cs []*Com
 	SELECT id, created_at FROM ins`, postID, pgdialect.Array(ids), pgdialect.Array(users), pgdialect.Array(texts),
 		EntityComment, OpUpsert)
 	if err != nil {
-		if isForeignKeyViolation(err) {
+		if isPostGoneViolation(err) {
 			return 0, ErrPostGone
 		}
 		return 0, fmt.Errorf("persistence: insert comments: %w", err)
 	}
 	n, err := scanCreated(rows, byID, func(c *Comment) { res.NewComments = append(res.NewComments, c) })
 	if err != nil {
-		if isForeignKeyViolation(err) {
+		if isPostGoneViolation(err) {
 			return 0, ErrPostGone
 		}
 		return 0, fmt.Errorf("persistence: insert comments: %w", err)
@@ -641,10 +918,12 @@ func removeComments(ctx context.Context, db bun.IDB, postID uuid.UUID, rs []Comm
 	return n, nil
 }
 
-// isForeignKeyViolation reports a foreign key violation: in a batch, the
-// post was deleted under it.
-func isForeignKeyViolation(err error) bool {
+// isPostGoneViolation reports a violation of a row's foreign key to its
+// post: in a batch, the post was deleted under it. (A like or comment of a
+// user deleted meanwhile violates the user's key: that is no "post not
+// found".)
+func isPostGoneViolation(err error) bool {
 	type pgErr interface{ Field(byte) string }
 	var pe pgErr
-	return errors.As(err, &pe) && pe.Field('C') == "23503"
+	return errors.As(err, &pe) && pe.Field('C') == "23503" && strings.HasSuffix(pe.Field('n'), "_post_id_fkey")
 }

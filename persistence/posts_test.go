@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -321,3 +322,122 @@ func TestPostsPagesAndDelete(t *testing.T) {
 		t.Fatalf("deleted post still readable: %v", err)
 	}
 }
+
+// statementCounter counts the statements a database ran by kind.
+type statementCounter struct {
+	mu     sync.Mutex
+	begins int
+	likes  int
+}
+
+func (h *statementCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	return ctx
+}
+
+func (h *statementCounter) AfterQuery(_ context.Context, e *bun.QueryEvent) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case e.Query == "BEGIN":
+		h.begins++
+	case strings.Contains(e.Query, "INSERT INTO post_likes"):
+		h.likes++
+	}
+}
+
+// ApplyPostBatches writes the batches of several posts in one transaction;
+// a post deleted before, or a batch that fails on its own (a liker who does
+// not exist), fails only its own batch while the others commit.
+func TestApplyPostBatches(t *testing.T) {
+	db := testdb.New(t)
+	ctx := context.Background()
+	author, a, b := newUser("Post Author"), newUser("Liker A"), newUser("Liker B")
+	insert(t, db, author, a, b)
+	var posts []*persistence.Post
+	for i := range 4 {
+		posts = append(posts, newPost(t, db, author, fmt.Sprintf("post %d", i), 0))
+	}
+	deleted := newPost(t, db, author, "deleted", 0)
+	if _, err := persistence.DeletePost(ctx, db, deleted.ID); err != nil {
+		t.Fatal(err)
+	}
+	hook := &statementCounter{}
+	db.AddQueryHook(hook)
+	likes := func(us ...*persistence.User) []persistence.LikeChange {
+		var ls []persistence.LikeChange
+		for _, u := range us {
+			ls = append(ls, persistence.LikeChange{UserID: u.ID, Op: persistence.LikeToggle})
+		}
+		return ls
+	}
+	ghost := newUser("Never stored") // a foreign key violation of its own batch
+	comment := &persistence.Comment{ID: persistence.NewID(), UserID: a.ID, Content: "first"}
+
+	tests := []struct {
+		name    string
+		batches []persistence.PostBatch
+		// wantErr per batch: nil, ErrPostGone, or errAny for "some error".
+		wantErr []error
+		counts  []int
+		begins  int
+	}{
+		{"four posts in one transaction", []persistence.PostBatch{
+			{PostID: posts[0].ID, Likes: likes(a, b)},
+			{PostID: posts[1].ID, Likes: likes(a)},
+			{PostID: posts[2].ID, Likes: likes(b), Comments: []*persistence.Comment{comment}},
+			{PostID: posts[3].ID, Likes: likes(a, b, a)},
+		}, []error{nil, nil, nil, nil}, []int{2, 1, 1, 1}, 1},
+		{"a deleted post fails alone", []persistence.PostBatch{
+			{PostID: posts[0].ID, Likes: likes(a)},
+			{PostID: deleted.ID, Likes: likes(a)},
+			{PostID: posts[1].ID, Likes: likes(b)},
+		}, []error{nil, persistence.ErrPostGone, nil}, []int{1, -1, 2}, 1},
+		{"a failing batch fails alone", []persistence.PostBatch{
+			{PostID: posts[2].ID, Likes: likes(a)},
+			{PostID: posts[3].ID, Likes: likes(ghost, b)},
+			{PostID: posts[0].ID, Likes: likes(b)},
+		}, []error{nil, errAny, nil}, []int{2, 1, 0}, 2},
+		{"two batches of one post (twin grains) apply in turn", []persistence.PostBatch{
+			{PostID: posts[1].ID, Likes: likes(a)},
+			{PostID: posts[3].ID, Likes: likes(b)},
+			{PostID: posts[1].ID, Likes: likes(a)},
+			{PostID: posts[2].ID, Likes: []persistence.LikeChange{{UserID: a.ID, Op: persistence.LikeSet}}},
+		}, []error{nil, nil, nil, nil}, []int{-1, 0, 2, 2}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hook.mu.Lock()
+			hook.begins = 0
+			hook.mu.Unlock()
+			res, errs := persistence.ApplyPostBatches(ctx, db, tt.batches)
+			for i, want := range tt.wantErr {
+				switch {
+				case want == nil && errs[i] != nil:
+					t.Errorf("batch %d: %v", i, errs[i])
+				case want == errAny && errs[i] == nil, want != nil && want != errAny && !errors.Is(errs[i], want):
+					t.Errorf("batch %d: err %v, want %v", i, errs[i], want)
+				}
+				if tt.counts[i] < 0 {
+					continue
+				}
+				if errs[i] == nil && res[i].LikesCount != tt.counts[i] {
+					t.Errorf("batch %d answered %d likes, want %d", i, res[i].LikesCount, tt.counts[i])
+				}
+				if counter, rows := likeState(t, db, tt.batches[i].PostID); counter != tt.counts[i] || rows != tt.counts[i] {
+					t.Errorf("batch %d: counter %d rows %d, want %d", i, counter, rows, tt.counts[i])
+				}
+			}
+			hook.mu.Lock()
+			begins := hook.begins
+			hook.mu.Unlock()
+			if begins != tt.begins {
+				t.Errorf("%d transactions, want %d", begins, tt.begins)
+			}
+		})
+	}
+	if comment.CreatedAt.IsZero() {
+		t.Fatal("the comment's time was not filled")
+	}
+}
+
+var errAny = errors.New("any error")

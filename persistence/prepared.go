@@ -58,12 +58,59 @@ func prepared(ctx context.Context, db bun.IDB, query string, args ...any) (*sql.
 			return d.DB.QueryContext(ctx, query, args...)
 		}
 		return st.QueryContext(ctx, args...)
+	case pooledTx:
+		// The pool's statement, bound to the transaction's connection
+		// (prepared there once, then reused): the node-wide writer runs
+		// the hot like statement inside a transaction.
+		st, err := statements(d.pool).statement(ctx, d.pool, query)
+		if err != nil {
+			return nil, err
+		}
+		if st == nil {
+			return d.Tx.Tx.QueryContext(ctx, query, args...)
+		}
+		return d.Tx.Tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 	case bun.Tx:
 		return d.Tx.QueryContext(ctx, query, args...)
 	case bun.Conn:
 		return d.Conn.QueryContext(ctx, query, args...)
 	default:
 		return nil, fmt.Errorf("persistence: cannot run a prepared query on %T", db)
+	}
+}
+
+// pooledTx is a transaction (or a savepoint of one) that runs prepared
+// queries with the statements of the pool it came from.
+type pooledTx struct {
+	bun.Tx
+	pool *sql.DB
+}
+
+// onPool is tx with the prepared statements of db's pool, when db is one.
+func onPool(db bun.IDB, tx bun.Tx) bun.IDB {
+	if d, ok := db.(*bun.DB); ok {
+		return pooledTx{Tx: tx, pool: d.DB}
+	}
+	return tx
+}
+
+// unprepared runs query ($1… placeholders) with args as an unnamed
+// statement, which Postgres plans for these very arguments. For a
+// statement over arrays whose sizes vary from a handful to thousands of
+// elements, a prepared statement's generic plan (which assumes a size) was
+// the slower choice.
+func unprepared(ctx context.Context, db bun.IDB, query string, args ...any) (*sql.Rows, error) {
+	switch d := db.(type) {
+	case pooledTx:
+		return d.Tx.Tx.QueryContext(ctx, query, args...)
+	case bun.Tx:
+		return d.Tx.QueryContext(ctx, query, args...)
+	case *bun.DB:
+		return d.DB.QueryContext(ctx, query, args...)
+	case bun.Conn:
+		return d.Conn.QueryContext(ctx, query, args...)
+	default:
+		return nil, fmt.Errorf("persistence: cannot run a query on %T", db)
 	}
 }
 

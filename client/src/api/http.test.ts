@@ -12,8 +12,11 @@ import {
   MSG_TIMEOUT,
   apiDelete,
   apiGet,
+  apiPatch,
   apiPost,
   parseEnvelope,
+  RETRIES_503,
+  retryDelayMs,
   upload,
 } from './http';
 
@@ -200,6 +203,93 @@ describe('request', () => {
   });
 });
 
+describe('503 retries (DESIGN §4.1 backpressure)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const busy = (retryAfter?: number) =>
+    new Response(JSON.stringify({ status: 'error', message: 'The service is busy.', retryAfter }), {
+      status: 503,
+      headers: retryAfter ? { 'Content-Type': 'application/json', 'Retry-After': String(retryAfter) } : {},
+    });
+  const requestIds = (fetchMock: ReturnType<typeof installFakeFetch>) =>
+    fetchMock.mock.calls.map((c) => (c[1]!.headers as Record<string, string>)['X-Request-Id']);
+
+  it('sends a 503 again with the same X-Request-Id and resolves with the later answer', async () => {
+    vi.useFakeTimers();
+    let calls = 0;
+    const fetchMock = installFakeFetch({
+      '/api/posts/p1/like': () => (++calls < 3 ? busy(1) : json({ status: 'success', data: { isLiked: true } })),
+    });
+    const p = apiPatch('/posts/p1/like');
+    await vi.advanceTimersByTimeAsync(10_000);
+    await expect(p).resolves.toEqual({ isLiked: true });
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    const ids = requestIds(fetchMock);
+    expect(ids[0]).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+    expect(new Set(ids).size).toBe(1);
+  });
+
+  it('gives each call its own request id', async () => {
+    const fetchMock = installFakeFetch({ '/api/a': () => json({ status: 'success', data: null }) });
+    await apiGet('/a');
+    await apiGet('/a');
+    const ids = requestIds(fetchMock);
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+
+  it(`gives up after ${RETRIES_503} retries with the §8.1 5xx message`, async () => {
+    vi.useFakeTimers();
+    const fetchMock = installFakeFetch({ '/api/a': () => busy(1) });
+    const p = apiPost('/a');
+    const check = expect(p).rejects.toMatchObject({ status: 503, message: MSG_SERVER, retryAfter: 1 });
+    await vi.advanceTimersByTimeAsync(60_000);
+    await check;
+    expect(fetchMock).toHaveBeenCalledTimes(1 + RETRIES_503);
+  });
+
+  it('waits at least Retry-After before sending again', async () => {
+    vi.useFakeTimers();
+    const fetchMock = installFakeFetch({ '/api/a': () => busy(5) });
+    const p = apiGet('/a').catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(5_001);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(120_000);
+    await p;
+  });
+
+  it('does not retry other errors', async () => {
+    for (const status of [500, 502, 429, 400]) {
+      const fetchMock = installFakeFetch({ '/api/a': () => json({ status: 'error', retryAfter: 1 }, status) });
+      await expect(apiGet('/a')).rejects.toMatchObject({ status });
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+    }
+  });
+
+  it('stops waiting when the caller cancels', async () => {
+    vi.useFakeTimers();
+    const fetchMock = installFakeFetch({ '/api/a': () => busy(1) });
+    const controller = new AbortController();
+    const p = apiGet('/a', { signal: controller.signal });
+    const check = expect(p).rejects.toMatchObject({ kind: 'aborted' });
+    await vi.advanceTimersByTimeAsync(100);
+    controller.abort();
+    await check;
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('spreads the retries: Retry-After, growing per attempt, plus up to as much jitter', () => {
+    expect(retryDelayMs(1, 1, () => 0)).toBe(1000);
+    expect(retryDelayMs(1, 1, () => 0.999)).toBe(1999);
+    expect(retryDelayMs(undefined, 2, () => 0.5)).toBe(3000);
+    expect(retryDelayMs(3, 3, () => 0)).toBe(9000);
+  });
+});
+
 // --- auth, 401 and uploads (spec §6, §8.1) ------------------------------------
 
 
@@ -255,7 +345,7 @@ describe('auth and the 401 rule', () => {
     installFakeFetch({
       '/api/a': () => json({ status: 'error' }, 400),
       '/api/b': () => json({ status: 'error', message: 'Post not found' }, 404),
-      '/api/c': () => json({ status: 'error', message: 'secret stack' }, 503),
+      '/api/c': () => json({ status: 'error', message: 'secret stack' }, 502),
       '/api/d': () => json({ status: 'error', message: 'Please wait', retryAfter: 42 }, 429),
     });
     await expect(apiGet('/a')).rejects.toMatchObject({ message: 'Invalid request' });

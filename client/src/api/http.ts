@@ -11,6 +11,14 @@
 // the saved auth state and the current page and sends the browser to '/'
 // (spec §8.1). Uploads go through XMLHttpRequest because fetch cannot report
 // upload progress (spec §2.13 shows a percentage).
+//
+// A 503 means the server did not carry the call out (a full queue, a commit
+// that could not happen in time) and that sending it again is safe (DESIGN
+// §4.1): `request` sends it again, up to RETRIES_503 times, after the
+// Retry-After delay plus jitter, with the same X-Request-Id, so that the
+// server joins a retry to the original rather than doing it twice (a like
+// toggled once). The caller sees nothing of it unless every retry fails;
+// then the error is the 5xx one of spec §8.1.
 
 import { HTTP_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from '../constants';
 import { redirectTo } from '../lib/redirect';
@@ -35,7 +43,7 @@ export class ApiError extends Error {
   readonly serverMessage: string | undefined;
   /** The `errors` list of an error envelope (empty when absent or malformed). */
   readonly errors: FieldError[];
-  /** Seconds to wait before retrying (429 answers). */
+  /** Seconds to wait before retrying (429 and 503 answers). */
   readonly retryAfter: number | undefined;
   /** The parsed error body, for the rare caller that needs more than the above. */
   readonly body: unknown;
@@ -274,8 +282,64 @@ export interface RequestOptions {
   handleUnauthorized?: boolean;
 }
 
-/** Calls `API_BASE + path` and returns the envelope's data. */
+/** How many times `request` sends a call again after a 503. */
+export const RETRIES_503 = 3;
+
+/**
+ * How long to wait before retry number `attempt` (1-based) of a 503: the
+ * server's Retry-After (1 s if absent), growing with each attempt, plus up to
+ * as much again of random jitter, so that the clients a busy node turned away
+ * together do not all come back at the same moment.
+ */
+export function retryDelayMs(retryAfterSeconds: number | undefined, attempt: number, random: () => number = Math.random): number {
+  const base = Math.max(1, retryAfterSeconds ?? 1) * 1000 * attempt;
+  return Math.round(base + random() * base);
+}
+
+/** A fresh request id (the server accepts [A-Za-z0-9_-], at most 64). */
+export function newRequestId(): string {
+  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  let id = '';
+  for (let i = 0; i < 32; i++) id += Math.floor(Math.random() * 16).toString(16);
+  return id;
+}
+
+/** Resolves after ms, or rejects as aborted when signal aborts first. */
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(noAnswerError(false, true));
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(noAnswerError(false, true));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Calls `API_BASE + path` and returns the envelope's data. A 503 is sent
+ * again (see above) with the same X-Request-Id.
+ */
 export async function request<T>(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<T> {
+  const headers = { 'X-Request-Id': newRequestId(), ...opts.headers };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await requestOnce<T>(method, path, { ...opts, headers });
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 503 || attempt > RETRIES_503) throw e;
+      await wait(retryDelayMs(e.retryAfter, attempt), opts.signal);
+    }
+  }
+}
+
+async function requestOnce<T>(method: HttpMethod, path: string, opts: RequestOptions): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? HTTP_TIMEOUT_MS;
   const auth = opts.auth ?? true;
   const controller = new AbortController();

@@ -66,6 +66,34 @@ describe('optimistic like (spec §4 Post like)', () => {
     expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: false, likesCount: 5 });
   });
 
+  it('keeps the optimistic state while a 503 is retried, and adopts the answer of the retry', async () => {
+    vi.useFakeTimers();
+    try {
+      let calls = 0;
+      const fetchMock = installFakeFetch({
+        '/api/posts/p1/like': () =>
+          ++calls === 1
+            ? json({ status: 'error', message: 'The service is busy.', retryAfter: 1 }, 503)
+            : json({ status: 'success', data: { isLiked: true, likesCount: 8 } }),
+      });
+      const store = createStore();
+      store.set(upsertPostsAtom, [makePost()]);
+      const done = store.set(toggleLikeAtom, 'p1');
+      await vi.advanceTimersByTimeAsync(500);
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+      expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: true, likesCount: 6 });
+      expect(store.get(likePendingAtom).has('p1')).toBe(true);
+      await vi.advanceTimersByTimeAsync(5_000);
+      await expect(done).resolves.toBe(true);
+      expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: true, likesCount: 8 });
+      const ids = fetchMock.mock.calls.map((c) => (c[1]!.headers as Record<string, string>)['X-Request-Id']);
+      expect(ids).toHaveLength(2);
+      expect(ids[0]).toBe(ids[1]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('reverts on a network failure too', async () => {
     installFakeFetch({});
     const store = createStore();

@@ -1,0 +1,122 @@
+package actors
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"campus/persistence"
+)
+
+// writer is the node-wide committer of the post grains' batches (DESIGN
+// §4.1, shared commits across posts): every grain hands it its ready batch,
+// and it writes the batches handed in meanwhile, of many posts, in one
+// transaction. At a campus event hundreds of posts are warm at once; one
+// transaction each paid a commit (a WAL flush) per post per round, the naive
+// design one level up.
+//
+// Each grain still has at most one batch in flight, so the order of one
+// post's requests is the grain's; the writer only decides which batches
+// share a commit. A batch's result goes back through its done func once the
+// transaction holding it committed or failed.
+//
+// Up to parallel transactions run at once, each taking everything queued
+// (up to the per-transaction caps), first come first served. Goroutines are
+// started as work arrives and end when the queue is empty, so an idle node
+// runs none.
+type writer struct {
+	db       bun.IDB
+	timeout  time.Duration
+	parallel int
+	// maxPosts and maxOps cap one transaction: a transaction that grew
+	// without bound would hold its rows' locks, and its callers' answers,
+	// for as long as it takes to write everything queued.
+	maxPosts, maxOps int
+
+	mu      sync.Mutex
+	queue   []*writeJob
+	running int
+
+	// txs counts the transactions run.
+	txs atomic.Int64
+}
+
+// writeJob is one grain's batch and how its result gets back to the grain.
+type writeJob struct {
+	batch persistence.PostBatch
+	done  func(persistence.PostBatchResult, error)
+}
+
+func (j *writeJob) size() int {
+	return len(j.batch.Likes) + len(j.batch.Comments) + len(j.batch.Removals)
+}
+
+func newWriter(db bun.IDB, timeout time.Duration, parallel, maxPosts, maxOps int) *writer {
+	return &writer{db: db, timeout: timeout, parallel: parallel, maxPosts: maxPosts, maxOps: maxOps}
+}
+
+// submit queues j for the next transaction. It never blocks: the grains
+// bound what they hand in (Config.MaxQueue, MaxPending).
+func (w *writer) submit(j *writeJob) {
+	w.mu.Lock()
+	w.queue = append(w.queue, j)
+	start := w.running < w.parallel
+	if start {
+		w.running++
+	}
+	w.mu.Unlock()
+	if start {
+		go w.run()
+	}
+}
+
+// run writes transactions until the queue is empty.
+func (w *writer) run() {
+	for {
+		jobs := w.take()
+		if jobs == nil {
+			return
+		}
+		w.commit(jobs)
+	}
+}
+
+// take removes the next transaction's jobs from the queue, oldest first,
+// or ends this goroutine's turn (nil) when there are none.
+func (w *writer) take() []*writeJob {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.queue) == 0 {
+		w.running--
+		return nil
+	}
+	n, ops := 0, 0
+	for n < len(w.queue) && n < w.maxPosts {
+		s := w.queue[n].size()
+		if n > 0 && ops+s > w.maxOps {
+			break
+		}
+		ops += s
+		n++
+	}
+	jobs := w.queue[:n:n]
+	w.queue = append([]*writeJob(nil), w.queue[n:]...)
+	return jobs
+}
+
+func (w *writer) commit(jobs []*writeJob) {
+	ctx, cancel := context.WithTimeout(context.Background(), w.timeout)
+	defer cancel()
+	bs := make([]persistence.PostBatch, len(jobs))
+	for i, j := range jobs {
+		bs[i] = j.batch
+	}
+	res, errs := persistence.ApplyPostBatches(ctx, w.db, bs)
+	w.txs.Add(1)
+	for i, j := range jobs {
+		j.done(res[i], errs[i])
+	}
+}
