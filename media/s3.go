@@ -60,6 +60,10 @@ func NewS3(ctx context.Context, o S3Options, log zerolog.Logger) (*Store, error)
 		Secure:       o.Secure,
 		Region:       o.Region,
 		BucketLookup: lookup,
+		// The client's default, 10 tries with back-off, holds an image
+		// request for many seconds when the service is down; a browser
+		// retries a failed image itself.
+		MaxRetries: 3,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("media: s3 client: %w", err)

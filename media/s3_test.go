@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 	"github.com/valyala/fasthttp"
@@ -247,3 +248,31 @@ func openAll(t testing.TB, s *Store, key string) []byte {
 type failing struct{}
 
 func (failing) Read([]byte) (int, error) { return 0, errors.New("connection reset") }
+
+// TestS3Outage: with the service gone, serving answers a bare 5xx and
+// uploads fail with an error; nothing about the service reaches clients.
+func TestS3Outage(t *testing.T) {
+	srv := s3test.Start(t)
+	s := newS3Store(t, srv, srv.Bucket(t, "campus-outage"))
+	img := save(t, s, pngBytes(t, 4, 4))
+	do := serve(t, &fasthttp.Server{Handler: s.Handler()})
+	srv.Stop()
+
+	for _, method := range []string{"GET", "HEAD"} {
+		resp := do(method, img.URL)
+		if code := resp.StatusCode(); code != 500 && code != 503 {
+			t.Errorf("%s: status %d, want 500 or 503", method, code)
+		}
+		if b := string(resp.Body()); strings.Contains(b, srv.Addr) || strings.Contains(strings.ToLower(b), "dial") {
+			t.Errorf("%s: the backend's error leaked: %q", method, b)
+		}
+		if got := string(resp.Header.Peek("Cache-Control")); strings.Contains(got, "immutable") {
+			t.Errorf("%s: an error is cacheable: %q", method, got)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := s.Save(ctx, bytes.NewReader(pngBytes(t, 4, 4))); err == nil {
+		t.Error("Save succeeded with the service gone")
+	}
+}

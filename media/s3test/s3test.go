@@ -45,7 +45,11 @@ const (
 type Server struct {
 	// Addr is the server's host:port on loopback.
 	Addr string
+	stop func()
 }
+
+// Stop stops the server before the test ends, as an outage would.
+func (s *Server) Stop() { s.stop() }
 
 // Start runs a server for the rest of t, with no buckets.
 func Start(t testing.TB) *Server {
@@ -66,37 +70,44 @@ func Start(t testing.TB) *Server {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if lastErr = start(t, bin, addr, root); lastErr == nil {
-			return &Server{Addr: addr}
+		stop, err := start(t, bin, addr, root)
+		if err == nil {
+			return &Server{Addr: addr, stop: stop}
 		}
+		lastErr = err
 	}
 	t.Fatalf("s3test: start versitygw: %v", lastErr)
 	return nil
 }
 
-func start(t testing.TB, bin, addr, root string) error {
+// start runs versitygw on addr until the test ends or the returned func,
+// which may be called more than once, is called.
+func start(t testing.TB, bin, addr, root string) (func(), error) {
 	cmd := exec.Command(bin, "--port", addr, "--quiet", "--health", "/healthz", "posix", root)
 	cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY_ID="+AccessKey, "ROOT_SECRET_ACCESS_KEY="+SecretKey)
 	logPath := filepath.Join(filepath.Dir(root), "versitygw.log")
 	logFile, err := os.Create(logPath)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer logFile.Close() // the child keeps its own descriptor
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
-		return err
+		return nil, err
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
+	var once sync.Once
 	stop := func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
+		once.Do(func() {
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case <-exited:
+			case <-time.After(10 * time.Second):
+				_ = cmd.Process.Kill()
+				<-exited
+			}
+		})
 	}
 	deadline := time.Now().Add(60 * time.Second)
 	client := &http.Client{Timeout: 2 * time.Second}
@@ -104,7 +115,7 @@ func start(t testing.TB, bin, addr, root string) error {
 		select {
 		case err := <-exited:
 			out, _ := os.ReadFile(logPath)
-			return fmt.Errorf("exited (%v): %s", err, out)
+			return nil, fmt.Errorf("exited (%v): %s", err, out)
 		default:
 		}
 		resp, err := client.Get("http://" + addr + "/healthz")
@@ -112,12 +123,12 @@ func start(t testing.TB, bin, addr, root string) error {
 			_ = resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
 				t.Cleanup(stop)
-				return nil
+				return stop, nil
 			}
 		}
 		if time.Now().After(deadline) {
 			stop()
-			return fmt.Errorf("not healthy within a minute: %v", err)
+			return nil, fmt.Errorf("not healthy within a minute: %v", err)
 		}
 		time.Sleep(50 * time.Millisecond) // polling a condition, not waiting for time
 	}
