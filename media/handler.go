@@ -86,7 +86,6 @@ func (s *Store) Handler() fasthttp.RequestHandler {
 	}
 }
 
-// cancelOnClose ends a streamed body's context when fasthttp closes it.
 // fetch opens key for streaming, or only stats it when statOnly. The body
 // outlives the handler (fasthttp streams it after the handler returned), so
 // it gets a context of its own, ended when the stream is closed.
@@ -105,6 +104,7 @@ func (s *Store) fetch(key string, statOnly bool) (io.ReadCloser, int64, error) {
 	return cancelOnClose{rc, cancel}, size, nil
 }
 
+// cancelOnClose ends a streamed body's context when fasthttp closes it.
 type cancelOnClose struct {
 	io.ReadCloser
 	cancel context.CancelFunc
