@@ -85,6 +85,8 @@ func Start(t testing.TB) *Server {
 func start(t testing.TB, bin, addr, root string) (func(), error) {
 	cmd := exec.Command(bin, "--port", addr, "--quiet", "--health", "/healthz", "posix", root)
 	cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY_ID="+AccessKey, "ROOT_SECRET_ACCESS_KEY="+SecretKey)
+	// A test binary that dies (a panic, a timeout) takes the server along.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	logPath := filepath.Join(filepath.Dir(root), "versitygw.log")
 	logFile, err := os.Create(logPath)
 	if err != nil {
