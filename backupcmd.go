@@ -12,7 +12,6 @@ import (
 
 	"campus/backup"
 	"campus/config"
-	"campus/media"
 	"campus/persistence/pgserver"
 )
 
@@ -25,7 +24,7 @@ func runBackup(ctx context.Context, cfg config.Config, log zerolog.Logger, dir s
 	if err != nil {
 		return stopFirst(err)
 	}
-	store, err := media.New(cfg.MediaDir(), log)
+	store, err := openMedia(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -37,14 +36,14 @@ func runBackup(ctx context.Context, cfg config.Config, log zerolog.Logger, dir s
 }
 
 // runRestore restores the backup in dir into an empty database and the
-// data dir's media store.
+// media store (CAMPUS_MEDIA_URL).
 func runRestore(ctx context.Context, cfg config.Config, log zerolog.Logger, dir string, stderr io.Writer) error {
 	url, closeDB, err := databaseURL(ctx, cfg, log)
 	defer closeDB()
 	if err != nil {
 		return stopFirst(err)
 	}
-	store, err := media.New(cfg.MediaDir(), log)
+	store, err := openMedia(ctx, cfg, log)
 	if err != nil {
 		return err
 	}

@@ -144,7 +144,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		return err
 	}
 
-	store, err := media.New(cfg.MediaDir(), log)
+	store, err := openMedia(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -287,6 +287,29 @@ func servePprof(addr string, log zerolog.Logger) (func(), error) {
 	go func() { _ = hs.Serve(ln) }()
 	log.Warn().Str("addr", ln.Addr().String()).Msg("pprof profiles served (CAMPUS_PPROF_ADDR)")
 	return func() { _ = hs.Close() }, nil
+}
+
+// openMedia opens the media store CAMPUS_MEDIA_URL names: the bucket of an
+// S3-compatible service, which every node of a cluster can share, or a
+// directory (by default the data dir's media/).
+func openMedia(ctx context.Context, cfg config.Config, log zerolog.Logger) (*media.Store, error) {
+	if s3 := cfg.Media.S3; s3 != nil {
+		store, err := media.NewS3(ctx, media.S3Options{
+			Endpoint: s3.Endpoint, Secure: s3.Secure, Region: s3.Region, Bucket: s3.Bucket, PathStyle: s3.PathStyle,
+			AccessKeyID: s3.AccessKeyID, SecretAccessKey: string(s3.SecretAccessKey), SessionToken: string(s3.SessionToken),
+		}, log)
+		if err != nil {
+			return nil, err
+		}
+		log.Info().Str("bucket", s3.Bucket).Str("endpoint", s3.Endpoint).Msg("media in s3")
+		return store, nil
+	}
+	store, err := media.New(cfg.MediaDir(), log)
+	if err != nil {
+		return nil, err
+	}
+	log.Info().Str("dir", cfg.MediaDir()).Msg("media in a directory")
+	return store, nil
 }
 
 // newMailer sends over SMTP when CAMPUS_SMTP_URL is set, else writes .eml

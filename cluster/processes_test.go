@@ -6,8 +6,11 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"math/rand/v2"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"os"
@@ -27,6 +30,7 @@ import (
 
 	"campus/app"
 	"campus/httpapi/wstest"
+	"campus/media/s3test"
 	"campus/persistence"
 	"campus/persistence/testdb"
 )
@@ -43,6 +47,10 @@ func TestThreeProcesses(t *testing.T) {
 	dbURL := testdb.NewURL(t)
 	db := openDB(t, dbURL)
 
+	// Media in one bucket of a real S3-compatible server, shared by all nodes.
+	s3 := s3test.Start(t)
+	mediaEnv := s3.Env(s3.Bucket(t, "campus-cluster"))
+
 	manage := []int{freePort(t), freePort(t), freePort(t)}
 	var hosts []string
 	for _, p := range manage {
@@ -50,7 +58,7 @@ func TestThreeProcesses(t *testing.T) {
 	}
 	nodes := make([]*node, 3)
 	for i := range nodes {
-		nodes[i] = startNode(t, bin, i, dbURL, manage[i], strings.Join(hosts, ","))
+		nodes[i] = startNode(t, bin, i, dbURL, manage[i], strings.Join(hosts, ","), mediaEnv...)
 	}
 	for _, n := range nodes {
 		n.waitMembers(t, 3, 90*time.Second)
@@ -93,6 +101,19 @@ func TestThreeProcesses(t *testing.T) {
 		}
 		posts = append(posts, data(env)["post"].(map[string]any)["id"].(string))
 	}
+	// An image posted through node 0 is served by node 2 from the bucket.
+	imgURL, imgBytes := postImage(t, nodes[0], authorTok)
+	resp, err := httpClient.Get("http://" + nodes[2].addr + imgURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	served, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/png" || !bytes.Equal(served, imgBytes) {
+		t.Fatalf("node 2 serves node 0's image %s: %d %q, %d bytes, want %d", imgURL, resp.StatusCode,
+			resp.Header.Get("Content-Type"), len(served), len(imgBytes))
+	}
+
 	watcher := newUser("Cluster Watcher")
 	ws := wstest.Connect(t, nodes[2].addr, login(nodes[1], watcher))
 	ws.Watch(t, posts...)
@@ -258,7 +279,7 @@ type node struct {
 	done chan struct{}
 }
 
-func startNode(t *testing.T, bin string, i int, dbURL string, managePort int, hosts string) *node {
+func startNode(t *testing.T, bin string, i int, dbURL string, managePort int, hosts string, env ...string) *node {
 	t.Helper()
 	dir := t.TempDir()
 	n := &node{i: i, addr: "127.0.0.1:" + strconv.Itoa(freePort(t)), log: filepath.Join(dir, "server.log"),
@@ -278,6 +299,7 @@ func startNode(t *testing.T, bin string, i int, dbURL string, managePort int, ho
 		"CAMPUS_RATE_LIMITS=off",
 		"CAMPUS_LOG_LEVEL=warn",
 	)
+	n.cmd.Env = append(n.cmd.Env, env...)
 	n.cmd.Stdout, n.cmd.Stderr = logf, logf
 	if err := n.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -304,6 +326,48 @@ func startNode(t *testing.T, bin string, i int, dbURL string, managePort int, ho
 		}
 	})
 	return n
+}
+
+// postImage posts a PNG through n and returns its URL and the PNG (which
+// has no metadata to strip, so it is stored as sent).
+func postImage(t *testing.T, n *node, token string) (string, []byte) {
+	t.Helper()
+	var img bytes.Buffer
+	if err := png.Encode(&img, image.NewGray(image.Rect(0, 0, 6, 4))); err != nil {
+		t.Fatal(err)
+	}
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	_ = mw.WriteField("content", "a picture")
+	_ = mw.WriteField("visibility", "public")
+	fw, err := mw.CreateFormFile("images", "a.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = fw.Write(img.Bytes())
+	if err := mw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequest("POST", "http://"+n.addr+"/api/posts", &body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var env map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil || resp.StatusCode != 201 {
+		t.Fatalf("post an image on node %d: %d %v %v", n.i, resp.StatusCode, env, err)
+	}
+	images, _ := data(env)["post"].(map[string]any)["images"].([]any)
+	if len(images) != 1 {
+		t.Fatalf("post has images %v", images)
+	}
+	return images[0].(map[string]any)["url"].(string), img.Bytes()
 }
 
 // kill ends the node with SIGKILL, as a crash would.

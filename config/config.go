@@ -65,10 +65,52 @@ type Config struct {
 	// PprofAddr serves Go's net/http/pprof profiles on a loopback address
 	// when set (CAMPUS_PPROF_ADDR, e.g. 127.0.0.1:6060); empty (the default) serves none.
 	PprofAddr string
+	// Media is where uploaded images live (CAMPUS_MEDIA_URL): a directory
+	// (file:///path, default DataDir/media) or an S3 bucket (s3://bucket?…).
+	Media Media
 }
 
-// MediaDir is where uploaded files live.
-func (c Config) MediaDir() string { return filepath.Join(c.DataDir, "media") }
+// Media is the parsed CAMPUS_MEDIA_URL: exactly one of Dir and S3 is set.
+type Media struct {
+	// Dir is the file store's directory.
+	Dir string
+	// S3 is the bucket of an S3-compatible service.
+	S3 *S3
+}
+
+// S3 says which bucket keeps the images, for
+// s3://BUCKET?endpoint=http(s)://HOST:PORT&region=REGION. The credentials
+// come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and (optional)
+// AWS_SESSION_TOKEN, never from the URL: a URL ends up in process listings,
+// shell histories and error messages.
+type S3 struct {
+	Bucket string
+	// Endpoint is host[:port]; without an endpoint parameter, AWS's s3.amazonaws.com.
+	Endpoint string
+	// Secure is true unless the endpoint is http://.
+	Secure bool
+	// Region is the region parameter; default us-east-1 with an endpoint
+	// (what S3-compatible servers expect), else asked of AWS.
+	Region string
+	// PathStyle addresses buckets as endpoint/bucket: on with an endpoint
+	// (S3-compatible servers rarely have per-bucket host names), off for AWS.
+	PathStyle       bool
+	AccessKeyID     string
+	SecretAccessKey Secret
+	SessionToken    Secret
+}
+
+// Secret is a string that prints as a placeholder, so a Config logged or
+// printed with %v or %+v does not show it.
+type Secret string
+
+func (Secret) String() string { return "[redacted]" }
+
+// GoString hides the secret from %#v too.
+func (Secret) GoString() string { return `"[redacted]"` }
+
+// MediaDir is the file store's directory (meaningless when Media.S3 is set).
+func (c Config) MediaDir() string { return c.Media.Dir }
 
 // PostgresDir is the embedded Postgres's directory.
 func (c Config) PostgresDir() string { return filepath.Join(c.DataDir, "postgres") }
@@ -95,10 +137,11 @@ func (e *Error) Error() string {
 // and validates it. The first bad variable is reported.
 func Load(getenv func(string) string) (Config, error) {
 	r := reader{getenv: getenv}
+	dataDir := r.str("CAMPUS_DATA_DIR", "./var")
 	c := Config{
 		Addr:                  r.addr("CAMPUS_ADDR", ":8080"),
 		DatabaseURL:           r.dbURL("DATABASE_URL"),
-		DataDir:               r.str("CAMPUS_DATA_DIR", "./var"),
+		DataDir:               dataDir,
 		PublicOrigin:          r.origin("CAMPUS_PUBLIC_ORIGIN"),
 		SMTPURL:               r.smtpURL("CAMPUS_SMTP_URL"),
 		MailFrom:              r.email("CAMPUS_MAIL_FROM", "Campus <no-reply@campus.localhost>"),
@@ -117,6 +160,7 @@ func Load(getenv func(string) string) (Config, error) {
 		ClusterHosts:          r.hosts("CAMPUS_CLUSTER_HOSTS"),
 		ClusterAutoManagePort: r.intRange("CAMPUS_CLUSTER_MANAGE_PORT", 6330, 1, 65535),
 		PprofAddr:             r.loopbackAddr("CAMPUS_PPROF_ADDR"),
+		Media:                 r.media("CAMPUS_MEDIA_URL", filepath.Join(dataDir, "media")),
 	}
 	if r.err != nil {
 		return Config{}, r.err
@@ -356,6 +400,143 @@ func (r *reader) hosts(name string) []string {
 		out = append(out, part)
 	}
 	return out
+}
+
+// media parses CAMPUS_MEDIA_URL; unset means the file store in defDir.
+func (r *reader) media(name, defDir string) Media {
+	v, ok := r.raw(name)
+	if !ok {
+		return Media{Dir: defDir}
+	}
+	shown := redactMediaURL(v)
+	u, err := url.Parse(v)
+	if err != nil {
+		r.fail(name, shown, "want file:///absolute/dir or s3://bucket?endpoint=https://host:port&region=name")
+		return Media{}
+	}
+	switch u.Scheme {
+	case "file":
+		if u.User != nil || (u.Host != "" && u.Host != "localhost") || u.RawQuery != "" || u.Fragment != "" ||
+			u.Opaque != "" || u.Path == "" || u.Path == "/" {
+			r.fail(name, shown, "want file:///absolute/dir (three slashes, no host, no query)")
+			return Media{}
+		}
+		return Media{Dir: filepath.Clean(u.Path)}
+	case "s3":
+		s3, reason := parseS3(u)
+		if reason != "" {
+			r.fail(name, shown, reason)
+			return Media{}
+		}
+		s3.AccessKeyID = r.required("AWS_ACCESS_KEY_ID", name)
+		s3.SecretAccessKey = Secret(r.required("AWS_SECRET_ACCESS_KEY", name))
+		s3.SessionToken = Secret(strings.TrimSpace(r.getenv("AWS_SESSION_TOKEN")))
+		return Media{S3: s3}
+	}
+	r.fail(name, shown, "scheme must be file or s3")
+	return Media{}
+}
+
+// parseS3 reads s3://bucket?endpoint=…&region=…; a non-empty reason says
+// what is wrong with it.
+func parseS3(u *url.URL) (*S3, string) {
+	if u.User != nil {
+		return nil, "credentials do not go in the URL: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"
+	}
+	if (u.Path != "" && u.Path != "/") || u.Fragment != "" || u.Opaque != "" {
+		return nil, "want s3://bucket?endpoint=https://host:port&region=name (a bucket, no path)"
+	}
+	if !validBucket(u.Host) {
+		return nil, "the bucket name must be 3 to 63 lower-case letters, digits, dots and hyphens"
+	}
+	q, err := url.ParseQuery(u.RawQuery)
+	if err != nil {
+		return nil, "unreadable query"
+	}
+	s3 := &S3{Bucket: u.Host, Endpoint: "s3.amazonaws.com", Secure: true}
+	for k, vs := range q {
+		if len(vs) != 1 {
+			return nil, "parameter " + k + " given more than once"
+		}
+		switch v := vs[0]; k {
+		case "endpoint":
+			e, err := url.Parse(v)
+			if err != nil || (e.Scheme != "http" && e.Scheme != "https") || e.Host == "" || e.User != nil ||
+				(e.Path != "" && e.Path != "/") || e.RawQuery != "" {
+				return nil, "endpoint must be http(s)://host[:port]"
+			}
+			if p := e.Port(); p != "" {
+				if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+					return nil, "endpoint port must be a number from 1 to 65535"
+				}
+			}
+			s3.Endpoint, s3.Secure, s3.PathStyle = e.Host, e.Scheme == "https", true
+		case "region":
+			if v == "" || strings.ContainsFunc(v, func(r rune) bool {
+				return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_')
+			}) {
+				return nil, "region must be a name such as us-east-1"
+			}
+			s3.Region = v
+		default:
+			return nil, "unknown parameter " + k + " (want endpoint and region; credentials come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)"
+		}
+	}
+	if s3.Region == "" && s3.PathStyle {
+		s3.Region = "us-east-1"
+	}
+	return s3, ""
+}
+
+// validBucket follows S3's bucket naming rules.
+func validBucket(b string) bool {
+	if len(b) < 3 || len(b) > 63 {
+		return false
+	}
+	for i := range len(b) {
+		c := b[i]
+		alnum := c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+		if !alnum && ((c != '.' && c != '-') || i == 0 || i == len(b)-1) {
+			return false
+		}
+	}
+	return true
+}
+
+// required returns variable name, which the setting of `by` needs. It only
+// checks presence, so no value (a secret, maybe) ever reaches an error.
+func (r *reader) required(name, by string) string {
+	v, ok := r.raw(name)
+	if !ok {
+		r.fail(name, "", "required by "+by+"=s3://…")
+		return ""
+	}
+	return v
+}
+
+// redactMediaURL shows a media URL in an error: the password and every query
+// value but the endpoint and region are hidden, in case someone put
+// credentials there.
+func redactMediaURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparseable)"
+	}
+	if u.User != nil {
+		u.User = url.UserPassword("xxxxx", "xxxxx")
+	}
+	q, err := url.ParseQuery(u.RawQuery)
+	if err != nil {
+		u.RawQuery = "xxxxx"
+		return u.String()
+	}
+	for k := range q {
+		if k != "endpoint" && k != "region" {
+			q[k] = []string{"xxxxx"}
+		}
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // redact hides a URL's password so a config error never prints it.

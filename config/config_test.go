@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -89,5 +90,99 @@ func TestSecretsNotPrinted(t *testing.T) {
 	_, err := Load(env(map[string]string{"DATABASE_URL": "mysql://user:hunter2@db/x"}))
 	if err == nil || strings.Contains(err.Error(), "hunter2") {
 		t.Fatalf("password leaked or no error: %v", err)
+	}
+}
+
+func TestMediaURL(t *testing.T) {
+	creds := map[string]string{"AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "hunter2secret"}
+	tests := []struct {
+		name, value string
+		want        Media
+	}{
+		{"unset: the data dir's media", "", Media{Dir: "/srv/campus/media"}},
+		{"file", "file:///mnt/images/", Media{Dir: "/mnt/images"}},
+		{"file on localhost", "file://localhost/mnt/images", Media{Dir: "/mnt/images"}},
+		{"aws", "s3://campus-media", Media{S3: &S3{Bucket: "campus-media", Endpoint: "s3.amazonaws.com", Secure: true}}},
+		{"aws with region", "s3://campus-media?region=eu-west-1",
+			Media{S3: &S3{Bucket: "campus-media", Endpoint: "s3.amazonaws.com", Secure: true, Region: "eu-west-1"}}},
+		{"s3-compatible over http", "s3://campus.media?endpoint=http://127.0.0.1:7070",
+			Media{S3: &S3{Bucket: "campus.media", Endpoint: "127.0.0.1:7070", Region: "us-east-1", PathStyle: true}}},
+		{"s3-compatible over https with region", "s3://media-1?endpoint=https://s3.example.edu/&region=garage",
+			Media{S3: &S3{Bucket: "media-1", Endpoint: "s3.example.edu", Secure: true, Region: "garage", PathStyle: true}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := map[string]string{"CAMPUS_DATA_DIR": "/srv/campus", "CAMPUS_MEDIA_URL": tt.value, "AWS_SESSION_TOKEN": "tok"}
+			for k, v := range creds {
+				e[k] = v
+			}
+			c, err := Load(env(e))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.want.S3 != nil {
+				tt.want.S3.AccessKeyID, tt.want.S3.SecretAccessKey, tt.want.S3.SessionToken = "AKIDEXAMPLE", "hunter2secret", "tok"
+			}
+			if c.Media.Dir != tt.want.Dir || (c.Media.S3 == nil) != (tt.want.S3 == nil) ||
+				(c.Media.S3 != nil && *c.Media.S3 != *tt.want.S3) {
+				t.Fatalf("Media = %+v %+v, want %+v %+v", c.Media, c.Media.S3, tt.want, tt.want.S3)
+			}
+			if tt.want.Dir != "" && c.MediaDir() != tt.want.Dir {
+				t.Errorf("MediaDir() = %q", c.MediaDir())
+			}
+			if printed := fmt.Sprintf("%v %+v %#v", c, c.Media.S3, c.Media.S3); strings.Contains(printed, "hunter2secret") {
+				t.Errorf("printing the config shows the secret: %s", printed)
+			}
+		})
+	}
+}
+
+func TestMediaURLRejects(t *testing.T) {
+	creds := map[string]string{"AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "hunter2secret"}
+	tests := []struct {
+		name, value string
+		env         map[string]string
+		wantVar     string
+	}{
+		{"scheme", "ftp://x/y", creds, "CAMPUS_MEDIA_URL"},
+		{"plain path", "/srv/media", creds, "CAMPUS_MEDIA_URL"},
+		{"file with host", "file://server/media", creds, "CAMPUS_MEDIA_URL"},
+		{"file relative", "file:media", creds, "CAMPUS_MEDIA_URL"},
+		{"file root only", "file:///", creds, "CAMPUS_MEDIA_URL"},
+		{"file with query", "file:///m?x=1", creds, "CAMPUS_MEDIA_URL"},
+		{"no bucket", "s3://", creds, "CAMPUS_MEDIA_URL"},
+		{"bucket upper case", "s3://Campus_Media", creds, "CAMPUS_MEDIA_URL"},
+		{"bucket too short", "s3://ab", creds, "CAMPUS_MEDIA_URL"},
+		{"bucket ends in hyphen", "s3://media-", creds, "CAMPUS_MEDIA_URL"},
+		{"path", "s3://media/prefix", creds, "CAMPUS_MEDIA_URL"},
+		{"endpoint scheme", "s3://media?endpoint=ftp://h:21", creds, "CAMPUS_MEDIA_URL"},
+		{"endpoint without host", "s3://media?endpoint=http://", creds, "CAMPUS_MEDIA_URL"},
+		{"endpoint with path", "s3://media?endpoint=http://h:9000/media", creds, "CAMPUS_MEDIA_URL"},
+		{"endpoint bad port", "s3://media?endpoint=http://h:99999", creds, "CAMPUS_MEDIA_URL"},
+		{"region", "s3://media?region=US%20East", creds, "CAMPUS_MEDIA_URL"},
+		{"repeated parameter", "s3://media?region=a&region=b", creds, "CAMPUS_MEDIA_URL"},
+		{"secret in the query", "s3://media?secret_key=hunter2secret", creds, "CAMPUS_MEDIA_URL"},
+		{"secret in the user info", "s3://AKID:hunter2secret@media", creds, "CAMPUS_MEDIA_URL"},
+		{"no access key", "s3://media", map[string]string{"AWS_SECRET_ACCESS_KEY": "hunter2secret"}, "AWS_ACCESS_KEY_ID"},
+		{"no secret key", "s3://media", map[string]string{"AWS_ACCESS_KEY_ID": "AKIDEXAMPLE"}, "AWS_SECRET_ACCESS_KEY"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := map[string]string{"CAMPUS_MEDIA_URL": tt.value}
+			for k, v := range tt.env {
+				e[k] = v
+			}
+			_, err := Load(env(e))
+			if err == nil || !IsError(err) {
+				t.Fatalf("want config error, got %v", err)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, tt.wantVar) || strings.Contains(msg, "\n") {
+				t.Fatalf("message must be one line naming %s: %q", tt.wantVar, msg)
+			}
+			if strings.Contains(msg, "hunter2secret") {
+				t.Fatalf("message shows the secret: %q", msg)
+			}
+		})
 	}
 }

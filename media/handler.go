@@ -2,13 +2,21 @@ package media
 
 import (
 	"bytes"
+	"context"
 	"errors"
-	"os"
+	"io"
+	"io/fs"
+	"net"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/valyala/fasthttp"
 )
+
+// serveTimeout bounds one image's trip from the backend to the client. An
+// image is at most MaxBytes, so this is generous even for a slow client.
+const serveTimeout = 2 * time.Minute
 
 // Handler serves GET and HEAD /media/<key>. Mount it for every method on that
 // path (with fasthttp/router: r.ANY("/media/{key}", h)); it answers 405
@@ -16,12 +24,15 @@ import (
 //
 // Only names of the exact shape Save gives are looked up, so "..", encoded
 // slashes, absolute paths and temporary files are 404s before any file is
-// touched. The file is streamed as is: no directory listings, no range or
-// compression machinery, no compressed copies written next to it (as
+// touched. The bytes are streamed as stored, from disk or from the bucket
+// (clients never need access to the bucket): no directory listings, no range
+// or compression machinery, no compressed copies written next to it (as
 // fasthttp.FS would). The headers make a stored file inert even if a browser
 // opened it as a page: the type is fixed by the extension and must not be
 // sniffed, and the CSP allows nothing and sandboxes the document. Content
-// never changes under a key, so it may be cached for a year.
+// never changes under a key, so it may be cached for a year, and the key is
+// its ETag. A backend failure is logged and answered with a bare 500 (503
+// when the backend did not answer in time): its details never reach clients.
 func (s *Store) Handler() fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
 		if !ctx.IsGet() && !ctx.IsHead() {
@@ -34,25 +45,24 @@ func (s *Store) Handler() fasthttp.RequestHandler {
 			ctx.NotFound()
 			return
 		}
-		f, err := os.Open(s.path(key))
-		if errors.Is(err, os.ErrNotExist) {
+		etag := `"` + key + `"`
+		inm := ctx.Request.Header.Peek("If-None-Match")
+		notModified := len(inm) > 0 &&
+			(bytes.Contains(inm, []byte(etag)) || bytes.Equal(bytes.TrimSpace(inm), []byte("*")))
+
+		body, size, err := s.fetch(key, notModified || ctx.IsHead())
+		if errors.Is(err, fs.ErrNotExist) {
 			ctx.NotFound()
 			return
 		}
 		if err != nil {
-			s.log.Error().Err(err).Str("key", key).Msg("open media file")
-			ctx.Error("Internal Server Error", fasthttp.StatusInternalServerError)
-			return
-		}
-		info, err := f.Stat()
-		if err != nil || !info.Mode().IsRegular() {
-			_ = f.Close() // read-only; nothing to lose
-			if err != nil {
-				s.log.Error().Err(err).Str("key", key).Msg("stat media file")
-				ctx.Error("Internal Server Error", fasthttp.StatusInternalServerError)
+			s.log.Error().Err(err).Str("key", key).Msg("read media")
+			if unavailable(err) {
+				ctx.Error("Service Unavailable", fasthttp.StatusServiceUnavailable)
+				ctx.Response.Header.Set("Retry-After", "5")
 				return
 			}
-			ctx.NotFound()
+			ctx.Error("Internal Server Error", fasthttp.StatusInternalServerError)
 			return
 		}
 
@@ -61,21 +71,54 @@ func (s *Store) Handler() fasthttp.RequestHandler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 		h.Set("Cache-Control", "public, max-age=31536000, immutable")
-		etag := `"` + key + `"`
 		h.Set("ETag", etag)
 
-		if inm := ctx.Request.Header.Peek("If-None-Match"); len(inm) > 0 &&
-			(bytes.Contains(inm, []byte(etag)) || bytes.Equal(bytes.TrimSpace(inm), []byte("*"))) {
-			_ = f.Close()
+		if notModified {
 			ctx.SetStatusCode(fasthttp.StatusNotModified)
 			return
 		}
 		if ctx.IsHead() {
-			_ = f.Close()
-			h.SetContentLength(int(info.Size()))
+			h.SetContentLength(int(size))
 			return
 		}
-		// fasthttp closes f once the body is sent or the response dropped.
-		ctx.Response.SetBodyStream(f, int(info.Size()))
+		// fasthttp closes the body once it is sent or the response dropped.
+		ctx.Response.SetBodyStream(body, int(size))
 	}
+}
+
+// fetch opens key for streaming, or only stats it when statOnly. The body
+// outlives the handler (fasthttp streams it after the handler returned), so
+// it gets a context of its own, ended when the stream is closed.
+func (s *Store) fetch(key string, statOnly bool) (io.ReadCloser, int64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), serveTimeout)
+	if statOnly {
+		defer cancel()
+		size, err := s.b.stat(ctx, key)
+		return nil, size, err
+	}
+	rc, size, err := s.b.open(ctx, key)
+	if err != nil {
+		cancel()
+		return nil, 0, err
+	}
+	return cancelOnClose{rc, cancel}, size, nil
+}
+
+// cancelOnClose ends a streamed body's context when fasthttp closes it.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (c cancelOnClose) Close() error {
+	err := c.ReadCloser.Close()
+	c.cancel()
+	return err
+}
+
+// unavailable reports whether err says the backend could not be reached in
+// time, which a retry may cure, rather than that it failed.
+func unavailable(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }

@@ -178,7 +178,7 @@ func TestHandler(t *testing.T) {
 				t.Errorf("%s: Allow %q", m, got)
 			}
 		}
-		if _, err := os.Stat(s.path(img.Key)); err != nil {
+		if _, err := os.Stat(s.b.(*fileBackend).path(img.Key)); err != nil {
 			t.Errorf("image gone after DELETE: %v", err)
 		}
 	})

@@ -49,7 +49,7 @@ func files(t testing.TB, dir string) []string {
 
 func stored(t testing.TB, s *Store, img Image) []byte {
 	t.Helper()
-	b, err := os.ReadFile(s.path(img.Key))
+	b, err := os.ReadFile(s.b.(*fileBackend).path(img.Key))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,6 @@
 // Package media accepts uploaded images, removes their metadata, stores them
-// under random names on local disk and serves them back.
+// under random names, on local disk or in an S3-compatible bucket, and serves
+// them back.
 //
 // An upload is trusted in nothing: its type comes from its magic bytes, its
 // dimensions are checked from the header before anything is decoded, and the
@@ -16,7 +17,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -50,22 +50,34 @@ const (
 // ErrKey is returned by Delete for a key this package could not have made.
 var ErrKey = errors.New("media: not a media key")
 
-// tempPrefix marks an upload being written. No key starts with a dot, so the
-// handler can never serve one.
-const tempPrefix = ".upload-"
-
-// staleAfter is how old a temporary file must be before New removes it: it
-// was left by a crash, not by an upload another process is still writing.
-const staleAfter = time.Hour
-
-// Store keeps images in a directory, sharded by the first two hex digits of
-// the key so that no directory grows past a few thousand entries. It holds
-// no state beyond its directory and is safe for concurrent use, also by
-// several processes sharing the directory.
+// Store checks, cleans and keeps images. Where the bytes go is its backend's
+// business: a directory (New) or an S3-compatible bucket (NewS3). Checking
+// and stripping happen here, once, for both. It holds no state beyond its
+// backend and is safe for concurrent use, also by several processes (nodes)
+// sharing one directory or bucket.
 type Store struct {
-	dir string
+	b   backend
 	log zerolog.Logger
 }
+
+// backend is where a Store keeps bytes. Keys reaching it have passed
+// validKey. A missing key gives an error matching fs.ErrNotExist.
+type backend interface {
+	// put stores r, size bytes or -1 when unknown, under key: whole or not at all.
+	put(ctx context.Context, key string, r io.Reader, size int64) error
+	// open returns the bytes stored under key and their number.
+	open(ctx context.Context, key string) (io.ReadCloser, int64, error)
+	// stat returns the size of what is stored under key.
+	stat(ctx context.Context, key string) (int64, error)
+	// remove deletes key; a missing key is not an error.
+	remove(ctx context.Context, key string) error
+	// walk calls fn for every stored image; an error from fn stops it.
+	walk(ctx context.Context, fn func(key string, size int64) error) error
+}
+
+// deleteTimeout bounds Delete, whose callers give it no context: it runs
+// after a commit, and a hung object store must not hold the request forever.
+const deleteTimeout = 30 * time.Second
 
 // Image describes a stored image.
 type Image struct {
@@ -79,8 +91,8 @@ type Image struct {
 	Size          int64 // bytes stored, after metadata was removed
 }
 
-// New opens the store in dir, creating it if needed, and removes temporary
-// files that a crash left behind.
+// New opens the file store in dir, creating it if needed, and removes
+// temporary files that a crash left behind.
 func New(dir string, log zerolog.Logger) (*Store, error) {
 	if dir == "" {
 		return nil, errors.New("media: empty directory")
@@ -88,44 +100,11 @@ func New(dir string, log zerolog.Logger) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("media: create store: %w", err)
 	}
-	s := &Store{dir: dir, log: log}
-	if err := s.sweep(time.Now().Add(-staleAfter)); err != nil {
+	b := &fileBackend{dir: dir, log: log}
+	if err := b.sweep(time.Now().Add(-staleAfter)); err != nil {
 		return nil, err
 	}
-	return s, nil
-}
-
-// sweep removes temporary files last modified before cutoff.
-func (s *Store) sweep(cutoff time.Time) error {
-	shards, err := os.ReadDir(s.dir)
-	if err != nil {
-		return fmt.Errorf("media: list store: %w", err)
-	}
-	for _, sh := range shards {
-		if !sh.IsDir() || !isShard(sh.Name()) {
-			continue
-		}
-		dir := filepath.Join(s.dir, sh.Name())
-		files, err := os.ReadDir(dir)
-		if err != nil {
-			return fmt.Errorf("media: list shard: %w", err)
-		}
-		for _, f := range files {
-			if !strings.HasPrefix(f.Name(), tempPrefix) {
-				continue
-			}
-			info, err := f.Info()
-			if err != nil || info.ModTime().After(cutoff) {
-				continue // gone already, or still being written
-			}
-			path := filepath.Join(dir, f.Name())
-			if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return fmt.Errorf("media: remove stale upload: %w", err)
-			}
-			s.log.Info().Str("path", path).Msg("removed an interrupted upload")
-		}
-	}
-	return nil
+	return &Store{b: b, log: log}, nil
 }
 
 // Save reads one image from r, checks it, removes its metadata and stores it
@@ -182,10 +161,9 @@ func (s *Store) Delete(key string) error {
 	if !validKey(key) {
 		return fmt.Errorf("media: delete %q: %w", key, ErrKey)
 	}
-	if err := os.Remove(s.path(key)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("media: delete: %w", err)
-	}
-	return nil
+	ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
+	defer cancel()
+	return s.b.remove(ctx, key)
 }
 
 // readUpload reads the whole upload, at most MaxBytes of it. One byte more is
@@ -221,88 +199,10 @@ func (s *Store) write(ctx context.Context, ext string, data []byte) (string, err
 	if err != nil {
 		return "", err
 	}
-	if err := s.put(ctx, key, bytes.NewReader(data)); err != nil {
+	if err := s.b.put(ctx, key, bytes.NewReader(data), int64(len(data))); err != nil {
 		return "", err
 	}
 	return key, nil
-}
-
-// put stores r under key, which must have passed validKey. The bytes go to
-// a temporary file in the final directory, are synced, and only then renamed
-// into place, so a reader never sees a partial image and a failure leaves
-// nothing behind.
-func (s *Store) put(ctx context.Context, key string, r io.Reader) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("media: save: %w", err)
-	}
-	dir := filepath.Join(s.dir, key[:2])
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("media: create shard: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, tempPrefix+"*")
-	if err != nil {
-		return fmt.Errorf("media: create temporary file: %w", err)
-	}
-	renamed := false
-	defer func() {
-		if renamed {
-			return
-		}
-		_ = tmp.Close() // may already be closed; the removal below is what matters
-		if rmErr := os.Remove(tmp.Name()); rmErr != nil && !errors.Is(rmErr, os.ErrNotExist) {
-			s.log.Warn().Err(rmErr).Str("path", tmp.Name()).Msg("could not remove a failed upload")
-		}
-	}()
-	if _, err := io.Copy(tmp, ctxReader{ctx, r}); err != nil {
-		return fmt.Errorf("media: write: %w", err)
-	}
-	// CreateTemp makes the file private; images are public and another
-	// process (a reverse proxy, a backup) may read them.
-	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("media: chmod: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("media: sync: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("media: close: %w", err)
-	}
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("media: save: %w", err)
-	}
-	final := s.path(key)
-	if err := os.Rename(tmp.Name(), final); err != nil {
-		return fmt.Errorf("media: rename: %w", err)
-	}
-	renamed = true
-	// The rename is durable only once the directory entry is.
-	if err := syncDir(dir); err != nil {
-		if rmErr := os.Remove(final); rmErr != nil {
-			s.log.Warn().Err(rmErr).Str("path", final).Msg("could not remove an unsynced upload")
-		}
-		return err
-	}
-	return nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("media: open shard: %w", err)
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("media: sync shard: %w", err)
-	}
-	return nil
-}
-
-// path is where key lives on disk. key must have passed validKey.
-func (s *Store) path(key string) string {
-	return filepath.Join(s.dir, key[:2], key)
 }
 
 // keyHex is the length of a key's random part: 128 bits in hex.
@@ -332,10 +232,6 @@ func validKey(k string) bool {
 		}
 	}
 	return true
-}
-
-func isShard(name string) bool {
-	return len(name) == 2 && isHex(name[0]) && isHex(name[1])
 }
 
 func isHex(c byte) bool {

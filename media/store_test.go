@@ -57,7 +57,7 @@ func TestSaveAccepts(t *testing.T) {
 				t.Errorf("Size %d, stored %d bytes", img.Size, len(got))
 			}
 			samePixels(t, tt.data, got)
-			if _, err := os.Stat(filepath.Join(s.dir, img.Key[:2], img.Key)); err != nil {
+			if _, err := os.Stat(filepath.Join(s.b.(*fileBackend).dir, img.Key[:2], img.Key)); err != nil {
 				t.Errorf("not sharded by the first two hex digits: %v", err)
 			}
 		})
@@ -422,7 +422,7 @@ func TestNewCreatesDir(t *testing.T) {
 func TestStoredFileMode(t *testing.T) {
 	s, _ := newStore(t)
 	img := save(t, s, pngBytes(t, 4, 4))
-	info, err := os.Stat(s.path(img.Key))
+	info, err := os.Stat(s.b.(*fileBackend).path(img.Key))
 	if err != nil {
 		t.Fatal(err)
 	}

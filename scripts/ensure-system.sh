@@ -3,7 +3,21 @@
 # missing: Postgres binaries (always) and, with --browser, Debian's chromium
 # for the end-to-end tests. Uses apt-get as root or through sudo; otherwise
 # prints the one command to run and fails.
+#
+# It also builds the S3-compatible server the media tests run against
+# (versitygw, from the Go module proxy) into the user's cache directory,
+# where media/s3test looks for it; the version must match s3test.Version.
 set -euo pipefail
+
+VERSITYGW_VERSION=v1.8.0
+vgw_dir="${XDG_CACHE_HOME:-$HOME/.cache}/campus/versitygw-$VERSITYGW_VERSION"
+if [ -z "${CAMPUS_VERSITYGW:-}" ] && [ ! -x "$vgw_dir/versitygw" ]; then
+  echo "Building versitygw $VERSITYGW_VERSION for the media tests (once) into $vgw_dir"
+  mkdir -p "$vgw_dir"
+  # From the cache dir, outside our module: its go.mod does not apply.
+  (cd "$vgw_dir" && GOBIN="$vgw_dir" GOFLAGS=-buildvcs=false GOWORK=off \
+    go install "github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION")
+fi
 
 want_browser=0
 [ "${1:-}" = "--browser" ] && want_browser=1
