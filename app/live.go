@@ -93,6 +93,8 @@ func NewNotificationView(n *persistence.Notification, sender *persistence.User) 
 		v.Message = name + " liked your post"
 	case persistence.NotifyComment:
 		v.Message = name + " commented on your post"
+	case persistence.NotifyModeration:
+		v.Message = n.Note
 	default:
 		v.Message = "You have a new notification"
 	}

@@ -270,6 +270,8 @@ type Notification struct {
 	CommentID uuid.UUID `bun:"comment_id,type:uuid,nullzero"`
 	IsRead    bool      `bun:"is_read,notnull"`
 	CreatedAt time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	// Note is the text of a moderation notification (why content was removed).
+	Note string `bun:"note,notnull"`
 
 	Sender *User `bun:"rel:belongs-to,join:sender_id=id"`
 }
