@@ -104,7 +104,7 @@ func BlockedWith(ctx context.Context, db bun.IDB, user uuid.UUID) (map[uuid.UUID
 
 // ListedUser is a user in a block or mute list, with when they were added.
 type ListedUser struct {
-	User
+	User     `bun:",extend"`
 	ListedAt time.Time `bun:"listed_at"`
 }
 
@@ -189,7 +189,7 @@ func RevokeCapability(ctx context.Context, db bun.IDB, user uuid.UUID, capabilit
 
 // CapabilityHolder is a user holding a capability.
 type CapabilityHolder struct {
-	User
+	User      `bun:",extend"`
 	GrantedAt time.Time `bun:"granted_at"`
 }
 
@@ -456,7 +456,7 @@ func InsertAudit(ctx context.Context, db bun.IDB, e *AuditEntry) error {
 	if e.ID == uuid.Nil {
 		e.ID = NewID()
 	}
-	if _, err := db.NewInsert().Model(e).ExcludeColumn("actor_name", "target_name").Returning("created_at").Exec(ctx); err != nil {
+	if _, err := db.NewInsert().Model(e).Returning("created_at").Exec(ctx); err != nil {
 		return fmt.Errorf("persistence: audit: %w", err)
 	}
 	return nil
