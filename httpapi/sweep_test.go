@@ -216,6 +216,7 @@ type sweepStack struct {
 	*liveStack
 	hash string // argon2id of sweepPassword, shared by every sweep user
 	n    atomic.Int64
+	idx  *searchindex.Index // not tailing: CatchUp applies the outbox
 }
 
 func newSweepStack(t *testing.T) *sweepStack {
@@ -228,6 +229,7 @@ func newSweepStack(t *testing.T) *sweepStack {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = idx.Close() })
+		sw.idx = idx
 		d.Profiles = app.NewProfiles(app.ProfilesDeps{DB: st.db, Media: st.media, Log: d.Log})
 		d.Friends = app.NewFriends(app.FriendsDeps{DB: st.db, Log: d.Log, Pusher: st.live})
 		d.Notifications = app.NewNotifications(app.NotificationsDeps{DB: st.db, Log: d.Log})
