@@ -17,16 +17,16 @@ import { waitForCode } from './support/mail';
 import { CLIENT_DIR, startServer, type RunningServer } from './support/server';
 
 const n = (Date.now() % 900_000) + 100_000;
-const person = (name: string, i: number) => ({
-  name,
-  email: `${name.split(' ')[0].toLowerCase()}.${n}@uni.test`,
+const person = (first: string, last: string, i: number) => ({
+  name: `${first} ${last}`,
+  email: `${first.toLowerCase()}.${n}@uni.test`,
   universityId: `BWU/BCA/22/${n + i}`,
-  password: `${name.split(' ')[0]}#2025x`,
+  password: `${first}#2025x`,
 });
-const asha = person('Asha Rao', 0);
-const bikram = person('Bikram Sen', 1);
-const chitra = person('Chitra Iyer', 2);
-const mod = person('Moni Das', 3);
+const asha = person('Asha', 'Rao', 0);
+const bikram = person('Bikram', 'Sen', 1);
+const chitra = person('Chitra', 'Iyer', 2);
+const mod = person('Moni', 'Das', 3);
 const bPost = `Buy cheap followers now ${n}`;
 const cPost = `Chitra writes about quasars ${n}`;
 
