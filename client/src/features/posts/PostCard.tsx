@@ -14,7 +14,7 @@ import { postLink, type Comment } from './model';
 import { isApiError } from '../../api/http';
 import { ConfirmDialog } from '../safety/ConfirmDialog';
 import { ReportDialog } from '../safety/ReportDialog';
-import { blockAuthorAtom } from '../safety/safetyAtoms';
+import { blockAuthorAtom, muteAuthorAtom } from '../safety/safetyAtoms';
 import { PostMenu } from './PostMenu';
 import { deletePostAtom, likePendingAtom, postAtom, toggleLikeAtom } from './postsAtoms';
 import { copyText, MSG_LINK_COPIED } from './share';
@@ -49,6 +49,7 @@ export function PostCard({ postId, commentsOpen = false, initialComments, initia
   const [confirmBlock, setConfirmBlock] = useState(false);
   const [blocking, setBlocking] = useState(false);
   const blockAuthor = useSetAtom(blockAuthorAtom);
+  const muteAuthor = useSetAtom(muteAuthorAtom);
   const ref = useRef<HTMLElement>(null);
   useWatchPost(ref, postId, post !== undefined);
 
@@ -89,6 +90,15 @@ export function PostCard({ postId, commentsOpen = false, initialComments, initia
     }
   };
 
+  const onMute = async () => {
+    try {
+      await muteAuthor(author.id);
+      toast({ message: `You won't see ${author.name}'s posts in your feed`, tone: 'success' });
+    } catch (err) {
+      toast({ message: isApiError(err) ? err.message : 'Could not mute. Please try again.', tone: 'error' });
+    }
+  };
+
   return (
     <article ref={ref} className="card post-card" aria-labelledby={`post-${post.id}-author`} data-post-id={post.id}>
       <header className="post-card__header">
@@ -118,6 +128,7 @@ export function PostCard({ postId, commentsOpen = false, initialComments, initia
           onCopyLink={() => void onCopyLink()}
           onDelete={() => setConfirmDelete(true)}
           onReport={isAuthor ? undefined : () => setReporting(true)}
+          onMute={isAuthor ? undefined : () => void onMute()}
           onBlock={isAuthor ? undefined : () => setConfirmBlock(true)}
         />
       </header>

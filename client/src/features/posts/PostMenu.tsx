@@ -8,6 +8,7 @@ export function PostMenu({
   onCopyLink,
   onDelete,
   onReport,
+  onMute,
   onBlock,
 }: {
   canDelete: boolean;
@@ -15,6 +16,7 @@ export function PostMenu({
   onDelete: () => void;
   /** Others' posts: report the post, block its author (issue 17). */
   onReport?: () => void;
+  onMute?: () => void;
   onBlock?: () => void;
 }) {
   const [open, setOpen] = useState(false);
@@ -37,6 +39,11 @@ export function PostMenu({
           {onReport && (
             <button type="button" role="menuitem" className="post-menu__item" onClick={pick(onReport)}>
               Report post
+            </button>
+          )}
+          {onMute && (
+            <button type="button" role="menuitem" className="post-menu__item" onClick={pick(onMute)}>
+              Mute author
             </button>
           )}
           {onBlock && (
