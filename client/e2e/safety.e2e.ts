@@ -122,6 +122,11 @@ describe('safety: report, moderate, block', () => {
     await m.page.getByText('Content removed; the author was told why').waitFor();
     await m.page.getByText('There are no open reports.').waitFor();
     await shootAll(m.page, 'moderation-queue-empty');
+    // The moderator is an admin: the audit log holds the removal, who and why.
+    await m.page.reload();
+    const audit = m.page.getByRole('list', { name: 'Audit log' });
+    await audit.getByText(/removed/).waitFor();
+    expect(await audit.textContent()).toContain('Spam');
 
     // B is told why.
     const b = await newPage(browser, server.baseURL);

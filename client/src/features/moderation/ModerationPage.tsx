@@ -3,7 +3,9 @@ import { useCallback, useEffect, useState, type FormEvent, type KeyboardEvent } 
 import { isApiError } from '../../api/http';
 import { Modal } from '../../ui/Modal';
 import { showToastAtom } from '../../ui/toast';
+import { AdminPanel } from './AdminPanel';
 import { dismissItem, fetchQueue, removeItem, suspendUser, type QueueItem } from './moderationApi';
+import { useCapabilities } from './useCapabilities';
 import '../safety/Safety.css';
 import './Moderation.css';
 
@@ -35,6 +37,7 @@ export function ModerationPage() {
   const [days, setDays] = useState(7);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const caps = useCapabilities(true);
 
   const load = useCallback(async (after: string | null) => {
     try {
@@ -152,6 +155,7 @@ export function ModerationPage() {
           Show more
         </button>
       )}
+      {caps.admin && <AdminPanel />}
       <Modal open={pending !== null} onClose={() => setPending(null)} title={pending ? ACTION_TEXT[pending.action].title : ''} size="sm" closable={!busy}>
         <form onSubmit={(e) => void act(e)} className="safety-report">
           <label className="safety-report__details">

@@ -1,7 +1,7 @@
 // The moderators' queue and actions (issue 17). Every call answers 403 to a
 // member who is not a moderator.
 
-import { apiGet, apiPost } from '../../api/http';
+import { apiDelete, apiGet, apiPost } from '../../api/http';
 import { isRecord, str } from '../../api/models';
 
 export interface Capabilities {
@@ -78,4 +78,60 @@ export async function removeItem(item: QueueItem, reason: string): Promise<void>
 /** days 0 suspends for good. */
 export async function suspendUser(userId: string, reason: string, days: number): Promise<void> {
   await apiPost<unknown>(`/moderation/users/${encodeURIComponent(userId)}/suspend`, { reason, days });
+}
+
+export interface Moderator {
+  id: string;
+  name: string;
+  grantedAt: string;
+}
+
+export interface AuditEntry {
+  id: string;
+  action: string;
+  actorName: string;
+  itemType: string;
+  targetName: string;
+  reason: string;
+  snapshot: string;
+  createdAt: string;
+}
+
+export async function fetchModerators(): Promise<Moderator[]> {
+  const data = await apiGet<unknown>('/admin/moderators?limit=100');
+  const out: Moderator[] = [];
+  if (isRecord(data) && Array.isArray(data.moderators)) {
+    for (const m of data.moderators) {
+      if (isRecord(m) && isRecord(m.user)) out.push({ id: str(m.user.id), name: str(m.user.name) || 'User', grantedAt: str(m.grantedAt) });
+    }
+  }
+  return out;
+}
+
+export async function setModerator(userId: string, on: boolean, reason = ''): Promise<void> {
+  const path = `/admin/moderators/${encodeURIComponent(userId)}`;
+  if (on) await apiPost<unknown>(path, { reason });
+  else await apiDelete<unknown>(path);
+}
+
+export async function fetchAudit(cursor?: string | null): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
+  const data = await apiGet<unknown>(cursor ? `/admin/audit?limit=50&cursor=${encodeURIComponent(cursor)}` : '/admin/audit?limit=50');
+  const entries: AuditEntry[] = [];
+  if (isRecord(data) && Array.isArray(data.entries)) {
+    for (const e of data.entries) {
+      if (!isRecord(e)) continue;
+      entries.push({
+        id: str(e.id),
+        action: str(e.action),
+        actorName: str(e.actorName),
+        itemType: str(e.itemType),
+        targetName: str(e.targetName),
+        reason: str(e.reason),
+        snapshot: str(e.snapshot),
+        createdAt: str(e.createdAt),
+      });
+    }
+  }
+  const next = isRecord(data) && typeof data.nextCursor === 'string' && data.nextCursor ? data.nextCursor : null;
+  return { entries, nextCursor: next };
 }
