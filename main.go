@@ -7,6 +7,7 @@
 //	campus reindex   rebuild the search index from the database
 //	campus backup    write the database and media files into a directory
 //	campus restore   put a backup back into an empty database and data dir
+//	campus admin grant EMAIL   make an account an admin (the first admin)
 //	campus version   print the version
 package main
 
@@ -39,6 +40,9 @@ Usage:
   campus backup DIR     write the database and media files into DIR (new or empty)
   campus restore DIR    put the backup in DIR into an empty database and data dir,
                         then run "campus reindex"
+  campus admin grant EMAIL
+                        make the account with EMAIL an admin (admins then
+                        grant moderators in the app)
   campus version        print the version
   campus help           show this help
 
@@ -65,7 +69,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "version", "--version":
 		fmt.Fprintln(stdout, "campus", version)
 		return 0
-	case "serve", "migrate", "reindex", "backup", "restore":
+	case "serve", "migrate", "reindex", "backup", "restore", "admin":
 	default:
 		fmt.Fprintf(stderr, "campus: unknown command %q\n\n%s", cmd, usage)
 		return 2
@@ -83,6 +87,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		dir = fs.Arg(0)
+	}
+	if cmd == "admin" {
+		if fs.NArg() != 2 || fs.Arg(0) != "grant" || fs.Arg(1) == "" {
+			fmt.Fprintln(stderr, "campus admin: want \"grant EMAIL\", e.g. campus admin grant dean@uni.edu")
+			return 2
+		}
+		dir = fs.Arg(1) // the e-mail address
 	}
 
 	cfg, err := config.Load(os.Getenv)
@@ -104,6 +115,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runBackup(ctx, cfg, log, dir, stderr)
 	case "restore":
 		err = runRestore(ctx, cfg, log, dir, stderr)
+	case "admin":
+		err = grantAdmin(ctx, cfg, log, dir, stdout)
 	case "serve":
 		err = serve(ctx, cfg, log, stdout)
 	}

@@ -185,6 +185,9 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		CodeKey: keys.Code, Product: cfg.ProductName, RateLimits: cfg.RateLimits, Log: log,
 	})
 
+	// Spam brakes on new accounts (issue 17), off with the other limits.
+	brakes := app.NewBrakes(db, cfg.NewAccounts, cfg.RateLimits)
+
 	srv := httpapi.New(httpapi.Deps{
 		Config:        cfg,
 		Log:           log,
@@ -192,12 +195,15 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Sessions:      sessions,
 		Accounts:      accounts,
 		Profiles:      app.NewProfiles(app.ProfilesDeps{DB: db, Media: store, Log: log}),
-		Friends:       app.NewFriends(app.FriendsDeps{DB: db, Log: log, Pusher: live}),
+		Friends:       app.NewFriends(app.FriendsDeps{DB: db, Log: log, Pusher: live, Brakes: brakes}),
 		Notifications: app.NewNotifications(app.NotificationsDeps{DB: db, Log: log}),
-		Posts:         app.NewPosts(app.PostsDeps{DB: db, Media: store, Grains: live, Log: log}),
+		Posts:         app.NewPosts(app.PostsDeps{DB: db, Media: store, Grains: live, Brakes: brakes, Log: log}),
 		Realtime:      app.NewRealtime(db, sessions),
 		Sockets:       sockets,
 		Search:        app.NewSearch(app.SearchDeps{DB: db, Index: searchIdx}),
+		Safety:        app.NewSafety(app.SafetyDeps{DB: db, Log: log}),
+		Moderation: app.NewModeration(app.ModerationDeps{DB: db, Sessions: sessions, Pusher: live, Grains: live,
+			Log: log}),
 		Ready: func(ctx context.Context) error {
 			if err := db.PingContext(ctx); err != nil {
 				return &httpapi.NotReady{Check: "database", Err: err}
@@ -332,4 +338,20 @@ func publicURL(cfg config.Config, addr net.Addr) string {
 		host = "localhost"
 	}
 	return "http://" + net.JoinHostPort(host, port)
+}
+
+// grantAdmin makes the account with email an admin: how the first admin is
+// set (`campus admin grant EMAIL`); admins grant moderators in the app.
+func grantAdmin(ctx context.Context, cfg config.Config, log zerolog.Logger, email string, stdout io.Writer) error {
+	db, closeDB, err := openDatabase(ctx, cfg, log)
+	defer closeDB()
+	if err != nil {
+		return err
+	}
+	id, err := app.GrantAdmin(ctx, db, email)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s (%s) is an admin\n", email, id)
+	return nil
 }

@@ -273,6 +273,9 @@ func (a *Accounts) signIn(ctx context.Context, id uuid.UUID) (AuthResult, error)
 	if err != nil {
 		return AuthResult{}, err
 	}
+	if err := suspensionRefusal(ctx, a.d.DB, id); err != nil {
+		return AuthResult{}, err
+	}
 	token, err := a.d.Sessions.Issue(u)
 	if err != nil {
 		return AuthResult{}, err

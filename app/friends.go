@@ -46,6 +46,8 @@ var (
 type FriendsDeps struct {
 	DB     *bun.DB
 	Pusher Pusher
+	// Brakes limit new accounts' friend requests; nil: no brakes.
+	Brakes *Brakes
 	Log    zerolog.Logger
 }
 
@@ -138,6 +140,11 @@ func (a *Friends) List(ctx context.Context, p Principal, limit int, cursor strin
 
 // UserFriends is user id's friends by name.
 func (a *Friends) UserFriends(ctx context.Context, p Principal, id uuid.UUID, limit int, cursor string) (FriendsResult, error) {
+	if blocked, err := blockedWith(ctx, a.d.DB, p.UserID, id); err != nil {
+		return FriendsResult{}, err
+	} else if blocked {
+		return FriendsResult{}, errUserNotFound
+	}
 	if id != p.UserID {
 		if _, err := persistence.VerifiedUserByID(ctx, a.d.DB, id); err != nil {
 			if isNotFound(err) {
@@ -277,6 +284,15 @@ func (a *Friends) Send(ctx context.Context, p Principal, in SendRequestInput) (F
 	}
 	if to == p.UserID {
 		return FriendRequestResult{}, errRequestToSelf
+	}
+	// Someone blocked either way is, to the other, gone.
+	if blocked, err := blockedWith(ctx, a.d.DB, p.UserID, to); err != nil {
+		return FriendRequestResult{}, err
+	} else if blocked {
+		return FriendRequestResult{}, errUserNotFound
+	}
+	if err := a.d.Brakes.check(ctx, p.UserID, brakeRequest); err != nil {
+		return FriendRequestResult{}, err
 	}
 	var (
 		req      *persistence.FriendRequest

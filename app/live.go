@@ -115,6 +115,8 @@ func NewNotificationView(n *persistence.Notification) NotificationView {
 		v.Message = domain.RollupActors(names(v.Actors), v.ActorCount) + " liked your post"
 	case persistence.NotifyComment:
 		v.Message = name + " commented on your post"
+	case persistence.NotifyModeration:
+		v.Message = n.Note
 	default:
 		v.Message = "You have a new notification"
 	}

@@ -180,6 +180,10 @@ func (r *pageReads) serve(q persistence.PostQuery, readers []*pageReader) {
 	mask := make([]byte, len(rows))
 	for _, rd := range readers {
 		v := index[rd.viewer]
+		if hidden := hiddenFrom(rows, v); hidden != nil {
+			answerReader(rd, filteredPage(shared, liked[v*len(rows):(v+1)*len(rows)], hidden), nil)
+			continue
+		}
 		mine := liked[v*len(rows) : (v+1)*len(rows)]
 		likesSome := false
 		for i, l := range mine {
@@ -204,6 +208,38 @@ func (r *pageReads) serve(q persistence.PostQuery, readers []*pageReader) {
 		}
 		answerReader(rd, page, nil)
 	}
+}
+
+// hiddenFrom answers which of rows viewer v must not see (blocks, mutes),
+// or nil when none: most readers hide nothing and share the page.
+func hiddenFrom(rows []*persistence.PostRow, v int) []bool {
+	var hidden []bool
+	for i, row := range rows {
+		for _, h := range row.HiddenFor {
+			if h == v {
+				if hidden == nil {
+					hidden = make([]bool, len(rows))
+				}
+				hidden[i] = true
+			}
+		}
+	}
+	return hidden
+}
+
+// filteredPage is shared without the hidden posts, with the reader's likes.
+// Its cursor stays the query's, so the next page continues after the
+// hidden posts too (a page may hold fewer posts than asked for).
+func filteredPage(shared PostPage, liked, hidden []bool) PostPage {
+	page := PostPage{NextCursor: shared.NextCursor, Posts: make([]PostView, 0, len(shared.Posts))}
+	for i, post := range shared.Posts {
+		if hidden[i] {
+			continue
+		}
+		post.IsLiked = liked[i]
+		page.Posts = append(page.Posts, post)
+	}
+	return page
 }
 
 func answerReader(rd *pageReader, page PostPage, err error) {

@@ -52,6 +52,8 @@ type PostsDeps struct {
 	// Media stores the images (ImageStore is shared with profiles).
 	Media  ImageStore
 	Grains PostGrains
+	// Brakes limit new accounts' posts and comments; nil: no brakes.
+	Brakes *Brakes
 	Log    zerolog.Logger
 }
 
@@ -182,6 +184,9 @@ func (a *Posts) Create(ctx context.Context, p Principal, in domain.PostInput, im
 	if err != nil {
 		return PostResult{}, err
 	}
+	if err := a.d.Brakes.check(ctx, p.UserID, brakePost); err != nil {
+		return PostResult{}, err
+	}
 	saved := make([]media.Image, 0, len(images))
 	cleanup := func() {
 		for _, im := range saved {
@@ -228,6 +233,12 @@ func (a *Posts) Feed(ctx context.Context, p Principal, limit int, cursor string)
 
 // UserPosts is one user's posts, newest first.
 func (a *Posts) UserPosts(ctx context.Context, p Principal, userID uuid.UUID, limit int, cursor string) (PostPage, error) {
+	// A block hides a profile's posts as if the profile were gone.
+	if blocked, err := blockedWith(ctx, a.d.DB, p.UserID, userID); err != nil {
+		return PostPage{}, err
+	} else if blocked {
+		return PostPage{}, errUserNotFound
+	}
 	return a.page(ctx, p, userID, limit, cursor)
 }
 
@@ -249,7 +260,19 @@ func (a *Posts) Get(ctx context.Context, p Principal, id uuid.UUID) (PostDetail,
 	if err != nil {
 		return PostDetail{}, err
 	}
-	cs, err := a.comments(ctx, id, 0, "")
+	// A block hides the post as if it were gone; a removed post is shown
+	// to moderators only.
+	if len(row.HiddenFor) > 0 {
+		return PostDetail{}, errPostNotFound
+	}
+	if row.Removed {
+		if c, err := capabilitiesOf(ctx, a.d.DB, p.UserID); err != nil {
+			return PostDetail{}, err
+		} else if !c.Moderator {
+			return PostDetail{}, errPostNotFound
+		}
+	}
+	cs, err := a.comments(ctx, p, id, 0, "")
 	if err != nil {
 		return PostDetail{}, err
 	}
@@ -325,23 +348,31 @@ func (a *Posts) ownPost(ctx context.Context, tx bun.Tx, p Principal, id uuid.UUI
 
 // Comments is a page of a post's comments, oldest first.
 func (a *Posts) Comments(ctx context.Context, p Principal, id uuid.UUID, limit int, cursor string) (CommentPage, error) {
-	ok, err := persistence.PostExists(ctx, a.d.DB, id)
-	if err != nil {
+	if _, err := a.gate(ctx, p, id); err != nil {
 		return CommentPage{}, err
 	}
-	if !ok {
-		return CommentPage{}, errPostNotFound
-	}
-	return a.comments(ctx, id, limit, cursor)
+	return a.comments(ctx, p, id, limit, cursor)
 }
 
-func (a *Posts) comments(ctx context.Context, id uuid.UUID, limit int, cursor string) (CommentPage, error) {
+// gate answers the post's gate for the caller: errPostNotFound if it is
+// gone, removed, or a block stands between the caller and its author, so
+// that nothing of it (likes, comments, the notifications they make)
+// reaches the author from someone they blocked or who blocked them.
+func (a *Posts) gate(ctx context.Context, p Principal, id uuid.UUID) (persistence.PostGate, error) {
+	g, err := persistence.PostGateOf(ctx, a.d.DB, id, p.UserID)
+	if isNotFound(err) || (err == nil && (g.Removed || g.Blocked)) {
+		return g, errPostNotFound
+	}
+	return g, err
+}
+
+func (a *Posts) comments(ctx context.Context, p Principal, id uuid.UUID, limit int, cursor string) (CommentPage, error) {
 	limit = keysetLimit(limit, postsPageDefault, postsPageMax)
 	after, err := decodeKeyset(cursor)
 	if err != nil {
 		return CommentPage{}, err
 	}
-	cs, more, err := persistence.Comments(ctx, a.d.DB, id, after, limit)
+	cs, more, err := persistence.Comments(ctx, a.d.DB, id, p.UserID, after, limit)
 	if err != nil {
 		return CommentPage{}, err
 	}
@@ -361,6 +392,12 @@ func (a *Posts) comments(ctx context.Context, id uuid.UUID, limit int, cursor st
 func (a *Posts) AddComment(ctx context.Context, p Principal, postID uuid.UUID, in domain.CommentInput) (CommentResult, error) {
 	content, err := in.Validate()
 	if err != nil {
+		return CommentResult{}, err
+	}
+	if _, err := a.gate(ctx, p, postID); err != nil {
+		return CommentResult{}, err
+	}
+	if err := a.d.Brakes.check(ctx, p.UserID, brakeComment); err != nil {
 		return CommentResult{}, err
 	}
 	c := &persistence.Comment{ID: persistence.NewID(), PostID: postID, UserID: p.UserID, Content: content}
@@ -403,6 +440,9 @@ func (a *Posts) Like(ctx context.Context, p Principal, postID uuid.UUID, action 
 	op, ok := likeOps[action]
 	if !ok {
 		return LikeResult{}, fmt.Errorf("app: unknown like action %d", action)
+	}
+	if _, err := a.gate(ctx, p, postID); err != nil {
+		return LikeResult{}, err
 	}
 	if requestID == "" {
 		requestID = uuid.NewString()

@@ -123,7 +123,16 @@ func (a *Profiles) visibleUser(ctx context.Context, p Principal, id uuid.UUID) (
 	if isNotFound(err) {
 		return nil, errUserNotFound
 	}
-	return u, err
+	if err != nil {
+		return nil, err
+	}
+	// A block hides each from the other as if the account were gone.
+	if blocked, err := blockedWith(ctx, a.d.DB, p.UserID, id); err != nil {
+		return nil, err
+	} else if blocked {
+		return nil, errUserNotFound
+	}
+	return u, nil
 }
 
 func (a *Profiles) userView(ctx context.Context, p Principal, u *persistence.User) (UserView, error) {

@@ -57,12 +57,48 @@ type UserSearchResults struct {
 // comments, each by relevance. A blank query answers nothing without
 // searching.
 func (s *Search) Search(ctx context.Context, q string, limit int) (SearchResults, error) {
+	return s.search(ctx, q, limit, nil)
+}
+
+// SearchFor is Search as p sees it: nothing by or of people with a block
+// between them and p.
+func (s *Search) SearchFor(ctx context.Context, p Principal, q string, limit int) (SearchResults, error) {
+	if strings.TrimSpace(q) == "" {
+		return SearchResults{Results: []SearchResult{}}, nil
+	}
+	hide, err := persistence.BlockedWith(ctx, s.d.DB, p.UserID)
+	if err != nil {
+		return SearchResults{}, err
+	}
+	return s.search(ctx, q, limit, hide)
+}
+
+// UsersFor is Users as p sees it: no one with a block between them and p.
+func (s *Search) UsersFor(ctx context.Context, p Principal, q string, limit int) (UserSearchResults, error) {
+	res, err := s.Users(ctx, q, limit)
+	if err != nil || len(res.Users) == 0 {
+		return res, err
+	}
+	hide, err := persistence.BlockedWith(ctx, s.d.DB, p.UserID)
+	if err != nil {
+		return UserSearchResults{}, err
+	}
+	res.Users = slices.DeleteFunc(res.Users, func(u UserSummary) bool {
+		id, _ := uuid.Parse(u.ID)
+		return hide[id]
+	})
+	return res, nil
+}
+
+// search is Search leaving out users in hide and what they wrote. The
+// index is asked for as many more hits as could be left out.
+func (s *Search) search(ctx context.Context, q string, limit int, hide map[uuid.UUID]bool) (SearchResults, error) {
 	out := SearchResults{Results: []SearchResult{}}
 	if strings.TrimSpace(q) == "" {
 		return out, nil
 	}
 	limit = domain.SearchLimit(limit)
-	hits, err := s.d.Index.Search(ctx, q, limit)
+	hits, err := s.d.Index.Search(ctx, q, limit+min(len(hide), 3*limit))
 	if err != nil {
 		return out, indexError(err)
 	}
@@ -76,13 +112,18 @@ func (s *Search) Search(ctx context.Context, q string, limit int) (SearchResults
 		return out, err
 	}
 	for i := range users {
-		shown[users[i].ID] = userResult(&users[i])
+		if !hide[users[i].ID] {
+			shown[users[i].ID] = userResult(&users[i])
+		}
 	}
 	posts, err := persistence.SearchPostsByIDs(ctx, s.d.DB, ids[domain.SearchPost])
 	if err != nil {
 		return out, err
 	}
 	for _, p := range posts {
+		if hide[p.AuthorID] {
+			continue
+		}
 		shown[p.ID] = SearchResult{
 			Type: string(domain.SearchPost), ID: p.ID.String(),
 			Title: domain.SearchSnippet(p.Content), Subtitle: searchName(p.AuthorName),
@@ -94,6 +135,9 @@ func (s *Search) Search(ctx context.Context, q string, limit int) (SearchResults
 		return out, err
 	}
 	for _, c := range comments {
+		if hide[c.AuthorID] || hide[c.PostAuthorID] {
+			continue
+		}
 		shown[c.ID] = SearchResult{
 			Type: string(domain.SearchComment), ID: c.ID.String(),
 			Title: domain.SearchSnippet(c.Content), Subtitle: domain.CommentSearchSubtitle(searchName(c.PostAuthorName)),

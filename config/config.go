@@ -44,6 +44,8 @@ type Config struct {
 	ClientDir string
 	// RateLimits turns rate limiting on (CAMPUS_RATE_LIMITS=on|off, default on).
 	RateLimits bool
+	// NewAccounts are the spam brakes on young accounts (issue 17).
+	NewAccounts NewAccountLimits
 	// TrustedProxies are the proxies whose X-Forwarded-For is believed (CAMPUS_TRUSTED_PROXIES, comma-separated CIDRs or IPs).
 	TrustedProxies []netip.Prefix
 	// MaxConnsPerIP caps concurrent connections from one client address (CAMPUS_MAX_CONNS_PER_IP, default 2000; 0 = unlimited).
@@ -162,10 +164,30 @@ func Load(getenv func(string) string) (Config, error) {
 		PprofAddr:             r.loopbackAddr("CAMPUS_PPROF_ADDR"),
 		Media:                 r.media("CAMPUS_MEDIA_URL", filepath.Join(dataDir, "media")),
 	}
+	c.NewAccounts = NewAccountLimits{
+		Age:             r.duration("CAMPUS_NEW_ACCOUNT_AGE", 24*time.Hour),
+		PostsPerHour:    r.intRange("CAMPUS_NEW_ACCOUNT_POSTS_PER_HOUR", 10, 1, 1_000_000),
+		CommentsPerHour: r.intRange("CAMPUS_NEW_ACCOUNT_COMMENTS_PER_HOUR", 30, 1, 1_000_000),
+		RequestsPerHour: r.intRange("CAMPUS_NEW_ACCOUNT_REQUESTS_PER_HOUR", 20, 1, 1_000_000),
+	}
 	if r.err != nil {
 		return Config{}, r.err
 	}
 	return c, nil
+}
+
+// NewAccountLimits limit what an account younger than Age may do per hour:
+// posts, comments and friend requests, keyed on the account (DESIGN §10).
+// They apply only while CAMPUS_RATE_LIMITS is on.
+type NewAccountLimits struct {
+	// Age is how long an account counts as new (CAMPUS_NEW_ACCOUNT_AGE, default 24h).
+	Age time.Duration
+	// PostsPerHour (CAMPUS_NEW_ACCOUNT_POSTS_PER_HOUR, default 10),
+	// CommentsPerHour (CAMPUS_NEW_ACCOUNT_COMMENTS_PER_HOUR, default 30) and
+	// RequestsPerHour (CAMPUS_NEW_ACCOUNT_REQUESTS_PER_HOUR, default 20).
+	PostsPerHour    int
+	CommentsPerHour int
+	RequestsPerHour int
 }
 
 // reader collects the first error so Load stays a flat list.

@@ -13,13 +13,13 @@ func (s *Server) searchRoutes() {
 	if sr == nil {
 		return
 	}
-	s.router.GET("/api/search", s.authed(func(ctx *fasthttp.RequestCtx, _ app.Principal) (any, error) {
+	s.router.GET("/api/search", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		q, limit := searchQuery(ctx)
-		return sr.Search(requestContext(ctx), q, limit)
+		return sr.SearchFor(requestContext(ctx), p, q, limit)
 	}))
-	s.router.GET("/api/users/search", s.authed(func(ctx *fasthttp.RequestCtx, _ app.Principal) (any, error) {
+	s.router.GET("/api/users/search", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		q, limit := searchQuery(ctx)
-		return sr.Users(requestContext(ctx), q, limit)
+		return sr.UsersFor(requestContext(ctx), p, q, limit)
 	}))
 }
 

@@ -58,6 +58,10 @@ type Deps struct {
 	Sockets  *realtime.Sockets
 	// Search serves /api/search and /api/users/search; nil leaves them out.
 	Search *app.Search
+	// Safety serves blocks, mutes and reports; Moderation the moderators'
+	// and admins' calls. Nil leaves an area's routes out.
+	Safety     *app.Safety
+	Moderation *app.Moderation
 }
 
 // Server is the node's HTTP server.
@@ -148,6 +152,7 @@ func (s *Server) routes() {
 	s.postRoutes()
 	s.wsRoutes()
 	s.searchRoutes()
+	s.safetyRoutes()
 }
 
 // Serve answers requests on ln until Shutdown.

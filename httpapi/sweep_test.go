@@ -182,6 +182,33 @@ var sweepRoutes = map[string]sweepRoute{
 
 	"GET /api/search":       {},
 	"GET /api/users/search": {},
+
+	"GET /api/safety/blocks":         {},
+	"POST /api/safety/blocks/{id}":   {params: withID("other")},
+	"DELETE /api/safety/blocks/{id}": {params: withID("other")},
+	"GET /api/safety/mutes":          {},
+	"POST /api/safety/mutes/{id}":    {params: withID("peer")},
+	"DELETE /api/safety/mutes/{id}":  {params: withID("peer")},
+	"POST /api/reports": {body: func(fx *sweepFixtures) any {
+		return map[string]any{"itemType": "profile", "itemId": fx.ids["peer"], "reason": "other", "details": "rude"}
+	}},
+	"GET /api/safety/capabilities": {},
+	"GET /api/moderation/queue":    {},
+	"POST /api/moderation/items/{type}/{id}/dismiss": {params: map[string]string{"type": "itemType", "id": "post"},
+		body: moderationBody},
+	"POST /api/moderation/items/{type}/{id}/remove": {params: map[string]string{"type": "itemType", "id": "post"},
+		body: moderationBody},
+	"POST /api/moderation/users/{id}/suspend":   {params: withID("other"), body: moderationBody},
+	"POST /api/moderation/users/{id}/unsuspend": {params: withID("other"), body: moderationBody},
+	"GET /api/admin/moderators":                 {},
+	"POST /api/admin/moderators/{id}":           {params: withID("peer"), body: moderationBody},
+	"DELETE /api/admin/moderators/{id}":         {params: withID("peer"), body: moderationBody},
+	"GET /api/admin/audit":                      {},
+}
+
+// moderationBody is a plausible moderation action: why, and a week.
+func moderationBody(*sweepFixtures) any {
+	return map[string]any{"reason": "breaks the rules", "days": 7}
 }
 
 // sweepStack is a live stack with every area of routes wired.
@@ -189,6 +216,7 @@ type sweepStack struct {
 	*liveStack
 	hash string // argon2id of sweepPassword, shared by every sweep user
 	n    atomic.Int64
+	idx  *searchindex.Index // not tailing: CatchUp applies the outbox
 }
 
 func newSweepStack(t *testing.T) *sweepStack {
@@ -201,10 +229,14 @@ func newSweepStack(t *testing.T) *sweepStack {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = idx.Close() })
+		sw.idx = idx
 		d.Profiles = app.NewProfiles(app.ProfilesDeps{DB: st.db, Media: st.media, Log: d.Log})
 		d.Friends = app.NewFriends(app.FriendsDeps{DB: st.db, Log: d.Log, Pusher: st.live})
 		d.Notifications = app.NewNotifications(app.NotificationsDeps{DB: st.db, Log: d.Log})
 		d.Search = app.NewSearch(app.SearchDeps{DB: st.db, Index: idx})
+		d.Safety = app.NewSafety(app.SafetyDeps{DB: st.db, Log: d.Log})
+		d.Moderation = app.NewModeration(app.ModerationDeps{DB: st.db, Sessions: st.sessions, Pusher: st.live,
+			Grains: st.live, Log: d.Log})
 	}})
 	hash, err := app.NewHasher(1).Hash(context.Background(), sweepPassword)
 	if err != nil {
@@ -251,7 +283,12 @@ func (sw *sweepStack) fixtures(t *testing.T) *sweepFixtures {
 	other, _ := sw.member(t, "Sweep Other")
 	fx := &sweepFixtures{sw: sw, me: me, token: tok, ids: map[string]string{
 		"me": me.ID.String(), "peer": peer.ID.String(), "other": other.ID.String(), "media": "ab/cdef0123.png",
+		"itemType": "post",
 	}}
+	// The caller is an admin, so the moderation routes read their input.
+	if _, err := persistence.GrantCapability(context.Background(), sw.db, me.ID, "admin", uuid.Nil); err != nil {
+		t.Fatal(err)
+	}
 	fx.ids["post"] = sw.post(t, tok, "sweep post")
 	status, env := sw.call(t, "POST", "/api/posts/"+fx.ids["post"]+"/comments", tok, map[string]any{"content": "first"})
 	if status != 201 {

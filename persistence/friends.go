@@ -231,6 +231,8 @@ func Suggestions(ctx context.Context, db bun.IDB, me *User, limit int) ([]Sugges
 			AND u.id NOT IN (SELECT id FROM mine)
 			AND NOT EXISTS (SELECT 1 FROM friend_requests fr WHERE fr.status = 'pending'
 				AND ((fr.sender_id = ?0 AND fr.receiver_id = u.id) OR (fr.sender_id = u.id AND fr.receiver_id = ?0)))
+			AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE (b.blocker_id = ?0 AND b.blocked_id = u.id)
+				OR (b.blocker_id = u.id AND b.blocked_id = ?0))
 		ORDER BY mutual_friends DESC, same_course DESC, same_batch DESC, same_role DESC, u.created_at DESC, u.id
 		LIMIT ?4`, me.ID, me.Course, me.Batch, me.Role, limit).Scan(ctx, &rows)
 	if err != nil {

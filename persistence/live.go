@@ -38,7 +38,7 @@ const notificationSnippet = `coalesce((SELECT left(p.content, 100) FROM posts p 
 // notificationColumns are what the display queries read of a notification
 // (alias n), in the order scanNotification takes them.
 const notificationColumns = `n.id, n.user_id, n.type, n.sender_id, n.post_id, n.comment_id, n.is_read,
-	n.actor_count, n.created_at, n.updated_at, ` + notificationActors + `, ` + notificationSnippet
+	n.actor_count, n.created_at, n.updated_at, n.note, ` + notificationActors + `, ` + notificationSnippet
 
 // actorJSON is one element of notificationActors.
 type actorJSON struct {
@@ -57,7 +57,7 @@ func scanNotification(rows *sql.Rows, extra ...any) (*Notification, error) {
 	var sender, post, comment sql.NullString
 	var actors []byte
 	dst := append([]any{&n.ID, &n.UserID, &n.Type, &sender, &post, &comment, &n.IsRead,
-		&n.ActorCount, &n.CreatedAt, &n.UpdatedAt, &actors, &n.PostSnippet}, extra...)
+		&n.ActorCount, &n.CreatedAt, &n.UpdatedAt, &n.Note, &actors, &n.PostSnippet}, extra...)
 	if err := rows.Scan(dst...); err != nil {
 		return nil, err
 	}

@@ -21,9 +21,10 @@ func TestMain(m *testing.M) { testdb.Main(m) }
 
 // tables are every table the schema must have.
 var tables = []string{
-	"app_secrets", "comments", "experience", "friend_requests", "friendships", "mail_outbox",
+	"account_capabilities", "account_suspensions",
+	"app_secrets", "comments", "experience", "friend_requests", "friendships", "mail_outbox", "moderation_audit",
 	"notifications", "otp_codes", "post_images", "post_likes", "posts", "profile_likes", "profiles",
-	"search_outbox", "users",
+	"reports", "search_outbox", "user_blocks", "user_mutes", "users",
 }
 
 // ourTables lists the public tables that are not the migrator's own.

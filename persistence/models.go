@@ -280,6 +280,8 @@ type Notification struct {
 	// UpdatedAt is when the row last changed (a roll-up moves it with every
 	// batch of likes); lists are ordered by it.
 	UpdatedAt time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	// Note is the text of a moderation notification (why content was removed).
+	Note string `bun:"note,notnull"`
 
 	// Actors are the people shown, newest first: a roll-up's newest likers
 	// that still exist, or the sender. Filled by the queries that read

@@ -37,6 +37,13 @@ type PostRow struct {
 	// LikedBy are the positions, in the query's Viewers, of the readers who
 	// like the post, ascending.
 	LikedBy []int `bun:"-"`
+	// HiddenFor are the positions of the readers the post is hidden from:
+	// a block stands between them and the author, or (in the feed) they
+	// mute the author.
+	HiddenFor []int `bun:"-"`
+	// Removed is whether a moderator removed the post (only PostByID
+	// answers removed posts; lists leave them out).
+	Removed bool `bun:"-"`
 }
 
 // PostQuery selects a page of posts, newest first, for one or more readers.
@@ -64,14 +71,35 @@ func authorColumns(q *bun.SelectQuery) *bun.SelectQuery {
 // $1 is the readers' ids as an array literal; where uses $2 on. The limit is a constant of the text so
 // that a prepared statement's generic plan knows the page is small.
 func postsSQL(where string, limit int) string {
+	return postsSQLHiding(where, limit, false)
+}
+
+// hiddenSQL answers the positions of the readers who must not see the post:
+// a block either way between reader and author, or, with mutes, a mute of
+// the author by the reader. Index probes per post and reader, like the likes.
+func hiddenSQL(mutes bool) string {
+	q := `ARRAY(SELECT v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
+		WHERE EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = v.u AND b.blocked_id = p.user_id)
+		OR EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = v.u)`
+	if mutes {
+		q += `
+		OR EXISTS (SELECT FROM user_mutes m WHERE m.muter_id = v.u AND m.muted_id = p.user_id)`
+	}
+	return q + ` ORDER BY v.i)`
+}
+
+// postsSQLHiding is postsSQL that also hides posts from readers who block
+// or are blocked by the author (and who mute the author, with mutes).
+func postsSQLHiding(where string, limit int, mutes bool) string {
 	return `SELECT p.id, p.user_id, p.content, p.visibility, p.likes_count, p.comments_count,
 	(extract(epoch FROM p.created_at) * 1000000)::int8, (extract(epoch FROM p.updated_at) * 1000000)::int8,
 	u.name, u.role, u.university_id, u.department, u.avatar_url, u.avatar_key,
 	(SELECT json_agg(json_build_object('url', pi.url, 'type', pi.type) ORDER BY pi.position)
 		FROM post_images pi WHERE pi.post_id = p.id),
 	ARRAY(SELECT v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
-		WHERE EXISTS (SELECT FROM post_likes pl WHERE pl.post_id = p.id AND pl.user_id = v.u) ORDER BY v.i)
-FROM (SELECT id, user_id, content, visibility, likes_count, comments_count, created_at, updated_at
+		WHERE EXISTS (SELECT FROM post_likes pl WHERE pl.post_id = p.id AND pl.user_id = v.u) ORDER BY v.i),
+	` + hiddenSQL(mutes) + `, p.removed_at IS NOT NULL
+FROM (SELECT id, user_id, content, visibility, likes_count, comments_count, created_at, updated_at, removed_at
 	FROM posts` + where + `
 	ORDER BY created_at DESC, id DESC LIMIT ` + strconv.Itoa(limit) + `) AS p
 JOIN users u ON u.id = p.user_id
@@ -93,15 +121,18 @@ func queryPosts(ctx context.Context, db bun.IDB, query string, args ...any) ([]*
 		var univ sql.NullString
 		var images []byte
 		var created, updated int64
-		var likedBy []byte
+		var likedBy, hiddenFor []byte
 		if err := rows.Scan(&r.ID, &r.UserID, &r.Content, &r.Visibility, &r.LikesCount, &r.CommentsCount,
 			&created, &updated, &r.Author.Name, &r.Author.Role, &univ, &r.Author.Department,
-			&r.Author.AvatarURL, &r.Author.AvatarKey, &images, &likedBy); err != nil {
+			&r.Author.AvatarURL, &r.Author.AvatarKey, &images, &likedBy, &hiddenFor, &r.Removed); err != nil {
 			return nil, err
 		}
 		var err error
 		if r.LikedBy, err = parsePositions(likedBy); err != nil {
 			return nil, fmt.Errorf("liked by: %w", err)
+		}
+		if r.HiddenFor, err = parsePositions(hiddenFor); err != nil {
+			return nil, fmt.Errorf("hidden for: %w", err)
 		}
 		r.IsLiked = len(r.LikedBy) > 0 && r.LikedBy[0] == 0
 		// Microseconds since the epoch, Postgres's own precision: reading
@@ -122,22 +153,19 @@ func queryPosts(ctx context.Context, db bun.IDB, query string, args ...any) ([]*
 // Posts answers a page of posts, newest first, and whether there are more.
 func Posts(ctx context.Context, db bun.IDB, pq PostQuery) ([]*PostRow, bool, error) {
 	args := []any{uuidArray(pq.Viewers)}
-	where := ""
+	// Removed posts are never listed; a reader's mutes hide posts from
+	// the feed only (not from the author's own page).
+	where := " WHERE removed_at IS NULL"
 	if pq.Author != uuid.Nil {
 		args = append(args, pq.Author)
-		where = " WHERE user_id = $2"
+		where += " AND user_id = $2"
 	}
 	if !pq.After.IsZero() {
 		n := len(args)
 		args = append(args, pq.After.At, pq.After.ID)
-		if where == "" {
-			where = " WHERE"
-		} else {
-			where += " AND"
-		}
-		where += fmt.Sprintf(" (created_at, id) < ($%d, $%d)", n+1, n+2)
+		where += fmt.Sprintf(" AND (created_at, id) < ($%d, $%d)", n+1, n+2)
 	}
-	rows, err := queryPosts(ctx, db, postsSQL(where, pq.Limit+1), args...)
+	rows, err := queryPosts(ctx, db, postsSQLHiding(where, pq.Limit+1, pq.Author == uuid.Nil), args...)
 	if err != nil {
 		return nil, false, fmt.Errorf("persistence: posts: %w", err)
 	}
@@ -228,11 +256,14 @@ func DeletePost(ctx context.Context, tx bun.IDB, id uuid.UUID) ([]string, error)
 }
 
 // Comments answers a page of a post's comments, oldest first, with their
-// authors, and whether there are more.
-func Comments(ctx context.Context, db bun.IDB, postID uuid.UUID, after Keyset, limit int) ([]*Comment, bool, error) {
+// authors, and whether there are more. Removed comments and those of people
+// with a block between them and viewer are left out.
+func Comments(ctx context.Context, db bun.IDB, postID, viewer uuid.UUID, after Keyset, limit int) ([]*Comment, bool, error) {
 	var cs []*Comment
 	q := db.NewSelect().Model(&cs).Relation("Author", authorColumns).
-		Where("c.post_id = ?", postID).
+		Where("c.post_id = ? AND c.removed_at IS NULL", postID).
+		Where("NOT EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = ?0 AND b.blocked_id = c.user_id)", viewer).
+		Where("NOT EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = c.user_id AND b.blocked_id = ?0)", viewer).
 		OrderExpr("c.created_at ASC, c.id ASC").Limit(int64(limit) + 1)
 	if !after.IsZero() {
 		q = q.Where("(c.created_at, c.id) > (?, ?)", after.At, after.ID)

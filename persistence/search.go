@@ -153,7 +153,7 @@ func textsByIDs(ctx context.Context, db bun.IDB, table string, ids []uuid.UUID) 
 		return out, nil
 	}
 	err := db.NewSelect().Column("id", "content").TableExpr("?", bun.Ident(table)).
-		Where("id IN (?)", bun.In(ids)).Scan(ctx, &out)
+		Where("id IN (?) AND removed_at IS NULL", bun.In(ids)).Scan(ctx, &out)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: %s texts: %w", table, err)
 	}
@@ -163,7 +163,7 @@ func textsByIDs(ctx context.Context, db bun.IDB, table string, ids []uuid.UUID) 
 func textsAfter(ctx context.Context, db bun.IDB, table string, after uuid.UUID, limit int) ([]SearchText, error) {
 	var out []SearchText
 	err := db.NewSelect().Column("id", "content").TableExpr("?", bun.Ident(table)).
-		Where("id > ?", after).OrderExpr("id").Limit(int64(limit)).Scan(ctx, &out)
+		Where("id > ? AND removed_at IS NULL", after).OrderExpr("id").Limit(int64(limit)).Scan(ctx, &out)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: scan %s: %w", table, err)
 	}
@@ -185,6 +185,7 @@ func RecentContents(ctx context.Context, db bun.IDB, n int) ([]string, error) {
 // SearchPost is what a post result shows.
 type SearchPost struct {
 	ID           uuid.UUID `bun:"id,type:uuid"`
+	AuthorID     uuid.UUID `bun:"author_id,type:uuid"`
 	Content      string    `bun:"content"`
 	AuthorName   string    `bun:"author_name"`
 	AuthorAvatar string    `bun:"author_avatar"`
@@ -197,8 +198,8 @@ func SearchPostsByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID) ([]Searc
 		return out, nil
 	}
 	err := db.NewSelect().TableExpr("posts AS p").Join("JOIN users AS u ON u.id = p.user_id").
-		ColumnExpr("p.id, p.content, u.name AS author_name, u.avatar_url AS author_avatar").
-		Where("p.id IN (?)", bun.In(ids)).Scan(ctx, &out)
+		ColumnExpr("p.id, p.user_id AS author_id, p.content, u.name AS author_name, u.avatar_url AS author_avatar").
+		Where("p.id IN (?) AND p.removed_at IS NULL", bun.In(ids)).Scan(ctx, &out)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: search posts: %w", err)
 	}
@@ -210,6 +211,8 @@ func SearchPostsByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID) ([]Searc
 type SearchComment struct {
 	ID             uuid.UUID `bun:"id,type:uuid"`
 	PostID         uuid.UUID `bun:"post_id,type:uuid"`
+	AuthorID       uuid.UUID `bun:"author_id,type:uuid"`
+	PostAuthorID   uuid.UUID `bun:"post_author_id,type:uuid"`
 	Content        string    `bun:"content"`
 	AuthorAvatar   string    `bun:"author_avatar"`
 	PostAuthorName string    `bun:"post_author_name"`
@@ -225,8 +228,8 @@ func SearchCommentsByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID) ([]Se
 		Join("JOIN users AS cu ON cu.id = c.user_id").
 		Join("JOIN posts AS p ON p.id = c.post_id").
 		Join("JOIN users AS pu ON pu.id = p.user_id").
-		ColumnExpr("c.id, c.post_id, c.content, cu.avatar_url AS author_avatar, pu.name AS post_author_name").
-		Where("c.id IN (?)", bun.In(ids)).Scan(ctx, &out)
+		ColumnExpr("c.id, c.post_id, c.user_id AS author_id, p.user_id AS post_author_id, c.content, cu.avatar_url AS author_avatar, pu.name AS post_author_name").
+		Where("c.id IN (?) AND c.removed_at IS NULL AND p.removed_at IS NULL", bun.In(ids)).Scan(ctx, &out)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: search comments: %w", err)
 	}

@@ -71,20 +71,26 @@ function stopChild(child: ChildProcess, graceMs = 20_000): Promise<void> {
   });
 }
 
-export async function startServer(): Promise<RunningServer> {
+/** Where a server keeps its data: a fresh temporary dir by default; keepData leaves it after stop (to restart on it). */
+export interface ServerOptions {
+  dataDir?: string;
+  keepData?: boolean;
+}
+
+export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const bin = resolve(CLIENT_DIR, process.env.CAMPUS_BIN ?? '../bin/campus');
   const dist = join(CLIENT_DIR, 'dist');
   if (!existsSync(bin)) throw new Error(`No campus binary at ${bin}: run \`make build\` first or set CAMPUS_BIN.`);
   if (!existsSync(join(dist, 'index.html'))) throw new Error(`No built client in ${dist}: run \`npm run build\` first.`);
 
-  const dataDir = await mkdtemp(join(tmpdir(), 'campus-e2e-'));
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'campus-e2e-')));
   // The embedded Postgres runs as the unprivileged `postgres` user when we are
   // root: it must be able to traverse into the data dir (not list it).
   await chmod(dataDir, 0o711);
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const logFile = join(dataDir, 'server.log');
-  const log = createWriteStream(logFile);
+  const log = createWriteStream(logFile, { flags: 'a' });
 
   const child = spawn(bin, ['serve'], {
     env: {
@@ -105,7 +111,7 @@ export async function startServer(): Promise<RunningServer> {
   const stop = async () => {
     await stopChild(child);
     log.end();
-    if (process.env.E2E_KEEP_DATA === '1') {
+    if (opts.keepData || process.env.E2E_KEEP_DATA === '1') {
       console.log(`e2e: kept data dir ${dataDir}`);
     } else {
       await rm(dataDir, { recursive: true, force: true });

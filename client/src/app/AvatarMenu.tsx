@@ -2,6 +2,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useRef, useState } from 'react';
 import { userSubtitle } from '../api/models';
 import { currentUserAtom, logoutAtom } from '../features/auth/authAtoms';
+import { useCapabilities } from '../features/moderation/useCapabilities';
 import { ThemeControl } from '../features/theme';
 import { Avatar } from '../ui/Avatar';
 import { ChevronLeftIcon, ChevronRightIcon, HelpIcon, LogoutIcon, MoonIcon, SettingsIcon } from '../ui/icons';
@@ -29,6 +30,7 @@ export function AvatarMenu() {
     setView('main');
   };
   useOutsideClick(rootRef, open, close);
+  const caps = useCapabilities(open);
 
   if (!user) return <Skeleton className="avatar-menu__skeleton" width={96} height={32} />;
 
@@ -67,6 +69,14 @@ export function AvatarMenu() {
                 </span>
                 Settings &amp; privacy
               </button>
+              {caps.moderator && (
+                <button type="button" role="menuitem" className="avatar-menu__item" onClick={() => go({ page: 'moderation' })}>
+                  <span className="avatar-menu__icon">
+                    <SettingsIcon />
+                  </span>
+                  Moderation
+                </button>
+              )}
               <a
                 role="menuitem"
                 className="avatar-menu__item"

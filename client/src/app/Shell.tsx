@@ -10,6 +10,7 @@ import { ProfilePage } from '../features/profile/ProfilePage';
 import { socketStatusAtom } from '../features/realtime/realtimeAtoms';
 import { SearchPanel } from '../features/search/SearchPanel';
 import { setSearchOpenAtom } from '../features/search/searchAtoms';
+import { ModerationPage } from '../features/moderation/ModerationPage';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import { MobileBar } from './MobileBar';
 import { initNavigationAtom, restoreRouteAtom, routeAtom, type Route } from './navigation';
@@ -25,6 +26,8 @@ function Page({ route }: { route: Route }) {
       return <FriendsPage />;
     case 'settings':
       return <SettingsPage />;
+    case 'moderation':
+      return <ModerationPage />;
     case 'profile':
       return <ProfilePage key={route.userId ?? 'me'} />;
     case 'post':

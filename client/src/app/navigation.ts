@@ -9,13 +9,14 @@ import { atom } from 'jotai';
 import { readString, removeKey, STORAGE_KEYS, writeString } from '../lib/storage';
 import { scrollToTop } from '../ui/scroll';
 
-export const PAGES = ['feed', 'profile', 'friends', 'settings'] as const;
+export const PAGES = ['feed', 'profile', 'friends', 'settings', 'moderation'] as const;
 export type PageName = (typeof PAGES)[number];
 
 export type Route =
   | { page: 'feed' }
   | { page: 'friends' }
   | { page: 'settings' }
+  | { page: 'moderation' }
   | { page: 'profile'; userId?: string }
   | { page: 'post'; postId: string };
 
@@ -49,6 +50,7 @@ export function parsePath(pathname: string): Route | null {
     if (first === 'feed') return FEED;
     if (first === 'friends') return { page: 'friends' };
     if (first === 'settings') return { page: 'settings' };
+    if (first === 'moderation') return { page: 'moderation' };
     if (first === 'profile') return { page: 'profile' };
   }
   if (parts.length === 2) {
@@ -68,6 +70,8 @@ export function pathOf(route: Route): string {
       return '/friends';
     case 'settings':
       return '/settings';
+    case 'moderation':
+      return '/moderation';
     case 'profile':
       return route.userId ? `/profile/${encodeURIComponent(route.userId)}` : '/profile';
     case 'post':

@@ -6,6 +6,7 @@ import { TrashIcon } from '../../ui/icons';
 import { navigateAtom } from '../../app/navigation';
 import { currentUserAtom } from '../auth/authAtoms';
 import type { Comment } from './model';
+import { ReportDialog } from '../safety/ReportDialog';
 import { addComment, deleteComment, fetchComments } from './postsApi';
 import { applyCommentsCountAtom, bumpCommentsCountAtom, postAtom } from './postsAtoms';
 
@@ -28,6 +29,7 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
   const bump = useSetAtom(bumpCommentsCountAtom);
   const setCount = useSetAtom(applyCommentsCountAtom);
   const [items, setItems] = useState<Comment[]>(() => (initial ? [...initial].sort(byTime) : []));
+  const [reporting, setReporting] = useState<string | null>(null);
   const [cursor, setCursor] = useState<string | null>(initialCursor);
   const [loading, setLoading] = useState(!initial);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -146,10 +148,16 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
                   <TrashIcon size={16} />
                 </button>
               )}
+              {me && c.user.id !== me.id && (
+                <button type="button" className="link-button comment__report" onClick={() => setReporting(c.id)} aria-label={`Report ${c.user.name}'s comment`}>
+                  Report
+                </button>
+              )}
             </li>
           ))}
         </ul>
       )}
+      {reporting && <ReportDialog open itemType="comment" itemId={reporting} onClose={() => setReporting(null)} />}
       {/* The server pages oldest first: more means newer. */}
       {cursor && (
         <button type="button" className="link-button comments__more" onClick={() => void loadMore()} disabled={loading}>

@@ -11,6 +11,10 @@ import { showToastAtom } from '../../ui/toast';
 import { currentUserAtom } from '../auth/authAtoms';
 import { Comments } from './Comments';
 import { postLink, type Comment } from './model';
+import { isApiError } from '../../api/http';
+import { ConfirmDialog } from '../safety/ConfirmDialog';
+import { ReportDialog } from '../safety/ReportDialog';
+import { blockAuthorAtom, muteAuthorAtom } from '../safety/safetyAtoms';
 import { PostMenu } from './PostMenu';
 import { deletePostAtom, likePendingAtom, postAtom, toggleLikeAtom } from './postsAtoms';
 import { copyText, MSG_LINK_COPIED } from './share';
@@ -41,6 +45,11 @@ export function PostCard({ postId, commentsOpen = false, initialComments, initia
   const [expanded, setExpanded] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [reporting, setReporting] = useState(false);
+  const [confirmBlock, setConfirmBlock] = useState(false);
+  const [blocking, setBlocking] = useState(false);
+  const blockAuthor = useSetAtom(blockAuthorAtom);
+  const muteAuthor = useSetAtom(muteAuthorAtom);
   const ref = useRef<HTMLElement>(null);
   useWatchPost(ref, postId, post !== undefined);
 
@@ -69,6 +78,27 @@ export function PostCard({ postId, commentsOpen = false, initialComments, initia
     }
   };
 
+  const onBlock = async () => {
+    setBlocking(true);
+    try {
+      await blockAuthor(author.id);
+      toast({ message: `${author.name} is blocked`, tone: 'success' });
+    } catch (err) {
+      toast({ message: isApiError(err) ? err.message : 'Could not block. Please try again.', tone: 'error' });
+      setBlocking(false);
+      setConfirmBlock(false);
+    }
+  };
+
+  const onMute = async () => {
+    try {
+      await muteAuthor(author.id);
+      toast({ message: `You won't see ${author.name}'s posts in your feed`, tone: 'success' });
+    } catch (err) {
+      toast({ message: isApiError(err) ? err.message : 'Could not mute. Please try again.', tone: 'error' });
+    }
+  };
+
   return (
     <article ref={ref} className="card post-card" aria-labelledby={`post-${post.id}-author`} data-post-id={post.id}>
       <header className="post-card__header">
@@ -93,7 +123,14 @@ export function PostCard({ postId, commentsOpen = false, initialComments, initia
             )}
           </span>
         </div>
-        <PostMenu canDelete={isAuthor} onCopyLink={() => void onCopyLink()} onDelete={() => setConfirmDelete(true)} />
+        <PostMenu
+          canDelete={isAuthor}
+          onCopyLink={() => void onCopyLink()}
+          onDelete={() => setConfirmDelete(true)}
+          onReport={isAuthor ? undefined : () => setReporting(true)}
+          onMute={isAuthor ? undefined : () => void onMute()}
+          onBlock={isAuthor ? undefined : () => setConfirmBlock(true)}
+        />
       </header>
 
       {post.content && (
@@ -152,6 +189,18 @@ export function PostCard({ postId, commentsOpen = false, initialComments, initia
 
       {showComments && <Comments postId={post.id} initial={initialComments} initialCursor={initialCommentsCursor} />}
 
+      {!isAuthor && <ReportDialog open={reporting} itemType="post" itemId={post.id} onClose={() => setReporting(false)} />}
+      {!isAuthor && (
+        <ConfirmDialog
+          open={confirmBlock}
+          title={`Block ${author.name}?`}
+          body="You will stop seeing each other's posts, comments and profiles, and your friendship will end. They are not told."
+          confirmLabel="Block"
+          busy={blocking}
+          onConfirm={() => void onBlock()}
+          onClose={() => setConfirmBlock(false)}
+        />
+      )}
       <Modal open={confirmDelete} onClose={() => setConfirmDelete(false)} closable={!deleting} title="Delete post?" size="sm">
         <p className="muted">This removes the post, its likes and its comments for everyone. It can't be undone.</p>
         <div className="post-card__confirm">

@@ -3,7 +3,22 @@ import { LinkIcon, MoreIcon, TrashIcon } from '../../ui/icons';
 import { useOutsideClick } from '../../ui/useOutsideClick';
 
 /** Spec §2.13: 'Copy link' for everyone, 'Delete post' for the author; closes on an outside click. */
-export function PostMenu({ canDelete, onCopyLink, onDelete }: { canDelete: boolean; onCopyLink: () => void; onDelete: () => void }) {
+export function PostMenu({
+  canDelete,
+  onCopyLink,
+  onDelete,
+  onReport,
+  onMute,
+  onBlock,
+}: {
+  canDelete: boolean;
+  onCopyLink: () => void;
+  onDelete: () => void;
+  /** Others' posts: report the post, block its author (issue 17). */
+  onReport?: () => void;
+  onMute?: () => void;
+  onBlock?: () => void;
+}) {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useOutsideClick(ref, open, () => setOpen(false));
@@ -21,6 +36,21 @@ export function PostMenu({ canDelete, onCopyLink, onDelete }: { canDelete: boole
           <button type="button" role="menuitem" className="post-menu__item" onClick={pick(onCopyLink)}>
             <LinkIcon size={18} /> Copy link
           </button>
+          {onReport && (
+            <button type="button" role="menuitem" className="post-menu__item" onClick={pick(onReport)}>
+              Report post
+            </button>
+          )}
+          {onMute && (
+            <button type="button" role="menuitem" className="post-menu__item" onClick={pick(onMute)}>
+              Mute author
+            </button>
+          )}
+          {onBlock && (
+            <button type="button" role="menuitem" className="post-menu__item post-menu__item--danger" onClick={pick(onBlock)}>
+              Block author
+            </button>
+          )}
           {canDelete && (
             <button type="button" role="menuitem" className="post-menu__item post-menu__item--danger" onClick={pick(onDelete)}>
               <TrashIcon size={18} /> Delete post

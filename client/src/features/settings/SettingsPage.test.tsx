@@ -54,7 +54,7 @@ describe('Settings & Privacy (spec §2.16, §4)', () => {
   it('has three tabs; the University ID is shown and not editable', () => {
     renderSettings({});
     expect(screen.getByRole('heading', { name: 'Settings & Privacy' })).toBeTruthy();
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Personal Information', 'Password & Security', 'Delete Account']);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Personal Information', 'Password & Security', 'Blocked people', 'Delete Account']);
     expect(screen.getByText('BWU/BCA/20/123')).toBeTruthy();
     expect(screen.getByText('University ID cannot be changed')).toBeTruthy();
     expect(screen.queryByRole('textbox', { name: /University ID/ })).toBeNull();

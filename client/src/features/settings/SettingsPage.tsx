@@ -2,16 +2,18 @@ import { useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { backFromSettingsAtom } from '../../app/navigation';
 import { ArrowLeftIcon } from '../../ui/icons';
+import { BlockedTab } from '../safety/BlockedTab';
 import { DeleteAccountTab } from './DeleteAccountTab';
 import { PasswordTab } from './PasswordTab';
 import { PersonalInfoTab } from './PersonalInfoTab';
 import './Settings.css';
 
-type SettingsTab = 'personal' | 'password' | 'delete';
+type SettingsTab = 'personal' | 'password' | 'blocked' | 'delete';
 
 const TABS: ReadonlyArray<{ id: SettingsTab; label: string }> = [
   { id: 'personal', label: 'Personal Information' },
   { id: 'password', label: 'Password & Security' },
+  { id: 'blocked', label: 'Blocked people' },
   { id: 'delete', label: 'Delete Account' },
 ];
 
@@ -49,6 +51,7 @@ export function SettingsPage() {
         <div className="settings__content" role="tabpanel" id={`settings-panel-${tab}`} aria-labelledby={`settings-tab-${tab}`}>
           {tab === 'personal' && <PersonalInfoTab />}
           {tab === 'password' && <PasswordTab />}
+          {tab === 'blocked' && <BlockedTab />}
           {tab === 'delete' && <DeleteAccountTab />}
         </div>
       </div>

@@ -1,0 +1,538 @@
+package app
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/rs/zerolog"
+	"github.com/uptrace/bun"
+
+	"campus/domain"
+	"campus/persistence"
+)
+
+// Audit actions.
+const (
+	ActionDismiss         = "dismiss"
+	ActionRemove          = "remove"
+	ActionSuspend         = "suspend"
+	ActionUnsuspend       = "unsuspend"
+	ActionGrantModerator  = "grant_moderator"
+	ActionRevokeModerator = "revoke_moderator"
+)
+
+var (
+	errNotModerator     = domain.Forbidden(domain.MsgNotModerator)
+	errNotAdmin         = domain.Forbidden(domain.MsgNotAdmin)
+	errNoOpenReports    = domain.NotFound(domain.MsgReportNotFound)
+	errCannotRemove     = domain.InvalidField("itemType", domain.MsgCannotRemoveThis)
+	errCannotSuspendMod = domain.Forbidden(domain.MsgCannotSuspendStaff)
+	errActOnSelf        = domain.InvalidField("userId", domain.MsgCannotActOnSelf)
+	errNotSuspended     = domain.NotFound(domain.MsgNotSuspended)
+)
+
+// ModerationDeps are what moderation needs. Pusher and Grains may be nil
+// (no live effects: clients see the change on their next fetch).
+type ModerationDeps struct {
+	DB       *bun.DB
+	Sessions *Sessions
+	Pusher   Pusher
+	Grains   PostGrains
+	Log      zerolog.Logger
+}
+
+// Moderation is the moderators' queue and actions and the admins'
+// management of moderators and audit log. Every call checks the caller's
+// capability first and changes nothing when it is missing.
+type Moderation struct {
+	d   ModerationDeps
+	now func() time.Time
+}
+
+// NewModeration wires moderation.
+func NewModeration(d ModerationDeps) *Moderation { return &Moderation{d: d, now: time.Now} }
+
+// CapabilitiesView says what the caller may do beyond being a member.
+type CapabilitiesView struct {
+	Moderator bool `json:"moderator"`
+	Admin     bool `json:"admin"`
+}
+
+// QueueItemView is one reported item in the queue, in context.
+type QueueItemView struct {
+	ItemType  string      `json:"itemType"`
+	ItemID    string      `json:"itemId"`
+	PostID    string      `json:"postId,omitempty"`
+	Content   string      `json:"content"`
+	Author    UserSummary `json:"author"`
+	Reports   int         `json:"reports"`
+	Reasons   []string    `json:"reasons"`
+	Details   []string    `json:"details"`
+	LatestAt  time.Time   `json:"latestAt"`
+	Removed   bool        `json:"removed"`
+	Suspended bool        `json:"suspended"`
+}
+
+// QueueResult answers GET /api/moderation/queue.
+type QueueResult struct {
+	Items      []QueueItemView `json:"items"`
+	NextCursor *string         `json:"nextCursor"`
+}
+
+// ActionResult answers a moderation action.
+type ActionResult struct {
+	Message string `json:"message"`
+	Reports int    `json:"reports"`
+}
+
+// AuditView is one line of the audit log.
+type AuditView struct {
+	ID         string    `json:"id"`
+	Action     string    `json:"action"`
+	ActorID    string    `json:"actorId"`
+	ActorName  string    `json:"actorName"`
+	ItemType   string    `json:"itemType"`
+	ItemID     string    `json:"itemId"`
+	TargetID   string    `json:"targetId,omitempty"`
+	TargetName string    `json:"targetName,omitempty"`
+	Reason     string    `json:"reason"`
+	Snapshot   string    `json:"snapshot"`
+	CreatedAt  time.Time `json:"createdAt"`
+}
+
+// AuditResult answers GET /api/admin/audit.
+type AuditResult struct {
+	Entries    []AuditView `json:"entries"`
+	NextCursor *string     `json:"nextCursor"`
+}
+
+// ModeratorView is a moderator in the admins' list.
+type ModeratorView struct {
+	User      UserSummary `json:"user"`
+	GrantedAt time.Time   `json:"grantedAt"`
+}
+
+// ModeratorsResult answers GET /api/admin/moderators.
+type ModeratorsResult struct {
+	Moderators []ModeratorView `json:"moderators"`
+	NextCursor *string         `json:"nextCursor"`
+}
+
+// capabilitiesOf answers what user holds.
+func capabilitiesOf(ctx context.Context, db bun.IDB, user uuid.UUID) (CapabilitiesView, error) {
+	caps, err := persistence.Capabilities(ctx, db, user)
+	if err != nil {
+		return CapabilitiesView{}, err
+	}
+	admin := slices.Contains(caps, domain.CapAdmin)
+	// An admin can do everything a moderator can.
+	return CapabilitiesView{Moderator: admin || slices.Contains(caps, domain.CapModerator), Admin: admin}, nil
+}
+
+// Capabilities answers the caller's own capabilities (any member may ask).
+func (m *Moderation) Capabilities(ctx context.Context, p Principal) (CapabilitiesView, error) {
+	return capabilitiesOf(ctx, m.d.DB, p.UserID)
+}
+
+func (m *Moderation) requireModerator(ctx context.Context, p Principal) error {
+	c, err := capabilitiesOf(ctx, m.d.DB, p.UserID)
+	if err != nil {
+		return err
+	}
+	if !c.Moderator {
+		return errNotModerator
+	}
+	return nil
+}
+
+func (m *Moderation) requireAdmin(ctx context.Context, p Principal) error {
+	c, err := capabilitiesOf(ctx, m.d.DB, p.UserID)
+	if err != nil {
+		return err
+	}
+	if !c.Admin {
+		return errNotAdmin
+	}
+	return nil
+}
+
+// Queue is the open reports grouped by item, most recently reported first.
+func (m *Moderation) Queue(ctx context.Context, p Principal, limit int, cursor string) (QueueResult, error) {
+	if err := m.requireModerator(ctx, p); err != nil {
+		return QueueResult{}, err
+	}
+	limit = keysetLimit(limit, safetyPageDefault, safetyPageMax)
+	after, err := decodeKeyset(cursor)
+	if err != nil {
+		return QueueResult{}, err
+	}
+	rows, err := persistence.ReportQueue(ctx, m.d.DB, after, limit+1)
+	if err != nil {
+		return QueueResult{}, err
+	}
+	out := QueueResult{Items: make([]QueueItemView, 0, min(len(rows), limit))}
+	if len(rows) > limit {
+		last := rows[limit-1]
+		next := encodeKeyset(persistence.Keyset{At: last.LatestAt, ID: last.ItemID})
+		out.NextCursor = &next
+		rows = rows[:limit]
+	}
+	for _, r := range rows {
+		v := QueueItemView{ItemType: r.ItemType, ItemID: r.ItemID.String(), Content: r.Content,
+			Author:  NewUserSummary(&persistence.User{ID: r.AuthorID, Name: r.AuthorName, AvatarURL: r.AuthorAvatar, Role: r.AuthorRole}),
+			Reports: r.Reports, Reasons: r.Reasons, Details: r.Details, LatestAt: r.LatestAt,
+			Removed: r.Removed, Suspended: r.Suspended}
+		if r.PostID != uuid.Nil {
+			v.PostID = r.PostID.String()
+		}
+		if v.Reasons == nil {
+			v.Reasons = []string{}
+		}
+		if v.Details == nil {
+			v.Details = []string{}
+		}
+		out.Items = append(out.Items, v)
+	}
+	return out, nil
+}
+
+// Dismiss closes an item's open reports without acting on it.
+func (m *Moderation) Dismiss(ctx context.Context, p Principal, itemType string, id uuid.UUID, in domain.ModerationInput) (ActionResult, error) {
+	if err := m.requireModerator(ctx, p); err != nil {
+		return ActionResult{}, err
+	}
+	t, err := domain.ParseItemType(itemType)
+	if err != nil {
+		return ActionResult{}, err
+	}
+	reason, err := in.ValidateReason()
+	if err != nil {
+		return ActionResult{}, err
+	}
+	var n int
+	err = m.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		if n, err = persistence.ResolveReports(ctx, tx, string(t), id, persistence.ReportDismissed, p.UserID); err != nil {
+			return err
+		}
+		if n == 0 {
+			return errNoOpenReports
+		}
+		return persistence.InsertAudit(ctx, tx, &persistence.AuditEntry{ActorID: p.UserID, Action: ActionDismiss,
+			ItemType: string(t), ItemID: id, Reason: reason})
+	})
+	if err != nil {
+		return ActionResult{}, err
+	}
+	m.d.Log.Info().Str("moderator_id", p.UserID.String()).Str("item_type", string(t)).Str("item_id", id.String()).Msg("reports dismissed")
+	return ActionResult{Message: "Reports dismissed", Reports: n}, nil
+}
+
+// Remove hides a post or comment from everyone but moderators (the row is
+// kept for the audit trail), takes it out of search, closes its reports and
+// tells its author why.
+func (m *Moderation) Remove(ctx context.Context, p Principal, itemType string, id uuid.UUID, in domain.ModerationInput) (ActionResult, error) {
+	if err := m.requireModerator(ctx, p); err != nil {
+		return ActionResult{}, err
+	}
+	t, err := domain.ParseItemType(itemType)
+	if err != nil {
+		return ActionResult{}, err
+	}
+	if t == domain.ItemProfile {
+		return ActionResult{}, errCannotRemove
+	}
+	reason, err := in.ValidateReason()
+	if err != nil {
+		return ActionResult{}, err
+	}
+	var (
+		item   persistence.RemovedItem
+		n      int
+		notice *persistence.Notification
+	)
+	err = m.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		if t == domain.ItemPost {
+			item, err = persistence.RemovePost(ctx, tx, id)
+		} else {
+			item, err = persistence.RemoveComment(ctx, tx, id)
+		}
+		if isNotFound(err) {
+			return errItemNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if n, err = persistence.ResolveReports(ctx, tx, string(t), id, persistence.ReportActioned, p.UserID); err != nil {
+			return err
+		}
+		if err := persistence.InsertAudit(ctx, tx, &persistence.AuditEntry{ActorID: p.UserID, Action: ActionRemove,
+			ItemType: string(t), ItemID: id, TargetID: item.AuthorID, Reason: reason, Snapshot: item.Content}); err != nil {
+			return err
+		}
+		// The notice names no post: the post page would answer 404 to its author.
+		notice = &persistence.Notification{UserID: item.AuthorID, Type: persistence.NotifyModeration,
+			Note: domain.RemovalNote(t, reason)}
+		return persistence.InsertNotification(ctx, tx, notice)
+	})
+	if err != nil {
+		return ActionResult{}, err
+	}
+	m.afterRemove(ctx, t, item, notice)
+	m.d.Log.Info().Str("moderator_id", p.UserID.String()).Str("item_type", string(t)).Str("item_id", id.String()).Msg("content removed")
+	return ActionResult{Message: "Content removed", Reports: n}, nil
+}
+
+// afterRemove tells the post's watchers and the author, live. Failures are
+// logged: the rows are the truth.
+func (m *Moderation) afterRemove(ctx context.Context, t domain.ItemType, item persistence.RemovedItem, notice *persistence.Notification) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pushTimeout)
+	defer cancel()
+	if t == domain.ItemPost && m.d.Grains != nil {
+		if err := m.d.Grains.PostDeleted(ctx, item.PostID); err != nil {
+			m.d.Log.Warn().Err(err).Str("post_id", item.PostID.String()).Msg("post removal not broadcast")
+		}
+	}
+	if m.d.Pusher == nil || notice == nil {
+		return
+	}
+	unread, err := persistence.UnreadNotificationCount(ctx, m.d.DB, notice.UserID)
+	if err != nil {
+		m.d.Log.Warn().Err(err).Msg("unread count for moderation notice")
+		return
+	}
+	ev := NotificationEvent{NotificationView: NewNotificationView(notice), UnreadCount: unread}
+	if err := m.d.Pusher.PushToUser(ctx, notice.UserID, EventNotification, ev); err != nil {
+		m.d.Log.Warn().Err(err).Str("user_id", notice.UserID.String()).Msg("live push failed")
+	}
+}
+
+// Suspend suspends an account for in.Days (0: for good): its tokens are
+// revoked on every node at once (sockets close), login is refused, and
+// the open reports of its content are closed.
+func (m *Moderation) Suspend(ctx context.Context, p Principal, userID uuid.UUID, in domain.ModerationInput) (ActionResult, error) {
+	if err := m.requireModerator(ctx, p); err != nil {
+		return ActionResult{}, err
+	}
+	if userID == p.UserID {
+		return ActionResult{}, errActOnSelf
+	}
+	reason, err := in.ValidateReason()
+	if err != nil {
+		return ActionResult{}, err
+	}
+	until, err := in.SuspensionEnd(m.now())
+	if err != nil {
+		return ActionResult{}, err
+	}
+	var n int
+	err = m.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := persistence.UserByID(ctx, tx, userID); err != nil {
+			if isNotFound(err) {
+				return errUserNotFound
+			}
+			return err
+		}
+		target, err := capabilitiesOf(ctx, tx, userID)
+		if err != nil {
+			return err
+		}
+		if target.Moderator {
+			return errCannotSuspendMod
+		}
+		if err := persistence.SuspendUser(ctx, tx, userID, until, reason, p.UserID); err != nil {
+			return err
+		}
+		if n, err = persistence.ResolveReportsAbout(ctx, tx, userID, p.UserID); err != nil {
+			return err
+		}
+		snapshot := "for good"
+		if until != nil {
+			snapshot = "until " + until.UTC().Format(time.RFC3339)
+		}
+		if err := persistence.InsertAudit(ctx, tx, &persistence.AuditEntry{ActorID: p.UserID, Action: ActionSuspend,
+			ItemType: string(domain.ItemProfile), ItemID: userID, TargetID: userID, Reason: reason, Snapshot: snapshot}); err != nil {
+			return err
+		}
+		// The NOTIFY fires at commit: every node drops the cached version
+		// and closes the user's sockets.
+		return m.d.Sessions.Revoke(ctx, tx, userID)
+	})
+	if err != nil {
+		return ActionResult{}, err
+	}
+	m.d.Sessions.Forget(userID)
+	m.d.Log.Info().Str("moderator_id", p.UserID.String()).Str("user_id", userID.String()).Msg("account suspended")
+	return ActionResult{Message: "Account suspended", Reports: n}, nil
+}
+
+// Unsuspend lifts a suspension.
+func (m *Moderation) Unsuspend(ctx context.Context, p Principal, userID uuid.UUID, in domain.ModerationInput) (ActionResult, error) {
+	if err := m.requireModerator(ctx, p); err != nil {
+		return ActionResult{}, err
+	}
+	reason, err := in.ValidateReason()
+	if err != nil {
+		return ActionResult{}, err
+	}
+	err = m.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		ok, err := persistence.UnsuspendUser(ctx, tx, userID)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errNotSuspended
+		}
+		return persistence.InsertAudit(ctx, tx, &persistence.AuditEntry{ActorID: p.UserID, Action: ActionUnsuspend,
+			ItemType: string(domain.ItemProfile), ItemID: userID, TargetID: userID, Reason: reason})
+	})
+	if err != nil {
+		return ActionResult{}, err
+	}
+	return ActionResult{Message: "Suspension lifted"}, nil
+}
+
+// SetModerator grants (on) or revokes (off) the moderator capability; admins only.
+func (m *Moderation) SetModerator(ctx context.Context, p Principal, userID uuid.UUID, on bool, in domain.ModerationInput) (ActionResult, error) {
+	if err := m.requireAdmin(ctx, p); err != nil {
+		return ActionResult{}, err
+	}
+	if userID == p.UserID {
+		return ActionResult{}, errActOnSelf
+	}
+	reason := strings.TrimSpace(in.Reason)
+	if !domain.ValidText(reason) || len([]rune(reason)) > domain.MaxModerationReason {
+		return ActionResult{}, domain.InvalidField("reason", domain.MsgModerationLong)
+	}
+	action, msg := ActionGrantModerator, "Moderator added"
+	if !on {
+		action, msg = ActionRevokeModerator, "Moderator removed"
+	}
+	err := m.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := persistence.VerifiedUserByID(ctx, tx, userID); err != nil {
+			if isNotFound(err) {
+				return errUserNotFound
+			}
+			return err
+		}
+		var changed bool
+		var err error
+		if on {
+			changed, err = persistence.GrantCapability(ctx, tx, userID, domain.CapModerator, p.UserID)
+		} else {
+			changed, err = persistence.RevokeCapability(ctx, tx, userID, domain.CapModerator)
+		}
+		if err != nil || !changed {
+			return err
+		}
+		return persistence.InsertAudit(ctx, tx, &persistence.AuditEntry{ActorID: p.UserID, Action: action,
+			ItemType: string(domain.ItemProfile), ItemID: userID, TargetID: userID, Reason: reason})
+	})
+	if err != nil {
+		return ActionResult{}, err
+	}
+	return ActionResult{Message: msg}, nil
+}
+
+// Moderators lists who holds the moderator capability; admins only.
+func (m *Moderation) Moderators(ctx context.Context, p Principal, limit int, cursor string) (ModeratorsResult, error) {
+	if err := m.requireAdmin(ctx, p); err != nil {
+		return ModeratorsResult{}, err
+	}
+	limit = keysetLimit(limit, safetyPageDefault, safetyPageMax)
+	after, err := decodeKeyset(cursor)
+	if err != nil {
+		return ModeratorsResult{}, err
+	}
+	rows, err := persistence.CapabilityHolders(ctx, m.d.DB, domain.CapModerator, after, limit+1)
+	if err != nil {
+		return ModeratorsResult{}, err
+	}
+	out := ModeratorsResult{Moderators: make([]ModeratorView, 0, min(len(rows), limit))}
+	if len(rows) > limit {
+		last := rows[limit-1]
+		next := encodeKeyset(persistence.Keyset{At: last.GrantedAt, ID: last.ID})
+		out.NextCursor = &next
+		rows = rows[:limit]
+	}
+	for i := range rows {
+		out.Moderators = append(out.Moderators, ModeratorView{User: NewUserSummary(&rows[i].User), GrantedAt: rows[i].GrantedAt})
+	}
+	return out, nil
+}
+
+// Audit is the audit log, newest first; admins only.
+func (m *Moderation) Audit(ctx context.Context, p Principal, limit int, cursor string) (AuditResult, error) {
+	if err := m.requireAdmin(ctx, p); err != nil {
+		return AuditResult{}, err
+	}
+	limit = keysetLimit(limit, safetyPageDefault, safetyPageMax)
+	after, err := decodeKeyset(cursor)
+	if err != nil {
+		return AuditResult{}, err
+	}
+	rows, err := persistence.AuditLog(ctx, m.d.DB, after, limit+1)
+	if err != nil {
+		return AuditResult{}, err
+	}
+	out := AuditResult{Entries: make([]AuditView, 0, min(len(rows), limit))}
+	if len(rows) > limit {
+		last := rows[limit-1]
+		next := encodeKeyset(persistence.Keyset{At: last.CreatedAt, ID: last.ID})
+		out.NextCursor = &next
+		rows = rows[:limit]
+	}
+	for _, r := range rows {
+		v := AuditView{ID: r.ID.String(), Action: r.Action, ActorID: r.ActorID.String(), ActorName: r.ActorName,
+			ItemType: r.ItemType, ItemID: r.ItemID.String(), TargetName: r.TargetName, Reason: r.Reason,
+			Snapshot: r.Snapshot, CreatedAt: r.CreatedAt}
+		if r.TargetID != uuid.Nil {
+			v.TargetID = r.TargetID.String()
+		}
+		out.Entries = append(out.Entries, v)
+	}
+	return out, nil
+}
+
+// GrantAdmin makes the account with email an admin: the `campus admin
+// grant EMAIL` command, which sets the first admin.
+func GrantAdmin(ctx context.Context, db bun.IDB, email string) (uuid.UUID, error) {
+	u, err := persistence.UserByEmail(ctx, db, strings.TrimSpace(email))
+	if err != nil {
+		if isNotFound(err) {
+			return uuid.Nil, domain.NotFound("No account has that e-mail address")
+		}
+		return uuid.Nil, err
+	}
+	if _, err := persistence.GrantCapability(ctx, db, u.ID, domain.CapAdmin, uuid.Nil); err != nil {
+		return uuid.Nil, err
+	}
+	return u.ID, nil
+}
+
+// suspensionRefusal answers the login refusal of a suspended account, or nil.
+func suspensionRefusal(ctx context.Context, db bun.IDB, user uuid.UUID) error {
+	s, err := persistence.SuspensionOf(ctx, db, user)
+	if err != nil {
+		return err
+	}
+	if s == nil {
+		return nil
+	}
+	return domain.Forbidden(domain.SuspendedMessage(s.Until))
+}
+
+// Authorize answers 403 unless the caller is a moderator (admin: an
+// admin). The transport calls it before reading anything else of a
+// moderation request, so a non-moderator learns nothing from ids or bodies;
+// every use case checks again.
+func (m *Moderation) Authorize(ctx context.Context, p Principal, admin bool) error {
+	if admin {
+		return m.requireAdmin(ctx, p)
+	}
+	return m.requireModerator(ctx, p)
+}
