@@ -94,6 +94,11 @@ func Start(ctx context.Context, o Options) (n *Node, err error) {
 		host = "127.0.0.1"
 	}
 
+	provider, err := newProvider(o)
+	if err != nil {
+		return nil, err
+	}
+
 	plog := o.Log.With().Str("component", "protoactor").Logger()
 	if plog.GetLevel() < zerolog.WarnLevel {
 		plog = plog.Level(zerolog.WarnLevel)
@@ -101,11 +106,6 @@ func Start(ctx context.Context, o Options) (n *Node, err error) {
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(zerolog.NewSlogHandler(plog))
 	}))
-
-	provider, err := newProvider(o)
-	if err != nil {
-		return nil, err
-	}
 
 	cfg := protocluster.Configure(o.Name, provider, disthash.New(),
 		remote.Configure(host, port),
