@@ -2,8 +2,8 @@
 # Runs three `campus serve` nodes on loopback as one cluster with the etcd
 # provider (`make cluster`): a private etcd, node 1 on the embedded Postgres,
 # nodes 2 and 3 on node 1's Postgres through DATABASE_URL, one shared media
-# directory. Ctrl-C stops everything, nodes first. State lives in
-# $CLUSTER_DIR (default var/cluster) and survives restarts.
+# directory. Ctrl-C stops everything, nodes first. The nodes' state lives in
+# $CLUSTER_DIR (default var/cluster) and survives restarts; etcd's does not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +12,9 @@ bin=${CAMPUS_BIN:-bin/campus}
 etcd_client=${ETCD_CLIENT_PORT:-23790} # not 2379: a system etcd may own it
 etcd_peer=${ETCD_PEER_PORT:-23800}
 mkdir -p "$dir/media"
+# Membership is not state worth keeping: a fresh etcd forgets the last run's
+# nodes instead of listing them until their leases run out.
+rm -rf "$dir/etcd"
 
 pids=()
 stop() {
