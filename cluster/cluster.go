@@ -146,7 +146,7 @@ func newProvider(o Options) (protocluster.ClusterProvider, error) {
 		}
 		return automanaged.NewWithConfig(500*time.Millisecond, o.ManagePort, o.Hosts...), nil
 	case ProviderEtcd:
-		return newEtcdProvider(o.EtcdEndpoints)
+		return newEtcdProvider(o.EtcdEndpoints, o.Log)
 	case ProviderKubernetes:
 		return newKubernetesProvider()
 	}

@@ -21,6 +21,14 @@ import (
 // when the test ends.
 func StartEtcd(t testing.TB) string {
 	t.Helper()
+	endpoint, _ := startEtcd(t)
+	return endpoint
+}
+
+// startEtcd is StartEtcd that also answers the etcd process, for tests that
+// pause it.
+func startEtcd(t testing.TB) (string, *os.Process) {
+	t.Helper()
 	bin, err := exec.LookPath("etcd")
 	if err != nil {
 		t.Fatal("etcd is not installed: run scripts/ensure-system.sh (Debian package etcd-server)")
@@ -74,7 +82,7 @@ func StartEtcd(t testing.TB) string {
 		_, err := c.Get(ctx, "/health")
 		cancel()
 		if err == nil {
-			return client
+			return client, cmd.Process
 		}
 		select {
 		case <-done:
