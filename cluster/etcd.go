@@ -38,8 +38,9 @@ const (
 //
 // It replaces protoactor's etcd provider (cluster/clusterproviders/etcd at
 // our pinned version), which names members "<cluster>@<id>" instead of the
-// actor system's ID (so gossip rejects every peer as unknown), blocks for
-// ever when etcd is down at start, and drops its own node for good once
+// actor system's ID that gossip and the block list key on (gossip treats
+// every peer as an unknown member), blocks for ever when etcd is down at
+// start, and drops its own node for good once
 // etcd is unreachable for longer than the lease: it sees its own key
 // expire and ignores its re-registration (upstream issue #1133) — one etcd
 // hiccup would empty every node's member list.
