@@ -186,11 +186,17 @@ func (p *etcdProvider) run(ctx context.Context, reg registration) {
 		}
 		if err := p.follow(ctx, reg); err != nil && ctx.Err() == nil {
 			p.log.Warn().Err(err).Msg("etcd: lost the member list, starting over")
-			reg.keepAlive = nil
+			if errors.Is(err, errLeaseLost) {
+				reg.keepAlive = nil
+			}
 			sleep(ctx, etcdRetry)
 		}
 	}
 }
+
+// errLeaseLost means this node's lease expired or can no longer be kept
+// alive: its key is gone or going, so it must register again.
+var errLeaseLost = errors.New("lease keep-alive ended")
 
 // follow publishes the member list and each change to it until the watch or
 // the lease fails.
@@ -216,7 +222,7 @@ func (p *etcdProvider) follow(ctx context.Context, reg registration) error {
 			return nil
 		case _, ok := <-reg.keepAlive:
 			if !ok {
-				return errors.New("lease keep-alive ended")
+				return errLeaseLost
 			}
 		case w, ok := <-watch:
 			if !ok {

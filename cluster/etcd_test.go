@@ -48,7 +48,7 @@ func TestEtcdMembership(t *testing.T) {
 	}
 
 	t.Run("two nodes see each other", func(t *testing.T) {
-		waitFor(t, "2 members", 10*time.Second, members(2, a, b))
+		waitFor(t, "2 members", 30*time.Second, members(2, a, b))
 	})
 	t.Run("an etcd outage longer than the lease heals", func(t *testing.T) {
 		if err := etcd.Signal(syscall.SIGSTOP); err != nil {
@@ -60,12 +60,12 @@ func TestEtcdMembership(t *testing.T) {
 		}
 		// Both keys expire when etcd wakes; both nodes must register again
 		// and see each other, and stay ready throughout.
-		waitFor(t, "2 members after the outage", 20*time.Second, members(2, a, b))
+		waitFor(t, "2 members after the outage", 30*time.Second, members(2, a, b))
 		c := start()
-		waitFor(t, "3 members with a newcomer", 10*time.Second, members(3, a, b, c))
+		waitFor(t, "3 members with a newcomer", 30*time.Second, members(3, a, b, c))
 	})
 	t.Run("a stopped node leaves", func(t *testing.T) {
 		b.Stop()
-		waitFor(t, "2 members", 10*time.Second, func() bool { return a.Members() == 2 })
+		waitFor(t, "2 members", 30*time.Second, func() bool { return a.Members() == 2 })
 	})
 }
