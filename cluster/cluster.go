@@ -118,6 +118,9 @@ func Start(ctx context.Context, o Options) (n *Node, err error) {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("cluster: start member: %v", r)
 			system.Shutdown()
+			if e, ok := provider.(*etcdProvider); ok {
+				_ = e.Shutdown(false) // its client, and its key if it got that far
+			}
 		}
 	}()
 	c.StartMember()

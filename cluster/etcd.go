@@ -107,6 +107,7 @@ func (p *etcdProvider) StartMember(c *protocluster.Cluster) error {
 	reg, err := p.register(ctx)
 	if err != nil {
 		cancel()
+		p.cancel = nil // no run loop to wait for in Shutdown
 		return err
 	}
 	go p.run(ctx, reg)
