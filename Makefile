@@ -7,17 +7,22 @@ BIN     := bin/campus
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: help run test build client client-deps system system-browser vet test-go fuzz fuzz-smoke test-client e2e bench soak clean generate
+.PHONY: help run cluster test build client client-deps system system-browser system-etcd vet test-go fuzz fuzz-smoke test-client e2e bench soak clean generate
 
 help:
 	@echo "make run    build everything and start Campus on the embedded Postgres"
 	@echo "make test   run every test (Go with real Postgres, fuzz smoke, client)"
 	@echo "make bench  run the benchmark (see README)"
 	@echo "make soak   30 minutes of mixed traffic at half capacity, resource trends (SOAK=5m for less)"
+	@echo "make cluster  three nodes on loopback with the etcd provider (see README)"
 
 ## run: install what is missing, build the client and the binary, start a node.
 run: system client build
 	./$(BIN) serve
+
+## cluster: three nodes on loopback, found through a private etcd (scripts/cluster.sh).
+cluster: system system-etcd client build
+	scripts/cluster.sh
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
@@ -27,6 +32,9 @@ system:
 
 system-browser:
 	@scripts/ensure-system.sh --browser
+
+system-etcd:
+	@scripts/ensure-system.sh --etcd
 
 # npm ci only when the lock file changed since the last install.
 client-deps: client/node_modules/.campus-installed
@@ -38,7 +46,7 @@ client: client-deps
 	cd client && npm run build
 
 ## test: everything the CI runs.
-test: system system-browser client build vet test-go fuzz-smoke test-client e2e
+test: system system-browser system-etcd client build vet test-go fuzz-smoke test-client e2e
 
 vet:
 	$(GO) vet ./...

@@ -128,12 +128,14 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	// this node's socket hub.
 	live := actors.New(actors.Config{DB: db, Log: log, Render: app.NotificationFrames})
 	node, err := cluster.Start(ctx, cluster.Options{
-		Name:       cfg.ClusterName,
-		Addr:       cfg.ClusterAddr,
-		Hosts:      cfg.ClusterHosts,
-		ManagePort: cfg.ClusterAutoManagePort,
-		Kinds:      live.Kinds(),
-		Log:        log,
+		Name:          cfg.ClusterName,
+		Addr:          cfg.ClusterAddr,
+		Provider:      cluster.Provider(cfg.ClusterProvider),
+		Hosts:         cfg.ClusterHosts,
+		ManagePort:    cfg.ClusterAutoManagePort,
+		EtcdEndpoints: cfg.EtcdEndpoints,
+		Kinds:         live.Kinds(),
+		Log:           log,
 	})
 	if err != nil {
 		return err

@@ -1,6 +1,8 @@
 // Package cluster boots the Proto.Actor actor system as a member of a cluster
-// (DESIGN §4.4): a cluster of one by default, the automanaged provider when
-// CAMPUS_CLUSTER_HOSTS lists the nodes, disthash identity lookup either way.
+// (DESIGN §4.4): a cluster of one by default; the automanaged provider for a
+// small fixed cluster whose nodes are all listed; etcd or Kubernetes for
+// nodes that join and leave with nothing pre-listed. Identity lookup is
+// disthash whatever the provider.
 package cluster
 
 import (
@@ -21,17 +23,35 @@ import (
 	"github.com/rs/zerolog"
 )
 
+// Provider names how a node finds the other members (CAMPUS_CLUSTER_PROVIDER).
+type Provider string
+
+// The providers. The zero value is a cluster of one, or automanaged when
+// Options.Hosts lists nodes.
+const (
+	ProviderSingle      Provider = ""
+	ProviderAutomanaged Provider = "automanaged"
+	ProviderEtcd        Provider = "etcd"
+	ProviderKubernetes  Provider = "k8s"
+)
+
 // Options configure a node's membership.
 type Options struct {
 	// Name is the cluster name; nodes only see members with the same name.
 	Name string
 	// Addr is this node's remoting address host:port; port 0 picks a free one.
+	// With etcd it is also what the node advertises, so the other nodes must
+	// be able to reach it.
 	Addr string
+	// Provider picks the membership provider; see the constants.
+	Provider Provider
 	// Hosts lists every node's automanaged address (host:managePort); empty
 	// runs a cluster of one with an in-process provider.
 	Hosts []string
 	// ManagePort is the automanaged provider's HTTP port on this node.
 	ManagePort int
+	// EtcdEndpoints are the etcd servers (host:port or URLs) of the etcd provider.
+	EtcdEndpoints []string
 	// Kinds are the grain kinds this node hosts.
 	Kinds []*protocluster.Kind
 	// RequestTimeout bounds one grain call (DESIGN §4.4: ~1 s).
@@ -45,7 +65,11 @@ type Node struct {
 	System  *actor.ActorSystem
 	Cluster *protocluster.Cluster
 	log     zerolog.Logger
-	stopped bool
+	// selfListed: this node's provider lists it among the members once it
+	// has joined. Kubernetes lists a pod only after its readiness probe
+	// passes, so there readiness cannot wait for it.
+	selfListed bool
+	stopped    bool
 }
 
 // Start creates the actor system, starts remoting and joins the cluster.
@@ -70,6 +94,11 @@ func Start(ctx context.Context, o Options) (n *Node, err error) {
 		host = "127.0.0.1"
 	}
 
+	provider, err := newProvider(o)
+	if err != nil {
+		return nil, err
+	}
+
 	plog := o.Log.With().Str("component", "protoactor").Logger()
 	if plog.GetLevel() < zerolog.WarnLevel {
 		plog = plog.Level(zerolog.WarnLevel)
@@ -77,16 +106,6 @@ func Start(ctx context.Context, o Options) (n *Node, err error) {
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(zerolog.NewSlogHandler(plog))
 	}))
-
-	var provider protocluster.ClusterProvider
-	if len(o.Hosts) == 0 {
-		// A cluster of one: the in-memory agent keeps membership inside this
-		// process, so two nodes on one machine (tests, bench) never collide
-		// on a management port.
-		provider = test.NewTestProvider(test.NewInMemAgent())
-	} else {
-		provider = automanaged.NewWithConfig(500*time.Millisecond, o.ManagePort, o.Hosts...)
-	}
 
 	cfg := protocluster.Configure(o.Name, provider, disthash.New(),
 		remote.Configure(host, port),
@@ -99,6 +118,9 @@ func Start(ctx context.Context, o Options) (n *Node, err error) {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("cluster: start member: %v", r)
 			system.Shutdown()
+			if e, ok := provider.(*etcdProvider); ok {
+				_ = e.Shutdown(false) // its client, and its key if it got that far
+			}
 		}
 	}()
 	c.StartMember()
@@ -106,7 +128,32 @@ func Start(ctx context.Context, o Options) (n *Node, err error) {
 		c.Shutdown(false)
 		return nil, fmt.Errorf("cluster: start: %w", err)
 	}
-	return &Node{System: system, Cluster: c, log: o.Log}, nil
+	return &Node{System: system, Cluster: c, log: o.Log, selfListed: o.Provider != ProviderKubernetes}, nil
+}
+
+// newProvider builds the membership provider the options ask for.
+func newProvider(o Options) (protocluster.ClusterProvider, error) {
+	p := o.Provider
+	if p == ProviderSingle && len(o.Hosts) > 0 {
+		p = ProviderAutomanaged
+	}
+	switch p {
+	case ProviderSingle:
+		// A cluster of one: the in-memory agent keeps membership inside this
+		// process, so two nodes on one machine (tests, bench) never collide
+		// on a management port.
+		return test.NewTestProvider(test.NewInMemAgent()), nil
+	case ProviderAutomanaged:
+		if len(o.Hosts) == 0 {
+			return nil, errors.New("cluster: the automanaged provider needs the hosts of every node")
+		}
+		return automanaged.NewWithConfig(500*time.Millisecond, o.ManagePort, o.Hosts...), nil
+	case ProviderEtcd:
+		return newEtcdProvider(o.EtcdEndpoints, o.Log)
+	case ProviderKubernetes:
+		return newKubernetesProvider()
+	}
+	return nil, fmt.Errorf("cluster: unknown provider %q", o.Provider)
 }
 
 // Address is this node's remoting address (host:port).
@@ -115,15 +162,24 @@ func (n *Node) Address() string { return n.System.Address() }
 // ErrNotJoined means the node does not (yet) see itself as a cluster member.
 var ErrNotJoined = errors.New("cluster: node has not joined")
 
-// Ready reports whether the node is a member of its cluster.
+// Ready reports whether the node is a member of its cluster (with
+// Kubernetes: whether it has started and not left).
 func (n *Node) Ready() error {
 	if n == nil || n.stopped {
 		return ErrNotJoined
 	}
-	if !n.Cluster.MemberList.ContainsMemberID(n.System.ID) {
-		return ErrNotJoined
+	if !n.selfListed {
+		return nil
 	}
-	return nil
+	// By address, not ID: the etcd and Kubernetes providers name members
+	// with IDs of their own rather than the actor system's.
+	self := n.System.Address()
+	for _, m := range n.Cluster.MemberList.Members().Members() {
+		if m.Address() == self {
+			return nil
+		}
+	}
+	return ErrNotJoined
 }
 
 // Members is the number of members this node currently sees.

@@ -43,16 +43,32 @@ func TestStartErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
+	// Nothing listens on this port: etcd there is down.
+	down, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	downAddr := down.Addr().String()
+	down.Close()
 	tests := []struct {
-		name, addr string
+		name string
+		o    Options
 	}{
-		{"bad address", "nonsense"},
-		{"bad port", "127.0.0.1:x"},
-		{"port taken", ln.Addr().String()},
+		{"bad address", Options{Addr: "nonsense"}},
+		{"bad port", Options{Addr: "127.0.0.1:x"}},
+		{"port taken", Options{Addr: ln.Addr().String()}},
+		{"unknown provider", Options{Addr: "127.0.0.1:0", Provider: "consul"}},
+		{"automanaged without hosts", Options{Addr: "127.0.0.1:0", Provider: ProviderAutomanaged}},
+		{"etcd without endpoints", Options{Addr: "127.0.0.1:0", Provider: ProviderEtcd}},
+		// Fails within the dial timeout instead of hanging in the provider.
+		{"etcd unreachable", Options{Addr: "127.0.0.1:0", Provider: ProviderEtcd, EtcdEndpoints: []string{downAddr}}},
+		// Without -tags k8s there is no provider; with it, no in-cluster config.
+		{"k8s outside kubernetes", Options{Addr: "127.0.0.1:0", Provider: ProviderKubernetes}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			n, err := Start(context.Background(), Options{Addr: tt.addr, Log: zerolog.Nop()})
+			tt.o.Log = zerolog.Nop()
+			n, err := Start(context.Background(), tt.o)
 			if err == nil {
 				n.Stop()
 				t.Fatal("want error")

@@ -58,34 +58,15 @@ func TestThreeProcesses(t *testing.T) {
 	}
 	nodes := make([]*node, 3)
 	for i := range nodes {
-		nodes[i] = startNode(t, bin, i, dbURL, manage[i], strings.Join(hosts, ","), mediaEnv...)
+		nodes[i] = startNode(t, bin, i, dbURL, append([]string{
+			"CAMPUS_CLUSTER_HOSTS=" + strings.Join(hosts, ","),
+			"CAMPUS_CLUSTER_MANAGE_PORT=" + strconv.Itoa(manage[i])}, mediaEnv...)...)
 	}
 	for _, n := range nodes {
 		n.waitMembers(t, 3, 90*time.Second)
 	}
 
-	// Users straight into the database; they sign in over HTTP.
-	const password = "correct horse battery"
-	hash, err := app.NewHasher(1).Hash(context.Background(), password)
-	if err != nil {
-		t.Fatal(err)
-	}
-	newUser := func(name string) *persistence.User {
-		u := &persistence.User{ID: persistence.NewID(), Name: name, Role: "student", PasswordHash: hash,
-			Email: strings.ToLower(strings.ReplaceAll(name, " ", ".")) + "@uni.edu", EmailVerifiedAt: time.Now()}
-		if err := persistence.InsertUser(context.Background(), db, u); err != nil {
-			t.Fatal(err)
-		}
-		return u
-	}
-	login := func(n *node, u *persistence.User) string {
-		status, env := n.call(t, "POST", "/api/auth/login", "", map[string]any{
-			"email": u.Email, "password": password, "role": "student"})
-		if status != 200 {
-			t.Fatalf("login on node %d: %d %v", n.i, status, env)
-		}
-		return data(env)["token"].(string)
-	}
+	newUser, login := userMaker(t, db)
 
 	author := newUser("Cluster Author")
 	authorTok := login(nodes[0], author)
@@ -215,6 +196,34 @@ func TestThreeProcesses(t *testing.T) {
 	})
 }
 
+// userMaker answers newUser, which puts a verified student straight into
+// the database, and login, which signs one in over HTTP on a node.
+func userMaker(t *testing.T, db *bun.DB) (func(name string) *persistence.User, func(*node, *persistence.User) string) {
+	t.Helper()
+	const password = "correct horse battery"
+	hash, err := app.NewHasher(1).Hash(context.Background(), password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newUser := func(name string) *persistence.User {
+		u := &persistence.User{ID: persistence.NewID(), Name: name, Role: "student", PasswordHash: hash,
+			Email: strings.ToLower(strings.ReplaceAll(name, " ", ".")) + "@uni.edu", EmailVerifiedAt: time.Now()}
+		if err := persistence.InsertUser(context.Background(), db, u); err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	login := func(n *node, u *persistence.User) string {
+		status, env := n.call(t, "POST", "/api/auth/login", "", map[string]any{
+			"email": u.Email, "password": password, "role": "student"})
+		if status != 200 {
+			t.Fatalf("login on node %d: %d %v", n.i, status, env)
+		}
+		return data(env)["token"].(string)
+	}
+	return newUser, login
+}
+
 // checkCounts asserts, per post, likes_count = post_likes rows = the likers
 // whose last answer was "liked", and answers those counts.
 func checkCounts(t *testing.T, db *bun.DB, posts []string, liked [][]bool) map[string]int {
@@ -279,7 +288,9 @@ type node struct {
 	done chan struct{}
 }
 
-func startNode(t *testing.T, bin string, i int, dbURL string, managePort int, hosts string, env ...string) *node {
+// startNode starts `campus serve` number i over dbURL with the cluster
+// settings in clusterEnv (NAME=value), and stops it when the test ends.
+func startNode(t *testing.T, bin string, i int, dbURL string, clusterEnv ...string) *node {
 	t.Helper()
 	dir := t.TempDir()
 	n := &node{i: i, addr: "127.0.0.1:" + strconv.Itoa(freePort(t)), log: filepath.Join(dir, "server.log"),
@@ -294,12 +305,10 @@ func startNode(t *testing.T, bin string, i int, dbURL string, managePort int, ho
 		"CAMPUS_ADDR="+n.addr,
 		"CAMPUS_DATA_DIR="+filepath.Join(dir, "data"),
 		"CAMPUS_CLUSTER_ADDR=127.0.0.1:"+strconv.Itoa(freePort(t)),
-		"CAMPUS_CLUSTER_HOSTS="+hosts,
-		"CAMPUS_CLUSTER_MANAGE_PORT="+strconv.Itoa(managePort),
 		"CAMPUS_RATE_LIMITS=off",
 		"CAMPUS_LOG_LEVEL=warn",
 	)
-	n.cmd.Env = append(n.cmd.Env, env...)
+	n.cmd.Env = append(n.cmd.Env, clusterEnv...)
 	n.cmd.Stdout, n.cmd.Stderr = logf, logf
 	if err := n.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -377,6 +386,23 @@ func (n *node) kill(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-n.done
+}
+
+// stop ends the node with SIGTERM, as an operator would, and waits for a
+// clean exit.
+func (n *node) stop(t *testing.T) {
+	t.Helper()
+	if err := n.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-n.done:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("node %d did not stop within 30s of SIGTERM", n.i)
+	}
+	if code := n.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("node %d exited with %d after SIGTERM", n.i, code)
+	}
 }
 
 // waitMembers waits until the node is ready and sees want members.

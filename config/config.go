@@ -64,6 +64,13 @@ type Config struct {
 	ClusterHosts []string
 	// ClusterAutoManagePort is the automanaged provider's HTTP port on this node (CAMPUS_CLUSTER_MANAGE_PORT, default 6330).
 	ClusterAutoManagePort int
+	// ClusterProvider picks how nodes find each other (CAMPUS_CLUSTER_PROVIDER):
+	// "" = a cluster of one (automanaged when ClusterHosts is set),
+	// "automanaged", "etcd" or "k8s".
+	ClusterProvider string
+	// EtcdEndpoints are the etcd servers of the etcd provider
+	// (CAMPUS_ETCD_ENDPOINTS, comma-separated host:port or http(s) URLs).
+	EtcdEndpoints []string
 	// PprofAddr serves Go's net/http/pprof profiles on a loopback address
 	// when set (CAMPUS_PPROF_ADDR, e.g. 127.0.0.1:6060); empty (the default) serves none.
 	PprofAddr string
@@ -161,6 +168,8 @@ func Load(getenv func(string) string) (Config, error) {
 		ClusterAddr:           r.addr("CAMPUS_CLUSTER_ADDR", "127.0.0.1:0"),
 		ClusterHosts:          r.hosts("CAMPUS_CLUSTER_HOSTS"),
 		ClusterAutoManagePort: r.intRange("CAMPUS_CLUSTER_MANAGE_PORT", 6330, 1, 65535),
+		ClusterProvider:       r.oneOf("CAMPUS_CLUSTER_PROVIDER", "", "automanaged", "etcd", "k8s"),
+		EtcdEndpoints:         r.endpoints("CAMPUS_ETCD_ENDPOINTS"),
 		PprofAddr:             r.loopbackAddr("CAMPUS_PPROF_ADDR"),
 		Media:                 r.media("CAMPUS_MEDIA_URL", filepath.Join(dataDir, "media")),
 	}
@@ -170,6 +179,7 @@ func Load(getenv func(string) string) (Config, error) {
 		CommentsPerHour: r.intRange("CAMPUS_NEW_ACCOUNT_COMMENTS_PER_HOUR", 30, 1, 1_000_000),
 		RequestsPerHour: r.intRange("CAMPUS_NEW_ACCOUNT_REQUESTS_PER_HOUR", 20, 1, 1_000_000),
 	}
+	r.clusterProvider(c)
 	if r.err != nil {
 		return Config{}, r.err
 	}
@@ -188,6 +198,41 @@ type NewAccountLimits struct {
 	PostsPerHour    int
 	CommentsPerHour int
 	RequestsPerHour int
+}
+
+// clusterProvider checks that the provider has what it needs, and that no
+// other provider's setting is given where it would be silently ignored.
+func (r *reader) clusterProvider(c Config) {
+	if r.err != nil {
+		return
+	}
+	hosts, _ := r.raw("CAMPUS_CLUSTER_HOSTS")
+	endpoints, _ := r.raw("CAMPUS_ETCD_ENDPOINTS")
+	switch c.ClusterProvider {
+	case "automanaged":
+		if len(c.ClusterHosts) == 0 {
+			r.fail("CAMPUS_CLUSTER_HOSTS", hosts, "the automanaged provider needs every node's host:port listed")
+		}
+	case "etcd":
+		if len(c.EtcdEndpoints) == 0 {
+			r.fail("CAMPUS_ETCD_ENDPOINTS", endpoints, "the etcd provider needs at least one endpoint, e.g. 10.0.0.5:2379")
+		}
+	}
+	if c.ClusterProvider != "etcd" && len(c.EtcdEndpoints) > 0 {
+		r.fail("CAMPUS_ETCD_ENDPOINTS", endpoints, "only used with CAMPUS_CLUSTER_PROVIDER=etcd")
+	}
+	if (c.ClusterProvider == "etcd" || c.ClusterProvider == "k8s") && len(c.ClusterHosts) > 0 {
+		r.fail("CAMPUS_CLUSTER_HOSTS", hosts, "only used by the automanaged provider; "+c.ClusterProvider+" finds the nodes itself")
+	}
+	if c.ClusterProvider != "" || len(c.ClusterHosts) > 0 {
+		// The remoting address is what this node advertises to the others
+		// (and the reply address of every message it sends).
+		if host, _, err := net.SplitHostPort(c.ClusterAddr); err == nil {
+			if a, err := netip.ParseAddr(host); host == "" || (err == nil && a.IsUnspecified()) {
+				r.fail("CAMPUS_CLUSTER_ADDR", c.ClusterAddr, "the other nodes must reach this address: give this node's own IP, not a wildcard")
+			}
+		}
+	}
 }
 
 // reader collects the first error so Load stays a flat list.
@@ -559,6 +604,36 @@ func redactMediaURL(raw string) string {
 	}
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+// endpoints are etcd client endpoints: host:port or http(s)://host:port.
+func (r *reader) endpoints(name string) []string {
+	v, ok := r.raw(name)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		hostPort := part
+		if strings.Contains(part, "://") {
+			u, err := url.Parse(part)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || (u.Path != "" && u.Path != "/") {
+				r.fail(name, redact(v), "want comma-separated host:port or http(s)://host:port")
+				return nil
+			}
+			hostPort = u.Host
+		}
+		if host, port, err := net.SplitHostPort(hostPort); err != nil || host == "" || port == "" {
+			r.fail(name, redact(v), "want comma-separated host:port or http(s)://host:port")
+			return nil
+		}
+		out = append(out, part)
+	}
+	return out
 }
 
 // redact hides a URL's password so a config error never prints it.

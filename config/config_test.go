@@ -86,6 +86,66 @@ func TestLoadRejects(t *testing.T) {
 	}
 }
 
+func TestClusterProvider(t *testing.T) {
+	ok := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"default is a cluster of one", nil, ""},
+		{"hosts alone keep automanaged", map[string]string{"CAMPUS_CLUSTER_HOSTS": "127.0.0.1:6330"}, ""},
+		{"automanaged", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "automanaged", "CAMPUS_CLUSTER_HOSTS": "10.0.0.1:6330,10.0.0.2:6330"}, "automanaged"},
+		{"etcd", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "ETCD", "CAMPUS_ETCD_ENDPOINTS": "10.0.0.5:2379, https://etcd.example.edu:2379",
+			"CAMPUS_CLUSTER_ADDR": "10.0.0.7:6331"}, "etcd"},
+		{"k8s", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "k8s", "CAMPUS_CLUSTER_ADDR": "10.1.2.3:6331"}, "k8s"},
+	}
+	for _, tt := range ok {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(env(tt.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.ClusterProvider != tt.want {
+				t.Fatalf("provider %q, want %q", c.ClusterProvider, tt.want)
+			}
+			if tt.want == "etcd" && len(c.EtcdEndpoints) != 2 {
+				t.Fatalf("endpoints %v", c.EtcdEndpoints)
+			}
+		})
+	}
+
+	bad := []struct {
+		name string
+		env  map[string]string
+		key  string
+	}{
+		{"unknown provider", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "consul"}, "CAMPUS_CLUSTER_PROVIDER"},
+		{"automanaged without hosts", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "automanaged"}, "CAMPUS_CLUSTER_HOSTS"},
+		{"etcd without endpoints", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd"}, "CAMPUS_ETCD_ENDPOINTS"},
+		{"bad endpoint", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": "etcd-without-port"}, "CAMPUS_ETCD_ENDPOINTS"},
+		{"bad endpoint scheme", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": "ftp://etcd:2379"}, "CAMPUS_ETCD_ENDPOINTS"},
+		{"endpoints without etcd", map[string]string{"CAMPUS_ETCD_ENDPOINTS": "127.0.0.1:2379"}, "CAMPUS_ETCD_ENDPOINTS"},
+		{"hosts with etcd", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": "127.0.0.1:2379",
+			"CAMPUS_CLUSTER_HOSTS": "127.0.0.1:6330"}, "CAMPUS_CLUSTER_HOSTS"},
+		{"hosts with k8s", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "k8s", "CAMPUS_CLUSTER_HOSTS": "127.0.0.1:6330"}, "CAMPUS_CLUSTER_HOSTS"},
+		{"etcd advertising a wildcard", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": "127.0.0.1:2379",
+			"CAMPUS_CLUSTER_ADDR": "0.0.0.0:6331"}, "CAMPUS_CLUSTER_ADDR"},
+		{"k8s advertising no host", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "k8s", "CAMPUS_CLUSTER_ADDR": ":6331"}, "CAMPUS_CLUSTER_ADDR"},
+	}
+	for _, tt := range bad {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(env(tt.env))
+			if err == nil || !IsError(err) {
+				t.Fatalf("want config error, got %v", err)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "config: "+tt.key+"=") || strings.Contains(msg, "\n") {
+				t.Fatalf("message must be one line naming %s: %q", tt.key, msg)
+			}
+		})
+	}
+}
+
 func TestSecretsNotPrinted(t *testing.T) {
 	_, err := Load(env(map[string]string{"DATABASE_URL": "mysql://user:hunter2@db/x"}))
 	if err == nil || strings.Contains(err.Error(), "hunter2") {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the system packages Campus needs on Debian/Ubuntu when they are
-# missing: Postgres binaries (always) and, with --browser, Debian's chromium
-# for the end-to-end tests. Uses apt-get as root or through sudo; otherwise
-# prints the one command to run and fails.
+# missing: Postgres binaries (always); with --browser, Debian's chromium for
+# the end-to-end tests; with --etcd, Debian's etcd-server for the etcd
+# cluster provider's tests and `make cluster`. Uses apt-get as root or
+# through sudo; otherwise prints the one command to run and fails.
 #
 # It also builds the S3-compatible server the media tests run against
 # (versitygw, from the Go module proxy) into the user's cache directory,
@@ -20,7 +21,14 @@ if [ -z "${CAMPUS_VERSITYGW:-}" ] && [ ! -x "$vgw_dir/versitygw" ]; then
 fi
 
 want_browser=0
-[ "${1:-}" = "--browser" ] && want_browser=1
+want_etcd=0
+for arg in "$@"; do
+  case "$arg" in
+    --browser) want_browser=1 ;;
+    --etcd) want_etcd=1 ;;
+    *) echo "usage: $0 [--browser] [--etcd]" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
@@ -28,6 +36,9 @@ if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb 
 fi
 if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
   missing+=(chromium)
+fi
+if [ "$want_etcd" = 1 ] && ! command -v etcd >/dev/null 2>&1; then
+  missing+=(etcd-server)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -1,0 +1,277 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	protocluster "github.com/asynkron/protoactor-go/cluster"
+	"github.com/rs/zerolog"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+)
+
+// etcdBaseKey is the etcd key prefix under which members register
+// (/campus/<cluster name>/<actor system id>).
+const etcdBaseKey = "/campus"
+
+const (
+	// etcdDialTimeout bounds the first contact with etcd at start-up: a
+	// node that cannot reach etcd fails instead of hanging.
+	etcdDialTimeout = 5 * time.Second
+	// etcdLeaseTTL is how long a killed node stays listed; the client keeps
+	// the lease alive every TTL/3.
+	etcdLeaseTTL = 3 // seconds
+	// etcdRetry paces re-registration after etcd was unreachable.
+	etcdRetry = 500 * time.Millisecond
+)
+
+// etcdProvider finds members through etcd. Each node puts its remoting
+// address under a lease it keeps alive and watches the prefix, so a node
+// joins by starting with the same endpoints, a stopped node deletes its key,
+// and a killed node's key expires with its lease.
+//
+// It replaces protoactor's etcd provider (cluster/clusterproviders/etcd at
+// our pinned version), which names members "<cluster>@<id>" instead of the
+// actor system's ID that gossip and the block list key on (gossip treats
+// every peer as an unknown member), blocks for ever when etcd is down at
+// start, and drops its own node for good once
+// etcd is unreachable for longer than the lease: it sees its own key
+// expire and ignores its re-registration (upstream issue #1133) — one etcd
+// hiccup would empty every node's member list.
+type etcdProvider struct {
+	client *clientv3.Client
+	log    zerolog.Logger
+
+	cluster *protocluster.Cluster
+	prefix  string // <base>/<cluster name>/
+	self    *protocluster.Member
+
+	cancel context.CancelFunc
+	done   chan struct{}
+	once   sync.Once
+}
+
+// etcdMember is what a node stores under its key.
+type etcdMember struct {
+	Host  string   `json:"host"`
+	Port  int32    `json:"port"`
+	Kinds []string `json:"kinds"`
+}
+
+func newEtcdProvider(endpoints []string, log zerolog.Logger) (protocluster.ClusterProvider, error) {
+	if len(endpoints) == 0 {
+		return nil, errors.New("cluster: the etcd provider needs at least one endpoint")
+	}
+	client, err := clientv3.New(clientv3.Config{
+		Endpoints:   endpoints,
+		DialTimeout: etcdDialTimeout,
+		// The client's zap logs (reconnect chatter) stay out of our output;
+		// failures surface in our own log lines and in Ready.
+		Logger: zap.NewNop(),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cluster: etcd client: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), etcdDialTimeout)
+	defer cancel()
+	if _, err := client.Get(ctx, etcdBaseKey, clientv3.WithCountOnly()); err != nil {
+		client.Close()
+		return nil, fmt.Errorf("cluster: etcd at %v: %w", endpoints, err)
+	}
+	return &etcdProvider{client: client, log: log.With().Str("component", "etcd").Logger()}, nil
+}
+
+// StartMember registers this node and starts following the members.
+func (p *etcdProvider) StartMember(c *protocluster.Cluster) error {
+	host, portText, err := net.SplitHostPort(c.ActorSystem.Address())
+	if err != nil {
+		return fmt.Errorf("cluster: etcd: own address: %w", err)
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil {
+		return fmt.Errorf("cluster: etcd: own address: %w", err)
+	}
+	p.cluster = c
+	p.prefix = etcdBaseKey + "/" + c.Config.Name + "/"
+	p.self = &protocluster.Member{Id: c.ActorSystem.ID, Host: host, Port: int32(port), Kinds: c.GetClusterKinds()}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	p.cancel, p.done = cancel, make(chan struct{})
+	// The first registration happens here, so Start returns a listed node.
+	reg, err := p.register(ctx)
+	if err != nil {
+		cancel()
+		p.cancel = nil // no run loop to wait for in Shutdown
+		return err
+	}
+	go p.run(ctx, reg)
+	return nil
+}
+
+// StartClient is not used: every campus node is a member.
+func (p *etcdProvider) StartClient(*protocluster.Cluster) error {
+	return errors.New("cluster: etcd provider: client mode is not supported")
+}
+
+// Shutdown deletes this node's key and revokes its lease, so the others see
+// it leave at once, then closes the client.
+func (p *etcdProvider) Shutdown(bool) error {
+	p.once.Do(func() {
+		if p.cancel == nil {
+			p.client.Close()
+			return
+		}
+		p.cancel()
+		<-p.done
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if _, err := p.client.Delete(ctx, p.prefix+p.self.Id); err != nil {
+			p.log.Warn().Err(err).Msg("etcd: deregister")
+		}
+		p.client.Close()
+	})
+	return nil
+}
+
+// registration is one lease with this node's key on it.
+type registration struct {
+	lease     clientv3.LeaseID
+	keepAlive <-chan *clientv3.LeaseKeepAliveResponse
+}
+
+// register grants a lease, puts this node's key on it and keeps it alive.
+func (p *etcdProvider) register(ctx context.Context) (registration, error) {
+	value, err := json.Marshal(etcdMember{Host: p.self.Host, Port: p.self.Port, Kinds: p.self.Kinds})
+	if err != nil {
+		return registration{}, err
+	}
+	rctx, cancel := context.WithTimeout(ctx, etcdDialTimeout)
+	defer cancel()
+	lease, err := p.client.Grant(rctx, etcdLeaseTTL)
+	if err != nil {
+		return registration{}, fmt.Errorf("cluster: etcd: grant lease: %w", err)
+	}
+	if _, err := p.client.Put(rctx, p.prefix+p.self.Id, string(value), clientv3.WithLease(lease.ID)); err != nil {
+		return registration{}, fmt.Errorf("cluster: etcd: register: %w", err)
+	}
+	ka, err := p.client.KeepAlive(ctx, lease.ID)
+	if err != nil {
+		return registration{}, fmt.Errorf("cluster: etcd: keep alive: %w", err)
+	}
+	return registration{lease: lease.ID, keepAlive: ka}, nil
+}
+
+// run follows the members until Shutdown: list them, watch for changes from
+// that revision on, and start over (registering again if the lease was
+// lost) whenever etcd goes away.
+func (p *etcdProvider) run(ctx context.Context, reg registration) {
+	defer close(p.done)
+	for ctx.Err() == nil {
+		if reg.keepAlive == nil {
+			r, err := p.register(ctx)
+			if err != nil {
+				if ctx.Err() == nil {
+					p.log.Warn().Err(err).Msg("etcd: cannot register, retrying")
+				}
+				sleep(ctx, etcdRetry)
+				continue
+			}
+			reg = r
+			p.log.Info().Msg("etcd: registered again")
+		}
+		if err := p.follow(ctx, reg); err != nil && ctx.Err() == nil {
+			p.log.Warn().Err(err).Msg("etcd: lost the member list, starting over")
+			if errors.Is(err, errLeaseLost) {
+				reg.keepAlive = nil
+			}
+			sleep(ctx, etcdRetry)
+		}
+	}
+}
+
+// errLeaseLost means this node's lease expired or can no longer be kept
+// alive: its key is gone or going, so it must register again.
+var errLeaseLost = errors.New("lease keep-alive ended")
+
+// follow publishes the member list and each change to it until the watch or
+// the lease fails.
+func (p *etcdProvider) follow(ctx context.Context, reg registration) error {
+	gctx, cancel := context.WithTimeout(ctx, etcdDialTimeout)
+	resp, err := p.client.Get(gctx, p.prefix, clientv3.WithPrefix())
+	cancel()
+	if err != nil {
+		return fmt.Errorf("list members: %w", err)
+	}
+	members := map[string]*protocluster.Member{}
+	for _, kv := range resp.Kvs {
+		p.put(members, string(kv.Key), kv.Value)
+	}
+	p.publish(members)
+
+	wctx, stop := context.WithCancel(clientv3.WithRequireLeader(ctx))
+	defer stop()
+	watch := p.client.Watch(wctx, p.prefix, clientv3.WithPrefix(), clientv3.WithRev(resp.Header.Revision+1))
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case _, ok := <-reg.keepAlive:
+			if !ok {
+				return errLeaseLost
+			}
+		case w, ok := <-watch:
+			if !ok {
+				return errors.New("watch ended")
+			}
+			if err := w.Err(); err != nil {
+				return fmt.Errorf("watch: %w", err)
+			}
+			for _, ev := range w.Events {
+				switch ev.Type {
+				case clientv3.EventTypePut:
+					p.put(members, string(ev.Kv.Key), ev.Kv.Value)
+				case clientv3.EventTypeDelete:
+					delete(members, string(ev.Kv.Key))
+				}
+			}
+			p.publish(members)
+		}
+	}
+}
+
+func (p *etcdProvider) put(members map[string]*protocluster.Member, key string, value []byte) {
+	var m etcdMember
+	if err := json.Unmarshal(value, &m); err != nil {
+		p.log.Warn().Str("key", key).Err(err).Msg("etcd: unreadable member, ignored")
+		return
+	}
+	members[key] = &protocluster.Member{Id: key[len(p.prefix):], Host: m.Host, Port: m.Port, Kinds: m.Kinds}
+}
+
+// publish hands the members to protoactor. This node is always among them
+// while it runs: an etcd outage must not make it drop itself.
+func (p *etcdProvider) publish(members map[string]*protocluster.Member) {
+	list := make([]*protocluster.Member, 0, len(members)+1)
+	list = append(list, p.self)
+	for _, m := range members {
+		if m.Id != p.self.Id {
+			list = append(list, m)
+		}
+	}
+	p.cluster.MemberList.UpdateClusterTopology(list)
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}

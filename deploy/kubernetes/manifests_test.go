@@ -1,0 +1,299 @@
+// Package kubernetes_test validates the manifests in deploy/kubernetes
+// offline: every document is decoded strictly (unknown or misspelt fields,
+// duplicate keys and wrong types fail) into the Kubernetes API's own Go types
+// from k8s.io/api, the schema the API server validates against, and then the
+// pieces are checked against each other and against campus's configuration.
+package kubernetes_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"sigs.k8s.io/yaml"
+
+	"campus/config"
+)
+
+// manifests holds every object found, by kind.
+type manifests struct {
+	deployments []*appsv1.Deployment
+	services    []*corev1.Service
+	accounts    []*corev1.ServiceAccount
+	roles       []*rbacv1.Role
+	bindings    []*rbacv1.RoleBinding
+	pdbs        []*policyv1.PodDisruptionBudget
+	hpas        []*autoscalingv2.HorizontalPodAutoscaler
+}
+
+// decode parses one YAML document strictly into the type its apiVersion and
+// kind name.
+func (m *manifests) decode(doc []byte) error {
+	var tm metav1.TypeMeta
+	if err := yaml.Unmarshal(doc, &tm); err != nil {
+		return err
+	}
+	strict := func(obj any) error { return yaml.UnmarshalStrict(doc, obj) }
+	switch tm.APIVersion + " " + tm.Kind {
+	case "apps/v1 Deployment":
+		var o appsv1.Deployment
+		m.deployments = append(m.deployments, &o)
+		return strict(&o)
+	case "v1 Service":
+		var o corev1.Service
+		m.services = append(m.services, &o)
+		return strict(&o)
+	case "v1 ServiceAccount":
+		var o corev1.ServiceAccount
+		m.accounts = append(m.accounts, &o)
+		return strict(&o)
+	case "rbac.authorization.k8s.io/v1 Role":
+		var o rbacv1.Role
+		m.roles = append(m.roles, &o)
+		return strict(&o)
+	case "rbac.authorization.k8s.io/v1 RoleBinding":
+		var o rbacv1.RoleBinding
+		m.bindings = append(m.bindings, &o)
+		return strict(&o)
+	case "policy/v1 PodDisruptionBudget":
+		var o policyv1.PodDisruptionBudget
+		m.pdbs = append(m.pdbs, &o)
+		return strict(&o)
+	case "autoscaling/v2 HorizontalPodAutoscaler":
+		var o autoscalingv2.HorizontalPodAutoscaler
+		m.hpas = append(m.hpas, &o)
+		return strict(&o)
+	}
+	return fmt.Errorf("unexpected apiVersion %q kind %q", tm.APIVersion, tm.Kind)
+}
+
+var docSep = regexp.MustCompile(`(?m)^---\s*$`)
+
+func load(t *testing.T) *manifests {
+	t.Helper()
+	files, err := filepath.Glob("*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no manifests: %v", err)
+	}
+	m := &manifests{}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, doc := range docSep.Split(string(raw), -1) {
+			if len(bytes.TrimSpace(stripComments([]byte(doc)))) == 0 {
+				continue
+			}
+			if err := m.decode([]byte(doc)); err != nil {
+				t.Errorf("%s document %d: %v", f, i+1, err)
+			}
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+	return m
+}
+
+func stripComments(doc []byte) []byte {
+	var out [][]byte
+	for _, line := range bytes.Split(doc, []byte("\n")) {
+		if !bytes.HasPrefix(bytes.TrimSpace(line), []byte("#")) {
+			out = append(out, line)
+		}
+	}
+	return bytes.Join(out, []byte("\n"))
+}
+
+func TestStrictDecodingRejectsMistakes(t *testing.T) {
+	// The check must be able to fail: these are the mistakes it exists for.
+	tests := []struct{ name, doc string }{
+		{"misspelt field", "apiVersion: v1\nkind: Service\nmetadata: {name: x}\nspec: {selectr: {a: b}}\n"},
+		{"wrong type", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec: {replicas: three}\n"},
+		{"duplicate key", "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: x}\nmetadata: {name: y}\n"},
+		{"unknown kind", "apiVersion: v1\nkind: Banana\nmetadata: {name: x}\n"},
+		{"field at the wrong level", "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: x}\nmaxUnavailable: 1\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := (&manifests{}).decode([]byte(tt.doc)); err == nil {
+				t.Fatal("accepted")
+			}
+		})
+	}
+}
+
+func TestManifests(t *testing.T) {
+	m := load(t)
+	if len(m.deployments) != 1 || len(m.services) != 1 || len(m.accounts) != 1 || len(m.roles) != 1 ||
+		len(m.bindings) != 1 || len(m.pdbs) != 1 || len(m.hpas) != 1 {
+		t.Fatalf("want one of each object, got %d deployments, %d services, %d service accounts, %d roles, %d bindings, %d PDBs, %d HPAs",
+			len(m.deployments), len(m.services), len(m.accounts), len(m.roles), len(m.bindings), len(m.pdbs), len(m.hpas))
+	}
+	d := m.deployments[0]
+	pod := d.Spec.Template
+	podLabels := labels.Set(pod.Labels)
+	if len(pod.Spec.Containers) != 1 {
+		t.Fatalf("want one container, got %d", len(pod.Spec.Containers))
+	}
+	c := pod.Spec.Containers[0]
+
+	t.Run("selectors pick the pods", func(t *testing.T) {
+		sels := map[string]*metav1.LabelSelector{"deployment": d.Spec.Selector, "pdb": m.pdbs[0].Spec.Selector}
+		for name, ls := range sels {
+			sel, err := metav1.LabelSelectorAsSelector(ls)
+			if err != nil || sel.Empty() || !sel.Matches(podLabels) {
+				t.Errorf("%s selector %v does not pick the pod labels %v (%v)", name, ls, pod.Labels, err)
+			}
+		}
+		if svc := labels.SelectorFromSet(m.services[0].Spec.Selector); svc.Empty() || !svc.Matches(podLabels) {
+			t.Errorf("service selector %v does not pick the pods", m.services[0].Spec.Selector)
+		}
+		ref := m.hpas[0].Spec.ScaleTargetRef
+		if ref.Kind != "Deployment" || ref.Name != d.Name || ref.APIVersion != "apps/v1" {
+			t.Errorf("HPA scales %+v, not the deployment %s", ref, d.Name)
+		}
+		if len(c.Resources.Requests) == 0 || c.Resources.Requests.Cpu().IsZero() {
+			t.Error("the HPA scales on CPU, so the container needs a CPU request")
+		}
+	})
+
+	t.Run("ports and probes", func(t *testing.T) {
+		ports := map[string]int32{}
+		for _, p := range c.Ports {
+			ports[p.Name] = p.ContainerPort
+		}
+		probes := []struct {
+			name  string
+			probe *corev1.Probe
+			path  string
+		}{
+			{"readiness", c.ReadinessProbe, "/api/ready"},
+			{"liveness", c.LivenessProbe, "/api/health"},
+			{"startup", c.StartupProbe, "/api/health"},
+		}
+		for _, p := range probes {
+			if p.probe == nil || p.probe.HTTPGet == nil {
+				t.Errorf("%s probe: want an HTTP GET of %s", p.name, p.path)
+				continue
+			}
+			if p.probe.HTTPGet.Path != p.path {
+				t.Errorf("%s probe path %q, want %q", p.name, p.probe.HTTPGet.Path, p.path)
+			}
+			if _, ok := ports[p.probe.HTTPGet.Port.String()]; !ok {
+				t.Errorf("%s probe port %q is not a container port %v", p.name, p.probe.HTTPGet.Port.String(), ports)
+			}
+		}
+		for _, sp := range m.services[0].Spec.Ports {
+			if _, ok := ports[sp.TargetPort.String()]; !ok {
+				t.Errorf("service targets port %q, not a container port %v", sp.TargetPort.String(), ports)
+			}
+		}
+		env := envOf(c)
+		if want := fmt.Sprintf(":%d", ports["http"]); env["CAMPUS_ADDR"] != want {
+			t.Errorf("CAMPUS_ADDR %q, want %q (the http container port)", env["CAMPUS_ADDR"], want)
+		}
+		if want := fmt.Sprintf("$(POD_IP):%d", ports["remoting"]); env["CAMPUS_CLUSTER_ADDR"] != want {
+			t.Errorf("CAMPUS_CLUSTER_ADDR %q, want %q (the pod IP and the remoting port)", env["CAMPUS_CLUSTER_ADDR"], want)
+		}
+	})
+
+	t.Run("the environment is a valid campus configuration", func(t *testing.T) {
+		env := envOf(c)
+		// What the kubelet fills in: the pod IP, and the Secrets' values.
+		subst := map[string]string{
+			"POD_IP":           "10.1.2.3",
+			"DATABASE_URL":     "postgres://campus:secret@postgres:5432/campus",
+			"CAMPUS_MEDIA_URL": "s3://campus-media/uploads",
+		}
+		for _, e := range c.Env {
+			if e.ValueFrom != nil {
+				v, ok := subst[e.Name]
+				if !ok {
+					t.Fatalf("no sample value for %s (from %v)", e.Name, e.ValueFrom)
+				}
+				env[e.Name] = v
+			}
+		}
+		for k, v := range env {
+			env[k] = strings.ReplaceAll(v, "$(POD_IP)", subst["POD_IP"])
+		}
+		cfg, err := config.Load(func(k string) string { return env[k] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.ClusterProvider != "k8s" {
+			t.Errorf("provider %q, want k8s", cfg.ClusterProvider)
+		}
+		// Kubernetes sends SIGKILL after the grace period: it must cover the
+		// preStop sleep and the whole graceful shutdown.
+		grace := time.Duration(*pod.Spec.TerminationGracePeriodSeconds) * time.Second
+		if grace < preStopSleep(t, c)+cfg.ShutdownTimeout {
+			t.Errorf("terminationGracePeriodSeconds %s < preStop %s + CAMPUS_SHUTDOWN_TIMEOUT %s",
+				grace, preStopSleep(t, c), cfg.ShutdownTimeout)
+		}
+	})
+
+	t.Run("the provider may do what it needs and no more", func(t *testing.T) {
+		sa := m.accounts[0].Name
+		if pod.Spec.ServiceAccountName != sa {
+			t.Errorf("pods run as %q, not the service account %q", pod.Spec.ServiceAccountName, sa)
+		}
+		role := m.roles[0]
+		if len(role.Rules) != 1 {
+			t.Fatalf("want one rule, got %v", role.Rules)
+		}
+		r := role.Rules[0]
+		if strings.Join(r.APIGroups, ",") != "" || strings.Join(r.Resources, ",") != "pods" ||
+			strings.Join(r.Verbs, ",") != "get,list,watch,patch" {
+			t.Errorf("rule %+v, want get/list/watch/patch on core pods", r)
+		}
+		b := m.bindings[0]
+		if b.RoleRef.Kind != "Role" || b.RoleRef.Name != role.Name || b.RoleRef.APIGroup != rbacv1.GroupName {
+			t.Errorf("binding refers to %+v, not the role %s", b.RoleRef, role.Name)
+		}
+		if len(b.Subjects) != 1 || b.Subjects[0].Kind != "ServiceAccount" || b.Subjects[0].Name != sa {
+			t.Errorf("binding subjects %+v, want the service account %s", b.Subjects, sa)
+		}
+	})
+}
+
+// envOf answers the container's literal env values.
+func envOf(c corev1.Container) map[string]string {
+	env := map[string]string{}
+	for _, e := range c.Env {
+		env[e.Name] = e.Value
+	}
+	return env
+}
+
+// preStopSleep reads the seconds of the `sleep N` preStop hook.
+func preStopSleep(t *testing.T, c corev1.Container) time.Duration {
+	t.Helper()
+	if c.Lifecycle == nil || c.Lifecycle.PreStop == nil || c.Lifecycle.PreStop.Exec == nil {
+		t.Fatal("want a preStop exec hook")
+	}
+	cmd := c.Lifecycle.PreStop.Exec.Command
+	if len(cmd) != 2 || cmd[0] != "sleep" {
+		t.Fatalf("preStop %v, want [sleep N]", cmd)
+	}
+	n, err := strconv.Atoi(cmd[1])
+	if err != nil || n <= 0 {
+		t.Fatalf("preStop sleep %q", cmd[1])
+	}
+	return time.Duration(n) * time.Second
+}
