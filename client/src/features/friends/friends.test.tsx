@@ -155,9 +155,9 @@ describe('FriendsPage (spec §2.15)', () => {
 
   it('requests: accept moves the sender into friends; sent requests show only pending ones', async () => {
     routes({ '/api/friends/accept-request/r1': () => ok({ friendRequest: { id: 'r1', status: 'accepted' } }) });
-    localStorage.setItem('campus.friendsTab', 'requests');
+    sessionStorage.setItem('campus.friendsTab', 'requests');
     const store = renderPage();
-    expect(localStorage.getItem('campus.friendsTab')).toBeNull(); // read once, consumed
+    expect(sessionStorage.getItem('campus.friendsTab')).toBeNull(); // read once, consumed
     expect(await screen.findByRole('heading', { name: 'Received Requests' })).toBeTruthy();
     expect(await screen.findByText('Pending approval')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Omar Ali' })).toBeTruthy();
@@ -175,7 +175,7 @@ describe('FriendsPage (spec §2.15)', () => {
       '/api/friends/pending-requests': () => ok({ pendingRequests: [] }),
       '/api/friends/sent-requests': () => ok({ sentRequests: [] }),
     });
-    localStorage.setItem('campus.friendsTab', 'suggestions');
+    sessionStorage.setItem('campus.friendsTab', 'suggestions');
     renderPage();
     expect(await screen.findByRole('heading', { name: 'People you may know' })).toBeTruthy();
     expect(await screen.findByText('2 mutual friends')).toBeTruthy();

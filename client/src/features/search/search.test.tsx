@@ -90,7 +90,7 @@ describe('SearchPanel', () => {
     act(() => user.click());
     expect(store.get(searchOpenAtom)).toBe(false);
     expect(store.get(routeAtom)).toEqual({ page: 'profile', userId: 'u2' });
-    expect(localStorage.getItem('campus.viewedUserId')).toBe('u2');
+    expect(sessionStorage.getItem('campus.viewedUserId')).toBe('u2');
   });
 
   it('says when nothing was found', async () => {
