@@ -1,13 +1,17 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useEffect } from 'react';
-import { AuthFlow } from '../features/auth';
+import { lazy, Suspense, useEffect } from 'react';
 import { sessionAtom } from '../features/auth/authAtoms';
-import { Onboarding, onboardingAtom } from '../features/onboarding';
+import { onboardingAtom } from '../features/onboarding/onboardingAtoms';
 import { ThemeControl, useApplyTheme } from '../features/theme';
 import { Toaster } from '../ui/Toaster';
 import { loadConfigAtom, productNameAtom, supportEmailAtom } from './config';
-import { Shell } from './Shell';
 import './App.css';
+
+// A signed-in visitor never downloads the sign-up screens, and a signed-out
+// one never downloads the app: each of the three is its own chunk.
+const AuthFlow = lazy(() => import('../features/auth/AuthFlow').then((m) => ({ default: m.AuthFlow })));
+const Onboarding = lazy(() => import('../features/onboarding/Onboarding').then((m) => ({ default: m.Onboarding })));
+const Shell = lazy(() => import('./Shell').then((m) => ({ default: m.Shell })));
 
 /** Signed-out and onboarding screens: a centred card, theme and support in the footer. */
 function CardLayout({ children }: { children: React.ReactNode }) {
@@ -65,7 +69,7 @@ export function App() {
 
   return (
     <>
-      {content}
+      <Suspense fallback={<div className="app-loading" role="status" aria-label="Loading" />}>{content}</Suspense>
       <Toaster />
     </>
   );
