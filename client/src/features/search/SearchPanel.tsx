@@ -47,8 +47,23 @@ export function SearchPanel() {
   const searching = shouldSearch(query);
   const current = answered === query.trim();
 
+  // Arrow keys move between the field and the results (issue 16 #7); Tab
+  // still works, Enter opens the focused result.
+  const onArrows = (e: React.KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const root = e.currentTarget;
+    const items = [...root.querySelectorAll<HTMLElement>('input[type="search"], .search-result')];
+    if (items.length < 2) return;
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    if (at < 0) return;
+    e.preventDefault();
+    const next = e.key === 'ArrowDown' ? Math.min(at + 1, items.length - 1) : Math.max(at - 1, 0);
+    items[next]!.focus();
+  };
+
   return (
     <Modal open={open} onClose={() => setOpen(false)} title="Search" size="md" className="search-panel">
+      <div onKeyDown={onArrows}>
       <SearchField
         value={query}
         onChange={setQuery}
@@ -79,6 +94,7 @@ export function SearchPanel() {
           ))}
         </ul>
       )}
+      </div>
     </Modal>
   );
 }

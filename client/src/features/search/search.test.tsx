@@ -101,3 +101,22 @@ describe('SearchPanel', () => {
     expect(await screen.findByText('No results found for "zzqx"')).toBeTruthy();
   });
 });
+
+describe('keyboard (issue 16 #7)', () => {
+  it('reaches the results with the arrow keys and back to the field', async () => {
+    installFakeFetch({ '/api/search': () => ok({ results }) });
+    renderPanel();
+    const box = screen.getByRole('searchbox', { name: 'Search Campus' });
+    expect(document.activeElement).toBe(box);
+    type('robot');
+    await act(async () => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS + 10));
+    const first = await screen.findByRole('button', { name: /Nila Das/ });
+    fireEvent.keyDown(box, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(first);
+    fireEvent.keyDown(first, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(screen.getAllByRole('button', { name: /Robotics demo day/ })[0]);
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowUp' });
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowUp' });
+    expect(document.activeElement).toBe(box);
+  });
+});
