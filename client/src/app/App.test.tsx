@@ -354,6 +354,6 @@ describe('signed in', () => {
     await screen.findByText('Welcome to Riverside!');
     act(() => FakeWebSocket.last().open());
     act(() => FakeWebSocket.last().receive('ready', { userId: 'u1', unreadCount: 12 }));
-    expect(screen.getByRole('button', { name: 'Notifications (12 unread)' }).textContent).toContain('9+');
+    expect(screen.getByRole('button', { name: 'Notifications 9+ unread' }).textContent).toContain('9+');
   });
 });

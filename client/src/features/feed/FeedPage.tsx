@@ -73,7 +73,10 @@ export function FeedPage() {
         <QuickLinks />
       </aside>
 
-      <section className="feed-layout__center" aria-label="Feed">
+      <section className="feed-layout__center" aria-labelledby="feed-title">
+        <h1 id="feed-title" className="visually-hidden">
+          Feed
+        </h1>
         <Composer onOpen={openDialog} />
         <PullToRefresh onRefresh={() => load()} onLoadMore={() => void loadMore()} hasMore={hasMore} loadingMore={loadingMore} className="feed">
           {(status === 'idle' || status === 'loading') && ids.length === 0 && (
