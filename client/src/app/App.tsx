@@ -4,6 +4,7 @@ import { sessionAtom } from '../features/auth/authAtoms';
 import { onboardingAtom } from '../features/onboarding/onboardingAtoms';
 import { ThemeControl, useApplyTheme } from '../features/theme';
 import { Toaster } from '../ui/Toaster';
+import { unreadCountAtom } from '../features/notifications/notificationsAtoms';
 import { loadConfigAtom, productNameAtom, supportEmailAtom } from './config';
 import './App.css';
 
@@ -31,6 +32,11 @@ function CardLayout({ children }: { children: React.ReactNode }) {
   );
 }
 
+/** The tab title: the product, led by the unread count when there is one. */
+export function unreadTitle(productName: string, unread: number): string {
+  return unread > 0 ? `(${unread > 99 ? '99+' : unread}) ${productName}` : productName;
+}
+
 /**
  * The application: the signed-out flow, onboarding after verification, or
  * the signed-in shell (spec §2.2: only a signed-in user sees the full app).
@@ -46,9 +52,12 @@ export function App() {
     void loadConfig();
   }, [loadConfig]);
 
+  // The unread count in the tab title (issue 16 #5), as "(3) Campus".
+  const unread = useAtomValue(unreadCountAtom);
+  const title = unreadTitle(productName, session ? unread : 0);
   useEffect(() => {
-    document.title = productName;
-  }, [productName]);
+    document.title = title;
+  }, [title]);
 
   let content: React.ReactNode;
   if (!session) {
