@@ -280,9 +280,9 @@ function SuggestionsList({ query }: { query: string }) {
                 className="button button--primary button--sm"
                 disabled={busy[s.user.id]}
                 onClick={() => void run(s.user.id, () => send(s.user), MSG_SEND_REQUEST_FAILED)}
-                aria-label={`Add ${s.user.name} as a friend`}
               >
                 <PlusUserIcon size={16} /> {busy[s.user.id] ? 'Sending...' : 'Add Friend'}
+                <span className="visually-hidden"> {s.user.name}</span>
               </button>
             </li>
           ))}

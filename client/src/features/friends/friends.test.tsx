@@ -179,7 +179,7 @@ describe('FriendsPage (spec §2.15)', () => {
     renderPage();
     expect(await screen.findByRole('heading', { name: 'People you may know' })).toBeTruthy();
     expect(await screen.findByText('2 mutual friends')).toBeTruthy();
-    await act(async () => screen.getByRole('button', { name: 'Add Tara Sen as a friend' }).click());
+    await act(async () => screen.getByRole('button', { name: 'Add Friend Tara Sen' }).click());
     expect(await screen.findByText('No suggestions found')).toBeTruthy();
     expect(screen.getByText('Try adjusting your search criteria')).toBeTruthy();
     act(() => screen.getByRole('tab', { name: /Requests/ }).click());
