@@ -4,6 +4,7 @@ import { refreshCurrentUserAtom } from '../features/auth/authAtoms';
 import { FeedPage } from '../features/feed/FeedPage';
 import { refreshPendingRequestsAtom } from '../features/friends/friendsAtoms';
 import { NotificationsPanel } from '../features/notifications/NotificationsPanel';
+import { useOwnAuthorSync } from '../features/posts/useOwnAuthorSync';
 import { socketStatusAtom } from '../features/realtime/realtimeAtoms';
 import { SearchPanel } from '../features/search/SearchPanel';
 import { setSearchOpenAtom } from '../features/search/searchAtoms';
@@ -77,6 +78,7 @@ export function Shell() {
   }, [route, closeSearch]);
 
   useRealtime();
+  useOwnAuthorSync();
 
   return (
     <div className="shell">
