@@ -94,6 +94,16 @@ describe('accessibility (issue 16)', () => {
     findings.push(...(await axeAllVariants(page, 'login')));
     await page.getByRole('button', { name: 'Create New Account' }).click();
     await page.getByLabel('Confirm password', { exact: true }).waitFor();
+    // Issue 16 #9: with the strength meter under Password, Confirm password
+    // stays level with it and its Show button stays centred on its input.
+    await page.getByLabel('Password', { exact: true }).fill('abc12345');
+    const box = async (sel: string) => (await page.locator(sel).boundingBox())!;
+    const pwLabel = await box('label:text-is("Password")');
+    const confirmLabel = await box('label:text-is("Confirm password")');
+    expect(Math.abs(confirmLabel.y - pwLabel.y)).toBeLessThan(2);
+    const confirmInput = await box('input[name="confirmPassword"]');
+    const show = await box('button[aria-label="Show confirm password"]');
+    expect(Math.abs(show.y + show.height / 2 - (confirmInput.y + confirmInput.height / 2))).toBeLessThan(2);
     findings.push(...(await axeAllVariants(page, 'signup')));
     expect(findings, describeFindings(findings)).toEqual([]);
   });
@@ -162,6 +172,46 @@ describe('accessibility (issue 16)', () => {
     await panel.waitFor({ state: 'detached' });
     await page.waitForURL((u) => u.pathname === '/');
     expect(problems.errors).toEqual([]);
+  });
+
+  it('budget: the first screen loads ≤ 100 KB of compressed JS (and reports the first post under slow 4G, CPU ×4)', async () => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    const firstScreen = async () => {
+      await page.goto('/');
+      await page.locator('article.post-card').first().waitFor({ timeout: 60_000 });
+      return page.evaluate(() => {
+        const scripts = performance
+          .getEntriesByType('resource')
+          .filter((e): e is PerformanceResourceTiming => e instanceof PerformanceResourceTiming && e.name.endsWith('.js'));
+        const post = document.querySelector('article.post-card');
+        return {
+          jsBytes: scripts.reduce((n, e) => n + e.encodedBodySize, 0),
+          jsFiles: scripts.map((e) => e.name.replace(/^.*\//, '')),
+          firstPostMs: post ? performance.now() : -1,
+        };
+      });
+    };
+    const fast = await firstScreen();
+    console.log(`budget: first screen JS ${(fast.jsBytes / 1024).toFixed(1)} KB compressed in ${fast.jsFiles.length} files (${fast.jsFiles.join(', ')})`);
+    expect(fast.jsBytes).toBeGreaterThan(0);
+    expect(fast.jsBytes).toBeLessThanOrEqual(100 * 1024);
+
+    // Chrome DevTools' "Slow 4G" profile and a 4× slower CPU: reported, not asserted (the machine is shared).
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 562.5,
+      downloadThroughput: (1.4 * 1024 * 1024) / 8,
+      uploadThroughput: (675 * 1024) / 8,
+    });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const slow = await firstScreen();
+    console.log(`budget: first post on slow 4G with CPU ×4 at ${Math.round(slow.firstPostMs)} ms`);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
+    await cdp.detach();
   });
 
   it('axe: every signed-in screen', async () => {
