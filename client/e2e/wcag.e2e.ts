@@ -125,6 +125,7 @@ describe('accessibility (issue 16)', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Create Post' });
     await dialog.waitFor();
+    expect(await focusVisible(page)).toBe(true); // the text box shows its focus
     const text = `Keyboard only, line one #a11y ${n}`;
     await page.keyboard.type(text);
     // Tab stays inside the dialog all the way round (the hidden file input never takes focus).
