@@ -163,6 +163,12 @@ describe('accessibility (issue 16)', () => {
     // Someone likes the post: the bell counts it; open it by keyboard.
     expect((await api(baseURL, 'POST', `/posts/${postId}/like`, undefined, other.token)).status).toBe(200);
     await page.getByRole('button', { name: /^Notifications 1 unread/ }).waitFor({ timeout: 20_000 });
+    // prefers-reduced-motion: the bell's pulse stops.
+    const badge = page.locator('.top-bar__badge');
+    expect(await badge.evaluate((el) => getComputedStyle(el).animationName)).toBe('bell-pulse');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await badge.evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
     await tabTo(page, /^Notifications/, { back: true, max: 120 });
     await page.keyboard.press('Enter');
     const panel = page.getByRole('dialog', { name: 'Notifications' });

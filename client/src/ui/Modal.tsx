@@ -100,7 +100,8 @@ export function Modal({ open, onClose, title, children, closable = true, classNa
         aria-labelledby={titleId}
         tabIndex={-1}
       >
-        <header className="modal__header">
+        {/* A div, not <header>: outside a landmark a <header> is a second page banner. */}
+        <div className="modal__header">
           <h2 id={titleId} className="modal__title">
             {title}
           </h2>
@@ -113,7 +114,7 @@ export function Modal({ open, onClose, title, children, closable = true, classNa
           >
             <CloseIcon />
           </button>
-        </header>
+        </div>
         <div className="modal__body">{children}</div>
       </div>
     </div>,

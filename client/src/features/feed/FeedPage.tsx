@@ -69,7 +69,7 @@ export function FeedPage() {
 
   return (
     <div className="feed-layout">
-      <aside className="feed-layout__left">
+      <aside className="feed-layout__left" aria-label="Quick links">
         <QuickLinks />
       </aside>
 
@@ -112,7 +112,7 @@ export function FeedPage() {
         </PullToRefresh>
       </section>
 
-      <aside className="feed-layout__right">
+      <aside className="feed-layout__right" aria-label="Suggestions">
         <PeopleYouMayKnow />
       </aside>
 

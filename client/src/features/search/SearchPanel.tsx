@@ -63,37 +63,38 @@ export function SearchPanel() {
 
   return (
     <Modal open={open} onClose={() => setOpen(false)} title="Search" size="md" className="search-panel">
+      {/* Arrow keys between the field and the results; not a widget of its own. */}
       <div onKeyDown={onArrows}>
-      <SearchField
-        value={query}
-        onChange={setQuery}
-        label={`Search ${productName}`}
-        placeholder={`Search ${productName}...`}
-        busy={status === 'searching'}
-        data-autofocus
-      />
-      {!searching ? (
-        <p className="muted search-panel__hint">Find people, posts and comments. Type at least 2 characters.</p>
-      ) : status === 'done' && current && results.length === 0 ? (
-        <p className="search-panel__empty" role="status">
-          No results found for "{query.trim()}"
-        </p>
-      ) : (
-        <ul className="search-results" aria-label="Search results" aria-busy={status === 'searching'}>
-          {results.map((r) => (
-            <li key={`${r.type}-${r.id}`}>
-              <button type="button" className="search-result" onClick={() => go(r)}>
-                <Avatar name={r.type === 'user' ? r.title : r.subtitle || r.title} url={r.avatar} size={AVATAR_SIZE_SEARCH} />
-                <span className="search-result__text">
-                  <span className="search-result__title">{r.title}</span>
-                  {r.subtitle && <span className="search-result__subtitle">{r.subtitle}</span>}
-                </span>
-                <span className={`search-result__type search-result__type--${r.type}`}>{typeLabel(r.type)}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+        <SearchField
+          value={query}
+          onChange={setQuery}
+          label={`Search ${productName}`}
+          placeholder={`Search ${productName}...`}
+          busy={status === 'searching'}
+          data-autofocus
+        />
+        {!searching ? (
+          <p className="muted search-panel__hint">Find people, posts and comments. Type at least 2 characters.</p>
+        ) : status === 'done' && current && results.length === 0 ? (
+          <p className="search-panel__empty" role="status">
+            No results found for "{query.trim()}"
+          </p>
+        ) : (
+          <ul className="search-results" aria-label="Search results" aria-busy={status === 'searching'}>
+            {results.map((r) => (
+              <li key={`${r.type}-${r.id}`}>
+                <button type="button" className="search-result" onClick={() => go(r)}>
+                  <Avatar name={r.type === 'user' ? r.title : r.subtitle || r.title} url={r.avatar} size={AVATAR_SIZE_SEARCH} />
+                  <span className="search-result__text">
+                    <span className="search-result__title">{r.title}</span>
+                    {r.subtitle && <span className="search-result__subtitle">{r.subtitle}</span>}
+                  </span>
+                  <span className={`search-result__type search-result__type--${r.type}`}>{typeLabel(r.type)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
       </div>
     </Modal>
   );
