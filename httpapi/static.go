@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"mime"
 	"os"
 	"path"
 	"path/filepath"
@@ -10,9 +11,21 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
+// precompressed lists the encodings the client build writes next to each
+// asset (client/scripts/compress.mjs), best first: name.js.br, name.js.gz.
+var precompressed = []struct {
+	encoding, suffix string
+}{
+	{"br", ".br"},
+	{"gzip", ".gz"},
+}
+
 // newStatic serves the built client from dir with an SPA fallback: any path
 // that is not a file answers index.html, so /profile/abc works on reload.
 // Vite's hashed files under /assets/ are cached forever; index.html never.
+// Assets are sent in the best encoding the browser accepts of those the build
+// pre-compressed, so nothing is compressed per request and the first load
+// moves a fraction of the bytes.
 func newStatic(dir string, log zerolog.Logger) fasthttp.RequestHandler {
 	index := filepath.Join(dir, "index.html")
 	if _, err := os.Stat(index); err != nil {
@@ -32,9 +45,10 @@ func newStatic(dir string, log zerolog.Logger) fasthttp.RequestHandler {
 		Root:               dir,
 		IndexNames:         nil,
 		GenerateIndexPages: false,
-		Compress:           false,
-		AcceptByteRange:    false,
-		PathNotFound:       serveIndex,
+		// Compression happens once, at build time; see precompressed.
+		Compress:        false,
+		AcceptByteRange: false,
+		PathNotFound:    serveIndex,
 	}
 	files := fs.NewRequestHandler()
 	return func(ctx *fasthttp.RequestCtx) {
@@ -45,13 +59,58 @@ func newStatic(dir string, log zerolog.Logger) fasthttp.RequestHandler {
 		}
 		// Only existing regular files go to the file server; everything else
 		// is a client route and gets index.html.
-		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(path.Clean(string(p))))); err != nil || !st.Mode().IsRegular() {
+		clean := path.Clean(string(p))
+		name := filepath.Join(dir, filepath.FromSlash(clean))
+		if !isRegularFile(name) {
 			serveIndex(ctx)
 			return
 		}
 		if bytes.HasPrefix(p, []byte("/assets/")) {
 			ctx.Response.Header.Set("Cache-Control", "public, max-age=31536000, immutable")
 		}
+		if encoding, suffix, varies := pickEncoding(ctx, name); varies {
+			// Caches must key on Accept-Encoding whichever variant this is.
+			ctx.Response.Header.Add(fasthttp.HeaderVary, fasthttp.HeaderAcceptEncoding)
+			if encoding != "" {
+				ctx.Request.URI().SetPath(clean + suffix)
+				files(ctx)
+				if ctx.Response.StatusCode() == fasthttp.StatusOK {
+					ctx.Response.Header.Set(fasthttp.HeaderContentEncoding, encoding)
+					ctx.SetContentType(contentTypeOf(clean))
+				}
+				return
+			}
+		}
 		files(ctx)
 	}
+}
+
+// pickEncoding chooses the pre-compressed variant of name to send: the first
+// of precompressed that the request accepts and the build wrote. varies
+// reports whether any variant exists (so the response depends on
+// Accept-Encoding even when the plain file goes out).
+func pickEncoding(ctx *fasthttp.RequestCtx, name string) (encoding, suffix string, varies bool) {
+	for _, c := range precompressed {
+		if !isRegularFile(name + c.suffix) {
+			continue
+		}
+		varies = true
+		if encoding == "" && ctx.Request.Header.HasAcceptEncoding(c.encoding) {
+			encoding, suffix = c.encoding, c.suffix
+		}
+	}
+	return encoding, suffix, varies
+}
+
+func isRegularFile(name string) bool {
+	st, err := os.Stat(name)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// contentTypeOf is the type of the uncompressed file, not of its .br or .gz.
+func contentTypeOf(p string) string {
+	if t := mime.TypeByExtension(path.Ext(p)); t != "" {
+		return t
+	}
+	return "application/octet-stream"
 }

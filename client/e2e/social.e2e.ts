@@ -188,14 +188,14 @@ describe('profiles, friends, notifications, search and settings', () => {
     expect(await page.getByRole('button', { name: 'Request Sent' }).isDisabled()).toBe(true);
 
     await pb.getByRole('button', { name: 'Friends (pending requests)' }).waitFor({ timeout: 15_000 });
-    await pb.getByRole('button', { name: 'Notifications (1 unread)' }).waitFor({ timeout: 15_000 });
+    await pb.getByRole('button', { name: 'Notifications 1 unread' }).waitFor({ timeout: 15_000 });
     expect(await pb.locator('.top-bar__badge').textContent()).toBe('1');
     expect(await pb.locator('.top-bar__bell.is-pulsing').count()).toBe(1);
   });
 
   it('B accepts from the notification; both see each other under Friends', async () => {
     const pb = b.page;
-    await pb.getByRole('button', { name: 'Notifications (1 unread)' }).click();
+    await pb.getByRole('button', { name: 'Notifications 1 unread' }).click();
     const panel = pb.getByRole('dialog', { name: 'Notifications' });
     const item = panel.locator('li.notification.is-unread', { hasText: `${userA.name} sent you a friend request` });
     await item.waitFor();

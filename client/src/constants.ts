@@ -48,8 +48,13 @@ export const FETCH_MORE_THRESHOLD_PX = 100;
 
 /** Onboarding (spec §9). */
 export const SUGGESTION_RETRY_MS = 1_000;
-/** Our cap on those retries: a brand-new campus may have nobody to suggest. */
-export const SUGGESTION_MAX_ATTEMPTS = 30;
+/**
+ * Spec §4 retries until some arrive. The first SUGGESTION_FAST_ATTEMPTS go out
+ * every 1 s as written; after that a brand-new campus may have nobody to
+ * suggest for a while, so the wait doubles up to SUGGESTION_RETRY_MAX_MS.
+ */
+export const SUGGESTION_FAST_ATTEMPTS = 30;
+export const SUGGESTION_RETRY_MAX_MS = 30_000;
 export const FOLLOW_SIMULATED_SAVE_MS = 1_000;
 
 /** Unread badge caps at 9+ (spec §9). */

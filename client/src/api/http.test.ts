@@ -322,23 +322,23 @@ describe('auth and the 401 rule', () => {
   it('on a 401 clears the token, saved auth state and current page and goes to /', async () => {
     localStorage.setItem('campus.token', 'tok');
     localStorage.setItem('campus.auth', '{"user":{"id":"u1"}}');
-    localStorage.setItem('campus.page', 'friends');
+    sessionStorage.setItem('campus.page', 'friends');
     localStorage.setItem('campus.theme', 'dark');
     installFakeFetch({ '/api/posts/feed': () => json({ status: 'error', message: 'Unauthorized' }, 401) });
     await expect(apiGet('/posts/feed')).rejects.toMatchObject({ status: 401 });
     expect(localStorage.getItem('campus.token')).toBeNull();
     expect(localStorage.getItem('campus.auth')).toBeNull();
-    expect(localStorage.getItem('campus.page')).toBeNull();
+    expect(sessionStorage.getItem('campus.page')).toBeNull();
     expect(localStorage.getItem('campus.theme')).toBe('dark');
     expect(redirects).toEqual(['/']);
   });
 
   it('leaves a 401 on an auth call to the screen (Incorrect credentials)', async () => {
-    localStorage.setItem('campus.page', 'feed');
+    sessionStorage.setItem('campus.page', 'feed');
     installFakeFetch({ '/api/auth/login': () => json({ status: 'error', message: 'Incorrect credentials' }, 401) });
     await expect(apiPost('/auth/login', {}, { auth: false })).rejects.toMatchObject({ message: 'Incorrect credentials' });
     expect(redirects).toEqual([]);
-    expect(localStorage.getItem('campus.page')).toBe('feed');
+    expect(sessionStorage.getItem('campus.page')).toBe('feed');
   });
 
   it('maps 400, 404 and 5xx as §8.1 says and keeps retryAfter', async () => {

@@ -90,7 +90,7 @@ describe('signed out', () => {
         return fail('Incorrect credentials', 401);
       },
     });
-    localStorage.setItem('campus.page', 'friends');
+    sessionStorage.setItem('campus.page', 'friends');
     renderApp();
     type('Email or university ID', 'ghost@uni.edu');
     type('Password', 'whatever1');
@@ -101,7 +101,7 @@ describe('signed out', () => {
     expect(screen.getByText(/stored data might be corrupted/)).toBeTruthy();
 
     await act(async () => screen.getByRole('button', { name: 'Clear stored data and try again' }).click());
-    expect(localStorage.getItem('campus.page')).toBeNull();
+    expect(sessionStorage.getItem('campus.page')).toBeNull();
     await waitFor(() => expect(calls).toBe(2));
 
     act(() => screen.getByRole('button', { name: 'Sign Up Now' }).click());
@@ -131,7 +131,7 @@ describe('signed out', () => {
     expect(login).toEqual({ universityId: 'BWU/BCA/20/123', password: 'Secret1!', role: 'faculty' });
     expect(localStorage.getItem('campus.token')).toBe('tok-1');
     expect(JSON.parse(localStorage.getItem('campus.auth')!).user.id).toBe('u1');
-    expect(localStorage.getItem('campus.page')).toBe('feed');
+    expect(sessionStorage.getItem('campus.page')).toBe('feed');
     expect(screen.getByText('Start by creating your first post or connecting with friends.')).toBeTruthy();
     // The realtime connection opens while signed in.
     expect(FakeWebSocket.last().url).toContain('/api/ws?token=tok-1');
@@ -344,7 +344,7 @@ describe('signed in', () => {
     expect(loggedOut).toBe(true);
     expect(localStorage.getItem('campus.token')).toBeNull();
     expect(localStorage.getItem('campus.auth')).toBeNull();
-    expect(localStorage.getItem('campus.page')).toBeNull();
+    expect(sessionStorage.getItem('campus.page')).toBeNull();
   });
 
   it('shows the unread badge capped at 9+', async () => {
@@ -354,6 +354,6 @@ describe('signed in', () => {
     await screen.findByText('Welcome to Riverside!');
     act(() => FakeWebSocket.last().open());
     act(() => FakeWebSocket.last().receive('ready', { userId: 'u1', unreadCount: 12 }));
-    expect(screen.getByRole('button', { name: 'Notifications (12 unread)' }).textContent).toContain('9+');
+    expect(screen.getByRole('button', { name: 'Notifications 9+ unread' }).textContent).toContain('9+');
   });
 });

@@ -1,13 +1,18 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useEffect } from 'react';
-import { AuthFlow } from '../features/auth';
+import { lazy, Suspense, useEffect } from 'react';
 import { sessionAtom } from '../features/auth/authAtoms';
-import { Onboarding, onboardingAtom } from '../features/onboarding';
+import { onboardingAtom } from '../features/onboarding/onboardingAtoms';
 import { ThemeControl, useApplyTheme } from '../features/theme';
 import { Toaster } from '../ui/Toaster';
+import { unreadCountAtom } from '../features/notifications/notificationsAtoms';
 import { loadConfigAtom, productNameAtom, supportEmailAtom } from './config';
-import { Shell } from './Shell';
 import './App.css';
+
+// A signed-in visitor never downloads the sign-up screens, and a signed-out
+// one never downloads the app: each of the three is its own chunk.
+const AuthFlow = lazy(() => import('../features/auth/AuthFlow').then((m) => ({ default: m.AuthFlow })));
+const Onboarding = lazy(() => import('../features/onboarding/Onboarding').then((m) => ({ default: m.Onboarding })));
+const Shell = lazy(() => import('./Shell').then((m) => ({ default: m.Shell })));
 
 /** Signed-out and onboarding screens: a centred card, theme and support in the footer. */
 function CardLayout({ children }: { children: React.ReactNode }) {
@@ -27,6 +32,11 @@ function CardLayout({ children }: { children: React.ReactNode }) {
   );
 }
 
+/** The tab title: the product, led by the unread count when there is one. */
+export function unreadTitle(productName: string, unread: number): string {
+  return unread > 0 ? `(${unread > 99 ? '99+' : unread}) ${productName}` : productName;
+}
+
 /**
  * The application: the signed-out flow, onboarding after verification, or
  * the signed-in shell (spec §2.2: only a signed-in user sees the full app).
@@ -42,9 +52,12 @@ export function App() {
     void loadConfig();
   }, [loadConfig]);
 
+  // The unread count in the tab title (issue 16 #5), as "(3) Campus".
+  const unread = useAtomValue(unreadCountAtom);
+  const title = unreadTitle(productName, session ? unread : 0);
   useEffect(() => {
-    document.title = productName;
-  }, [productName]);
+    document.title = title;
+  }, [title]);
 
   let content: React.ReactNode;
   if (!session) {
@@ -65,7 +78,7 @@ export function App() {
 
   return (
     <>
-      {content}
+      <Suspense fallback={<div className="app-loading" role="status" aria-label="Loading" />}>{content}</Suspense>
       <Toaster />
     </>
   );

@@ -1,22 +1,39 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useEffect, useLayoutEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { refreshCurrentUserAtom } from '../features/auth/authAtoms';
 import { FeedPage } from '../features/feed/FeedPage';
-import { FriendsPage } from '../features/friends/FriendsPage';
 import { refreshPendingRequestsAtom } from '../features/friends/friendsAtoms';
 import { NotificationsPanel } from '../features/notifications/NotificationsPanel';
-import { PostPage } from '../features/posts/PostPage';
-import { ProfilePage } from '../features/profile/ProfilePage';
+import { useOwnAuthorSync } from '../features/posts/useOwnAuthorSync';
 import { socketStatusAtom } from '../features/realtime/realtimeAtoms';
 import { SearchPanel } from '../features/search/SearchPanel';
 import { setSearchOpenAtom } from '../features/search/searchAtoms';
-import { ModerationPage } from '../features/moderation/ModerationPage';
-import { SettingsPage } from '../features/settings/SettingsPage';
 import { MobileBar } from './MobileBar';
 import { initNavigationAtom, restoreRouteAtom, routeAtom, type Route } from './navigation';
 import { TopBar } from './TopBar';
 import { useRealtime } from './useRealtime';
 import './Shell.css';
+
+// The feed is the first screen and ships with the shell; every other page is
+// its own chunk, fetched the first time it is opened (issue 16: the first
+// screen loads only what it needs).
+const FriendsPage = lazy(() => import('../features/friends/FriendsPage').then((m) => ({ default: m.FriendsPage })));
+const SettingsPage = lazy(() => import('../features/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+const ProfilePage = lazy(() => import('../features/profile/ProfilePage').then((m) => ({ default: m.ProfilePage })));
+const ModerationPage = lazy(() =>
+  import('../features/moderation/ModerationPage').then((m) => ({ default: m.ModerationPage })),
+);
+const PostPage = lazy(() => import('../features/posts/PostPage').then((m) => ({ default: m.PostPage })));
+
+/** What a page shows while its chunk loads. */
+export function PageLoading() {
+  return (
+    <div className="page-loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      <span className="visually-hidden">Loading…</span>
+    </div>
+  );
+}
 
 function Page({ route }: { route: Route }) {
   switch (route.page) {
@@ -66,6 +83,7 @@ export function Shell() {
   }, [route, closeSearch]);
 
   useRealtime();
+  useOwnAuthorSync();
 
   return (
     <div className="shell">
@@ -76,7 +94,11 @@ export function Shell() {
         </p>
       )}
       <main className="shell__main" id="main">
-        {ready && <Page route={route} />}
+        {ready && (
+          <Suspense fallback={<PageLoading />}>
+            <Page route={route} />
+          </Suspense>
+        )}
       </main>
       <MobileBar />
       <SearchPanel />

@@ -26,11 +26,13 @@ export function TopBar() {
   return (
     <header className="top-bar">
       <div className="top-bar__inner">
-        <button type="button" className="top-bar__logo" onClick={() => navigate({ page: 'feed' })} aria-label={`${productName} home`}>
+        <button type="button" className="top-bar__logo" onClick={() => navigate({ page: 'feed' })}>
           <span className="top-bar__mark" aria-hidden="true">
             {productName.charAt(0).toUpperCase()}
           </span>
+          {/* The name is the visible text (axe: label-content-name-mismatch); " home" only for screen readers. */}
           <span className="top-bar__name">{productName}</span>
+          <span className="visually-hidden"> home</span>
         </button>
 
         <div className="top-bar__search">
@@ -78,13 +80,14 @@ export function TopBar() {
             type="button"
             className={`icon-button top-bar__bell${unread > 0 ? ' is-pulsing' : ''}`}
             onClick={() => openNotifications(true)}
-            aria-label={unread > 0 ? `Notifications (${unread} unread)` : 'Notifications'}
           >
             <BellIcon />
+            <span className="visually-hidden">Notifications</span>
             {unread > 0 && (
-              <span className="badge top-bar__badge" aria-hidden="true">
-                {badgeText(unread)}
-              </span>
+              <>
+                <span className="badge top-bar__badge">{badgeText(unread)}</span>
+                <span className="visually-hidden"> unread</span>
+              </>
             )}
           </button>
           <AvatarMenu />

@@ -1,5 +1,5 @@
 import { createStore } from 'jotai';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   backFromSettingsAtom,
   canGoBackInApp,
@@ -51,25 +51,54 @@ describe('stored page (spec §2.2)', () => {
   });
 
   it('reads a stored page and the viewed profile', () => {
-    localStorage.setItem('campus.page', 'profile');
-    localStorage.setItem('campus.viewedUserId', 'u7');
+    sessionStorage.setItem('campus.page', 'profile');
+    sessionStorage.setItem('campus.viewedUserId', 'u7');
     expect(readStoredRoute()).toEqual({ page: 'profile', userId: 'u7' });
-    localStorage.setItem('campus.page', 'friends');
+    sessionStorage.setItem('campus.page', 'friends');
     expect(readStoredRoute()).toEqual({ page: 'friends' });
   });
 
   it('falls back to feed for a page outside feed, profile, friends, settings', () => {
-    localStorage.setItem('campus.page', 'admin');
+    sessionStorage.setItem('campus.page', 'admin');
     expect(readStoredRoute()).toEqual({ page: 'feed' });
-    localStorage.setItem('campus.page', 'post');
+    sessionStorage.setItem('campus.page', 'post');
     expect(readStoredRoute()).toEqual({ page: 'feed' });
   });
 
   it('prefers the URL deep link over the stored page', () => {
-    localStorage.setItem('campus.page', 'friends');
+    sessionStorage.setItem('campus.page', 'friends');
     expect(initialRoute('/post/p1')).toEqual({ page: 'post', postId: 'p1' });
     expect(initialRoute('/')).toEqual({ page: 'friends' });
     expect(initialRoute('/login')).toEqual({ page: 'friends' });
+  });
+});
+
+describe('the saved page is per tab (issue 16 #6)', () => {
+  it('keeps the page in sessionStorage, so another tab never changes where a reload lands', () => {
+    const store = createStore();
+    store.set(initNavigationAtom);
+    store.set(navigateAtom, { page: 'settings' });
+    expect(sessionStorage.getItem('campus.page')).toBe('settings');
+    expect(localStorage.getItem('campus.page')).toBeNull();
+    // Another tab's page (shared storage) does not leak into this one.
+    localStorage.setItem('campus.page', 'friends');
+    sessionStorage.setItem('campus.page', 'feed');
+    expect(readStoredRoute()).toEqual({ page: 'feed' });
+  });
+
+  it('opens the feed when the home address is typed, whatever page the tab had', () => {
+    sessionStorage.setItem('campus.page', 'settings');
+    const spy = vi
+      .spyOn(performance, 'getEntriesByType')
+      .mockReturnValue([{ type: 'navigate' } as unknown as PerformanceEntry]);
+    try {
+      expect(initialRoute('/')).toEqual({ page: 'feed' });
+      expect(initialRoute('/friends')).toEqual({ page: 'friends' });
+      spy.mockReturnValue([{ type: 'reload' } as unknown as PerformanceEntry]);
+      expect(initialRoute('/')).toEqual({ page: 'settings' });
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 
@@ -83,7 +112,7 @@ describe('history (spec §2.2)', () => {
   });
 
   it('initialises from storage into history state', () => {
-    localStorage.setItem('campus.page', 'friends');
+    sessionStorage.setItem('campus.page', 'friends');
     const store = createStore();
     store.set(initNavigationAtom);
     expect(canGoBackInApp()).toBe(false);
@@ -99,8 +128,8 @@ describe('history (spec §2.2)', () => {
 
     store.set(navigateAtom, { page: 'profile', userId: 'u9' });
     expect(store.get(routeAtom)).toEqual({ page: 'profile', userId: 'u9' });
-    expect(localStorage.getItem('campus.page')).toBe('profile');
-    expect(localStorage.getItem('campus.viewedUserId')).toBe('u9');
+    expect(sessionStorage.getItem('campus.page')).toBe('profile');
+    expect(sessionStorage.getItem('campus.viewedUserId')).toBe('u9');
     expect(window.location.pathname).toBe('/profile/u9');
     expect(window.history.state).toEqual({ page: 'profile', userId: 'u9', depth: 1 });
     expect(canGoBackInApp()).toBe(true);
@@ -108,12 +137,12 @@ describe('history (spec §2.2)', () => {
 
     // Own profile clears the viewed user id (mobile bar 'Profile', 'View your profile').
     store.set(navigateAtom, { page: 'profile' });
-    expect(localStorage.getItem('campus.viewedUserId')).toBeNull();
+    expect(sessionStorage.getItem('campus.viewedUserId')).toBeNull();
 
     // What popstate hands us: the earlier entry's state.
     store.set(restoreRouteAtom, { page: 'feed' });
     expect(store.get(routeAtom)).toEqual({ page: 'feed' });
-    expect(localStorage.getItem('campus.page')).toBe('feed');
+    expect(sessionStorage.getItem('campus.page')).toBe('feed');
   });
 
   it('does not push a duplicate entry for the page already shown', () => {
@@ -129,7 +158,7 @@ describe('history (spec §2.2)', () => {
     store.set(initNavigationAtom);
     store.set(navigateAtom, { page: 'friends' });
     store.set(navigateAtom, { page: 'settings' });
-    expect(localStorage.getItem('campus.previousPage')).toBe('friends');
+    expect(sessionStorage.getItem('campus.previousPage')).toBe('friends');
     store.set(backFromSettingsAtom);
     expect(store.get(routeAtom)).toEqual({ page: 'friends' });
   });
@@ -146,7 +175,7 @@ describe('history (spec §2.2)', () => {
     store.set(navigateAtom, { page: 'friends' });
     store.set(navigateAtom, { page: 'post', postId: 'p1' });
     expect(window.location.pathname).toBe('/post/p1');
-    expect(localStorage.getItem('campus.page')).toBe('friends');
+    expect(sessionStorage.getItem('campus.page')).toBe('friends');
   });
 });
 

@@ -1,6 +1,6 @@
 // In-app navigation (spec §2.2). Navigation is by page name: feed, profile,
 // friends or settings, optionally with a user id; plus the /post/{id} route.
-// The current page is kept in localStorage and mirrored into browser history
+// The current page is kept in per-tab storage (lib/storage) and mirrored into browser history
 // (state {page, userId, postId}) so Back works; the URL follows too, so deep
 // links (/profile/{id}, /post/{id}, /friends) survive a reload — the server
 // answers index.html for any non-API path.
@@ -134,11 +134,25 @@ function isFreshStandaloneLaunch(): boolean {
   }
 }
 
-/** Where the signed-in app starts: the URL's deep link, else the stored page. */
+/** True when the document was opened by typing or following a link (not reload, not Back). */
+function isFreshNavigation(): boolean {
+  try {
+    const nav = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
+    return nav?.type === 'navigate';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where the signed-in app starts: the URL's deep link, else the stored page.
+ * The home address typed afresh is the feed, whatever page the tab had open.
+ */
 export function initialRoute(pathname: string = window.location.pathname): Route {
   const fromUrl = parsePath(pathname);
   if (fromUrl) return fromUrl;
   if (isFreshStandaloneLaunch()) return FEED;
+  if (pathname === '/' && isFreshNavigation()) return FEED;
   return readStoredRoute();
 }
 

@@ -1,6 +1,10 @@
-// Everything the client keeps in localStorage, in one place, behind helpers
+// Everything the client keeps in web storage, in one place, behind helpers
 // that never throw: storage can be blocked (privacy mode, sandboxed frames) and
 // the app must still work for the current page.
+//
+// Where a page is open is a property of the tab, not of the browser: the page
+// keys live in sessionStorage (SESSION_KEYS) so a reload of one tab never lands
+// on a page opened in another. Everything else is shared in localStorage.
 
 export const STORAGE_KEYS = {
   /** Bearer token (spec §6: every non-auth call carries it). */
@@ -31,9 +35,21 @@ export const STORAGE_KEYS = {
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
 
+/** The keys kept per tab (sessionStorage). */
+export const SESSION_KEYS: ReadonlySet<StorageKey> = new Set<StorageKey>([
+  STORAGE_KEYS.page,
+  STORAGE_KEYS.previousPage,
+  STORAGE_KEYS.viewedUserId,
+  STORAGE_KEYS.friendsTab,
+]);
+
+function storeOf(key: StorageKey): Storage {
+  return SESSION_KEYS.has(key) ? window.sessionStorage : window.localStorage;
+}
+
 export function readString(key: StorageKey): string | null {
   try {
-    return window.localStorage.getItem(key);
+    return storeOf(key).getItem(key);
   } catch {
     return null;
   }
@@ -41,7 +57,7 @@ export function readString(key: StorageKey): string | null {
 
 export function writeString(key: StorageKey, value: string): void {
   try {
-    window.localStorage.setItem(key, value);
+    storeOf(key).setItem(key, value);
   } catch {
     // Not persisted; the value still applies in memory for this page.
   }
@@ -49,7 +65,7 @@ export function writeString(key: StorageKey, value: string): void {
 
 export function removeKey(key: StorageKey): void {
   try {
-    window.localStorage.removeItem(key);
+    storeOf(key).removeItem(key);
   } catch {
     // nothing to do
   }

@@ -41,9 +41,11 @@ export function Avatar({ name, url, size = AVATAR_SIZE, className }: AvatarProps
       {showImage ? (
         <img className="avatar__img" src={url} alt="" draggable={false} onError={() => setFailedUrl(url)} />
       ) : (
-        <span className="avatar__initials" aria-hidden="true">
-          {initialsOf(name)}
-        </span>
+        // Drawn by CSS from data-initials: the initials are decoration (the
+        // name is the label), and as a text node they would be the "visible
+        // label" of every button wrapping an avatar, which then mismatches
+        // its real name ("View Asha Rao's profile") for speech users.
+        <span className="avatar__initials" aria-hidden="true" data-initials={initialsOf(name)} />
       )}
     </span>
   );

@@ -17,7 +17,22 @@ export interface ModalProps {
 }
 
 const FOCUSABLE =
-  'a[href], button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+  'a[href], button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]';
+
+/**
+ * What Tab can reach inside el, in order: not tabindex -1 (the hidden file
+ * input of the composer is clicked through its label, never tabbed to), not
+ * hidden, not clipped to nothing.
+ */
+export function tabbables(el: HTMLElement): HTMLElement[] {
+  return [...el.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (n) =>
+      n.tabIndex >= 0 &&
+      n.getAttribute('tabindex') !== '-1' &&
+      !n.closest('[hidden], [inert]') &&
+      !n.classList.contains('visually-hidden'),
+  );
+}
 
 /** A dialog over the page: labelled, focus kept inside, focus returned on close. */
 export function Modal({ open, onClose, title, children, closable = true, className, size = 'md' }: ModalProps) {
@@ -32,7 +47,7 @@ export function Modal({ open, onClose, title, children, closable = true, classNa
     if (!open) return;
     const previouslyFocused = document.activeElement as HTMLElement | null;
     const panel = panelRef.current;
-    const first = panel?.querySelector<HTMLElement>('[data-autofocus]') ?? panel?.querySelector<HTMLElement>(FOCUSABLE);
+    const first = panel?.querySelector<HTMLElement>('[data-autofocus]') ?? (panel ? tabbables(panel)[0] : undefined);
     (first ?? panel)?.focus();
     document.body.classList.add('modal-open');
 
@@ -43,15 +58,19 @@ export function Modal({ open, onClose, title, children, closable = true, classNa
         return;
       }
       if (e.key !== 'Tab' || !panelRef.current) return;
-      // Keep Tab inside the dialog.
-      const items = [...panelRef.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
+      // Keep Tab inside the dialog, also when focus has somehow left it.
+      const items = tabbables(panelRef.current);
       if (items.length === 0) return;
       const firstItem = items[0]!;
       const lastItem = items[items.length - 1]!;
-      if (e.shiftKey && document.activeElement === firstItem) {
+      const active = document.activeElement;
+      if (!active || !items.includes(active as HTMLElement)) {
+        e.preventDefault();
+        (e.shiftKey ? lastItem : firstItem).focus();
+      } else if (e.shiftKey && active === firstItem) {
         e.preventDefault();
         lastItem.focus();
-      } else if (!e.shiftKey && document.activeElement === lastItem) {
+      } else if (!e.shiftKey && active === lastItem) {
         e.preventDefault();
         firstItem.focus();
       }
@@ -81,7 +100,8 @@ export function Modal({ open, onClose, title, children, closable = true, classNa
         aria-labelledby={titleId}
         tabIndex={-1}
       >
-        <header className="modal__header">
+        {/* A div, not <header>: outside a landmark a <header> is a second page banner. */}
+        <div className="modal__header">
           <h2 id={titleId} className="modal__title">
             {title}
           </h2>
@@ -94,7 +114,7 @@ export function Modal({ open, onClose, title, children, closable = true, classNa
           >
             <CloseIcon />
           </button>
-        </header>
+        </div>
         <div className="modal__body">{children}</div>
       </div>
     </div>,

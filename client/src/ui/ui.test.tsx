@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StrengthMeter } from '../features/auth/AuthCard';
 import { badgeText } from '../app/TopBar';
 import { Avatar, hueIndex, initialsOf } from './Avatar';
+import { Modal, tabbables } from './Modal';
 import { filledCode, OtpInput, toBoxes } from './OtpInput';
 import { nearEnd, pullDistance, shouldRefresh } from './PullToRefresh';
 
@@ -18,7 +19,8 @@ describe('Avatar', () => {
     expect(hueIndex('Asha Rao')).toBe(hueIndex('Asha Rao'));
     render(<Avatar name="Asha Rao" url="" />);
     const el = screen.getByRole('img', { name: 'Asha Rao' });
-    expect(el.textContent).toBe('AR');
+    expect(el.querySelector('[data-initials]')!.getAttribute('data-initials')).toBe('AR');
+    expect(el.textContent).toBe(''); // no text node: see Avatar
     expect(el.style.width).toBe('40px');
   });
 
@@ -29,7 +31,7 @@ describe('Avatar', () => {
     expect(img.getAttribute('src')).toBe('/media/a.png');
     expect(el.style.width).toBe('32px');
     fireEvent.error(img);
-    expect(el.textContent).toBe('AR');
+    expect(el.querySelector('[data-initials]')!.getAttribute('data-initials')).toBe('AR');
   });
 });
 
@@ -104,5 +106,28 @@ describe('small rules', () => {
     expect(nearEnd(900, 800, 1800)).toBe(true); // exactly 100 px left
     expect(nearEnd(899, 800, 1800)).toBe(false); // 101 px left
     expect(nearEnd(0, 800, 2000)).toBe(false);
+  });
+});
+
+describe('Modal focus trap (issue 16 #7)', () => {
+  it('wraps Tab past a tabindex=-1 file input, and brings strayed focus back', () => {
+    render(
+      <Modal open onClose={() => {}} title="Create post">
+        <textarea aria-label="Text" />
+        <label htmlFor="f">Photo</label>
+        <button type="button">Post</button>
+        <input id="f" type="file" className="visually-hidden" tabIndex={-1} />
+      </Modal>,
+    );
+    const dialog = screen.getByRole('dialog');
+    const close = screen.getByRole('button', { name: 'Close' });
+    const post = screen.getByRole('button', { name: 'Post' });
+    expect(tabbables(dialog)).toEqual([close, screen.getByLabelText('Text'), post]);
+    post.focus();
+    fireEvent.keyDown(document, { key: 'Tab' });
+    expect(document.activeElement).toBe(close);
+    (document.activeElement as HTMLElement).blur();
+    fireEvent.keyDown(document, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(post);
   });
 });

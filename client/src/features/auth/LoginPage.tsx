@@ -36,6 +36,21 @@ export function unverifiedInfo(err: ApiError, identifier: string): { email: stri
   return { email, masked: field ?? '' };
 }
 
+export const MSG_ACCOUNT_DELETED = 'Your account has been deleted.';
+
+/**
+ * True once when the page was opened by the account deletion's redirect
+ * (/login?deleted=1); the flag is taken off the address so a reload is quiet.
+ */
+function takeDeletedFlag(): boolean {
+  const params = new URLSearchParams(window.location.search);
+  if (params.get('deleted') !== '1') return false;
+  params.delete('deleted');
+  const rest = params.toString();
+  window.history.replaceState(window.history.state, '', window.location.pathname + (rest ? `?${rest}` : '') + window.location.hash);
+  return true;
+}
+
 /** Spec §2.3 Login. */
 export function LoginPage() {
   const screen = useAtomValue(authScreenAtom);
@@ -48,6 +63,8 @@ export function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   const [failure, setFailure] = useState<LoginFailure | null>(null);
   const [busy, setBusy] = useState(false);
+  const [deleted] = useState(takeDeletedFlag);
+  const notice = prefill?.notice ?? (deleted ? MSG_ACCOUNT_DELETED : undefined);
 
   const submit = async () => {
     const invalid = validateLogin({ identifier, password });
@@ -84,9 +101,9 @@ export function LoginPage() {
 
   return (
     <AuthCard title="Welcome back" subtitle="Sign in with your email or university ID.">
-      {prefill?.notice && (
+      {notice && (
         <p className="alert alert--success" role="status">
-          {prefill.notice}
+          {notice}
         </p>
       )}
       <form className="auth-form" onSubmit={onSubmit} noValidate>

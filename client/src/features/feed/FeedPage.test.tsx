@@ -76,6 +76,8 @@ describe('feed (spec §2.12)', () => {
     installFakeFetch({
       '/api/posts/feed': () => ok({ posts: [], nextCursor: null }),
       '/api/friends/suggestions': () => ok([s('a', 'Ann'), s('b', 'Ben'), s('c', 'Cal'), s('d', 'Dee'), { user: { id: 'x' } }]),
+      '/api/friends/pending-requests': () => ok({ pendingRequests: [] }),
+      '/api/friends/sent-requests': () => ok({ sentRequests: [] }),
       '/api/friends/send-request': (init) => {
         sentTo = JSON.parse(String(init?.body));
         return ok({ friendRequest: { id: 'r1' } });
@@ -83,14 +85,39 @@ describe('feed (spec §2.12)', () => {
     });
     renderFeed();
     const box = await screen.findByRole('region', { name: 'People You May Know' });
-    await within(box).findByText('Ann');
+    await within(box).findByText('Ann', { selector: '.people__name' });
     expect(within(box).queryByText('Dee')).toBeNull();
-    expect(within(box).getAllByRole('button', { name: /as a friend/ })).toHaveLength(3);
-    await act(async () => within(box).getByRole('button', { name: 'Add Ben as a friend' }).click());
+    expect(within(box).getAllByRole('button', { name: /^Add / })).toHaveLength(3);
+    await act(async () => within(box).getByRole('button', { name: 'Add Ben' }).click());
     expect(sentTo).toEqual({ receiverId: 'b' });
-    const sent = within(box).getByRole('button', { name: 'Request sent to Ben' }) as HTMLButtonElement;
+    const sent = within(box).getByRole('button', { name: 'Sent Ben' }) as HTMLButtonElement;
     expect(sent.disabled).toBe(true);
     expect(sent.textContent).toContain('Sent');
+  });
+
+  it('people you may know: someone who already asked me gets Accept, not Add (issue 16 #4)', async () => {
+    const s = (id: string, name: string) => ({ user: { id, name, avatar: { url: '' }, universityId: 'BWU/X/20/1', role: 'student' }, mutualFriends: 0 });
+    let accepted = false;
+    const fetchMock = installFakeFetch({
+      '/api/posts/feed': () => ok({ posts: [], nextCursor: null }),
+      '/api/friends/suggestions': () => ok([s('a', 'Ann'), s('b', 'Ben')]),
+      '/api/friends/pending-requests': () =>
+        ok({ pendingRequests: [{ id: 'r7', sender: s('b', 'Ben').user, receiver: { id: 'me', name: 'Me' }, status: 'pending' }] }),
+      '/api/friends/sent-requests': () => ok({ sentRequests: [] }),
+      '/api/friends/accept-request/r7': () => {
+        accepted = true;
+        return ok({ friendRequest: { id: 'r7', status: 'accepted' } });
+      },
+    });
+    renderFeed();
+    const box = await screen.findByRole('region', { name: 'People You May Know' });
+    const accept = await within(box).findByRole('button', { name: 'Accept Ben' });
+    expect(within(box).getByRole('button', { name: 'Add Ann' })).toBeTruthy();
+    await act(async () => accept.click());
+    expect(accepted).toBe(true);
+    expect(fetchMock.mock.calls.some((c) => String(c[0]).includes('send-request'))).toBe(false);
+    const done = (await within(box).findByRole('button', { name: 'Friends Ben' })) as HTMLButtonElement;
+    expect(done.disabled).toBe(true);
   });
 
   it('the empty state offers Create Post and Find Friends', async () => {

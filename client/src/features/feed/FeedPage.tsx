@@ -69,11 +69,14 @@ export function FeedPage() {
 
   return (
     <div className="feed-layout">
-      <aside className="feed-layout__left">
+      <aside className="feed-layout__left" aria-label="Quick links">
         <QuickLinks />
       </aside>
 
-      <section className="feed-layout__center" aria-label="Feed">
+      <section className="feed-layout__center" aria-labelledby="feed-title">
+        <h1 id="feed-title" className="visually-hidden">
+          Feed
+        </h1>
         <Composer onOpen={openDialog} />
         <PullToRefresh onRefresh={() => load()} onLoadMore={() => void loadMore()} hasMore={hasMore} loadingMore={loadingMore} className="feed">
           {(status === 'idle' || status === 'loading') && ids.length === 0 && (
@@ -109,7 +112,7 @@ export function FeedPage() {
         </PullToRefresh>
       </section>
 
-      <aside className="feed-layout__right">
+      <aside className="feed-layout__right" aria-label="Suggestions">
         <PeopleYouMayKnow />
       </aside>
 

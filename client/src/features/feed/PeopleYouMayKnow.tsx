@@ -1,4 +1,4 @@
-import { useSetAtom } from 'jotai';
+import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { userSubtitle } from '../../api/models';
 import { navigateAtom, presetFriendsTab } from '../../app/navigation';
@@ -6,13 +6,21 @@ import { FEED_SUGGESTIONS } from '../../constants';
 import { Avatar } from '../../ui/Avatar';
 import { CheckIcon, PlusUserIcon } from '../../ui/icons';
 import { Skeleton } from '../../ui/Skeleton';
+import { acceptRequestAtom, loadRequestsAtom, receivedRequestsAtom } from '../friends/friendsAtoms';
 import { fetchSuggestions, sendFriendRequest, type Suggestion } from '../friends/friendsApi';
 
-type SendState = 'sending' | 'sent';
+type SendState = 'sending' | 'sent' | 'friends';
 
-/** Spec §2.12 right column: up to 3 suggestions, each with Add → disabled 'Sent'. */
+/**
+ * Spec §2.12 right column: up to 3 suggestions, each with Add → disabled
+ * 'Sent'. Someone who already asked me is offered Accept instead (issue 16
+ * #4), and a request that makes friends at once says so.
+ */
 export function PeopleYouMayKnow() {
   const navigate = useSetAtom(navigateAtom);
+  const received = useAtomValue(receivedRequestsAtom);
+  const loadRequests = useSetAtom(loadRequestsAtom);
+  const acceptRequest = useSetAtom(acceptRequestAtom);
   const [list, setList] = useState<Suggestion[] | null>(null);
   const [sent, setSent] = useState<Record<string, SendState>>({});
 
@@ -28,11 +36,21 @@ export function PeopleYouMayKnow() {
     return () => controller.abort();
   }, []);
 
+  useEffect(() => {
+    if (received === null) void loadRequests().catch(() => {});
+  }, [received, loadRequests]);
+
   const add = async (id: string) => {
     setSent((s) => ({ ...s, [id]: 'sending' }));
     try {
-      await sendFriendRequest(id);
-      setSent((s) => ({ ...s, [id]: 'sent' }));
+      const incoming = received?.find((r) => r.sender.id === id);
+      if (incoming) {
+        await acceptRequest(incoming);
+        setSent((s) => ({ ...s, [id]: 'friends' }));
+        return;
+      }
+      const req = await sendFriendRequest(id);
+      setSent((s) => ({ ...s, [id]: req.status === 'accepted' ? 'friends' : 'sent' }));
     } catch (err) {
       console.error('Friend request failed', err); // silent (spec §8.5)
       setSent((s) => {
@@ -63,6 +81,7 @@ export function PeopleYouMayKnow() {
         <ul className="people__list">
           {list.map((s) => {
             const state = sent[s.user.id];
+            const asked = received?.some((r) => r.sender.id === s.user.id) ?? false;
             return (
               <li key={s.user.id} className="people__row">
                 <button type="button" className="people__who" onClick={() => navigate({ page: 'profile', userId: s.user.id })}>
@@ -76,20 +95,21 @@ export function PeopleYouMayKnow() {
                 </button>
                 <button
                   type="button"
-                  className={`button button--sm ${state === 'sent' ? 'button--secondary' : 'button--primary'}`}
+                  className={`button button--sm ${state === 'sent' || state === 'friends' ? 'button--secondary' : 'button--primary'}`}
                   disabled={state !== undefined}
                   onClick={() => void add(s.user.id)}
-                  aria-label={state === 'sent' ? `Request sent to ${s.user.name}` : `Add ${s.user.name} as a friend`}
                 >
-                  {state === 'sent' ? (
+                  {state === 'sent' || state === 'friends' ? (
                     <>
-                      <CheckIcon size={16} /> Sent
+                      <CheckIcon size={16} /> {state === 'sent' ? 'Sent' : 'Friends'}
                     </>
                   ) : (
                     <>
-                      <PlusUserIcon size={16} /> Add
+                      <PlusUserIcon size={16} /> {asked ? 'Accept' : 'Add'}
                     </>
                   )}
+                  {/* The visible word first, so speech users can say what they see. */}
+                  <span className="visually-hidden"> {s.user.name}</span>
                 </button>
               </li>
             );

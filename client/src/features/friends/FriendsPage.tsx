@@ -8,6 +8,7 @@ import { PullToRefresh } from '../../ui/PullToRefresh';
 import { SearchField } from '../../ui/SearchField';
 import { Skeleton } from '../../ui/Skeleton';
 import { showToastAtom } from '../../ui/toast';
+import { Modal } from '../../ui/Modal';
 import { useOutsideClick } from '../../ui/useOutsideClick';
 import { friendErrorMessage, MSG_REMOVE_FRIEND_FAILED, MSG_SEND_REQUEST_FAILED, type FriendRequest } from './friendsApi';
 import {
@@ -86,11 +87,13 @@ function FriendRow({ user, menuOpen, onMenu }: { user: UserSummary; menuOpen: bo
   const remove = useSetAtom(unfriendAtom);
   const toast = useSetAtom(showToastAtom);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useOutsideClick(ref, menuOpen, () => onMenu(false));
 
+  // Unfriending asks first, as the profile page does (issue 16 #4).
   const doUnfriend = async () => {
-    onMenu(false);
+    setConfirming(false);
     setBusy(true);
     try {
       await remove(user.id);
@@ -117,12 +120,31 @@ function FriendRow({ user, menuOpen, onMenu }: { user: UserSummary; menuOpen: bo
         </button>
         {menuOpen && (
           <div className="friends-menu__list" role="menu">
-            <button type="button" role="menuitem" className="friends-menu__item" onClick={() => void doUnfriend()}>
+            <button
+              type="button"
+              role="menuitem"
+              className="friends-menu__item"
+              onClick={() => {
+                onMenu(false);
+                setConfirming(true);
+              }}
+            >
               Unfriend
             </button>
           </div>
         )}
       </div>
+      <Modal open={confirming} onClose={() => setConfirming(false)} title={`Unfriend ${user.name}?`} size="sm">
+        <p className="muted">You will no longer be friends. You can send a new request any time.</p>
+        <div className="profile-confirm">
+          <button type="button" className="button button--secondary" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+          <button type="button" className="button button--danger" onClick={() => void doUnfriend()} data-autofocus>
+            Unfriend
+          </button>
+        </div>
+      </Modal>
     </li>
   );
 }
@@ -280,9 +302,9 @@ function SuggestionsList({ query }: { query: string }) {
                 className="button button--primary button--sm"
                 disabled={busy[s.user.id]}
                 onClick={() => void run(s.user.id, () => send(s.user), MSG_SEND_REQUEST_FAILED)}
-                aria-label={`Add ${s.user.name} as a friend`}
               >
                 <PlusUserIcon size={16} /> {busy[s.user.id] ? 'Sending...' : 'Add Friend'}
+                <span className="visually-hidden"> {s.user.name}</span>
               </button>
             </li>
           ))}

@@ -6,9 +6,11 @@ import { installFakeFetch, json } from '../../test/fakeFetch';
 import { FriendsPage, matchesUser } from './FriendsPage';
 import { normalizeSuggestions } from './friendsApi';
 import {
+  cancelRequestAtom,
   friendshipVersionAtom,
   hasPendingRequestsAtom,
   loadAllFriendsDataAtom,
+  loadSuggestionsAtom,
   pendingRequestsCountAtom,
   requestsBadgeAtom,
   sendRequestAtom,
@@ -146,7 +148,15 @@ describe('FriendsPage (spec §2.15)', () => {
     renderPage();
     await screen.findByRole('button', { name: 'Options for Ravi Kumar' });
     act(() => screen.getByRole('button', { name: 'Options for Ravi Kumar' }).click());
-    await act(async () => screen.getByRole('menuitem', { name: 'Unfriend' }).click());
+    act(() => screen.getByRole('menuitem', { name: 'Unfriend' }).click());
+    // Asks first (issue 16 #4); Cancel keeps the friend.
+    const ask = screen.getByRole('dialog', { name: 'Unfriend Ravi Kumar?' });
+    act(() => within(ask).getByRole('button', { name: 'Cancel' }).click());
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Ravi Kumar' })).toBeTruthy();
+    act(() => screen.getByRole('button', { name: 'Options for Ravi Kumar' }).click());
+    act(() => screen.getByRole('menuitem', { name: 'Unfriend' }).click());
+    await act(async () => within(screen.getByRole('dialog', { name: 'Unfriend Ravi Kumar?' })).getByRole('button', { name: 'Unfriend' }).click());
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Ravi Kumar' })).toBeNull());
     fireEvent.change(screen.getByLabelText('Search people'), { target: { value: 'nobody' } });
     expect(screen.getByText('No friends found')).toBeTruthy();
@@ -155,9 +165,9 @@ describe('FriendsPage (spec §2.15)', () => {
 
   it('requests: accept moves the sender into friends; sent requests show only pending ones', async () => {
     routes({ '/api/friends/accept-request/r1': () => ok({ friendRequest: { id: 'r1', status: 'accepted' } }) });
-    localStorage.setItem('campus.friendsTab', 'requests');
+    sessionStorage.setItem('campus.friendsTab', 'requests');
     const store = renderPage();
-    expect(localStorage.getItem('campus.friendsTab')).toBeNull(); // read once, consumed
+    expect(sessionStorage.getItem('campus.friendsTab')).toBeNull(); // read once, consumed
     expect(await screen.findByRole('heading', { name: 'Received Requests' })).toBeTruthy();
     expect(await screen.findByText('Pending approval')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Omar Ali' })).toBeTruthy();
@@ -175,16 +185,35 @@ describe('FriendsPage (spec §2.15)', () => {
       '/api/friends/pending-requests': () => ok({ pendingRequests: [] }),
       '/api/friends/sent-requests': () => ok({ sentRequests: [] }),
     });
-    localStorage.setItem('campus.friendsTab', 'suggestions');
+    sessionStorage.setItem('campus.friendsTab', 'suggestions');
     renderPage();
     expect(await screen.findByRole('heading', { name: 'People you may know' })).toBeTruthy();
     expect(await screen.findByText('2 mutual friends')).toBeTruthy();
-    await act(async () => screen.getByRole('button', { name: 'Add Tara Sen as a friend' }).click());
+    await act(async () => screen.getByRole('button', { name: 'Add Friend Tara Sen' }).click());
     expect(await screen.findByText('No suggestions found')).toBeTruthy();
     expect(screen.getByText('Try adjusting your search criteria')).toBeTruthy();
     act(() => screen.getByRole('tab', { name: /Requests/ }).click());
     const panel = screen.getByRole('tabpanel');
     expect(within(panel).getByText('No friend requests')).toBeTruthy();
     expect(within(panel).getByText('Pending approval')).toBeTruthy(); // the request just sent
+  });
+});
+
+describe('suggestions stay fresh (issue 16 #4)', () => {
+  it('cancelling a request reloads the suggestions (the person may be suggested again)', async () => {
+    let calls = 0;
+    routes({
+      '/api/friends/cancel-request/r2': () => ok({ message: 'ok' }),
+      '/api/friends/suggestions': () => {
+        calls += 1;
+        return ok(calls === 1 ? [] : [{ user: person('u5', 'Omar Ali'), mutualFriends: 0 }]);
+      },
+    });
+    localStorage.setItem('campus.token', 'tok');
+    const store = createStore();
+    await store.set(loadSuggestionsAtom);
+    expect(store.get(suggestionsAtom)).toEqual([]);
+    await store.set(cancelRequestAtom, { id: 'r2', sender: person('u1', 'Me'), receiver: person('u5', 'Omar Ali'), status: 'pending', createdAt: '' } as never);
+    await waitFor(() => expect(store.get(suggestionsAtom)?.map((s) => s.user.name)).toEqual(['Omar Ali']));
   });
 });

@@ -142,6 +142,8 @@ export const cancelRequestAtom = atom(null, async (get, set, req: FriendRequest)
   await cancelFriendRequest(req.id);
   set(sentBaseAtom, (get(sentBaseAtom) ?? []).filter((r) => r.id !== req.id));
   bump(get, set);
+  // The person may be suggested again now (issue 16 #4: suggestions went stale).
+  if (get(suggestionsBaseAtom) !== null) void set(loadSuggestionsAtom);
 });
 
 /** Spec §4: unfriend removes the item. */

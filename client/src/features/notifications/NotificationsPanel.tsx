@@ -6,6 +6,7 @@ import { Avatar } from '../../ui/Avatar';
 import { TrashIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
 import { notificationTarget, type AppNotification } from './model';
+import { AcceptRequestButton, PostHint } from './NotificationExtras';
 import {
   clearNotificationAtom,
   loadMoreNotificationsAtom,
@@ -41,13 +42,23 @@ function Item({ n, now, onOpen }: { n: AppNotification; now: number; onOpen: (n:
         <Avatar name={n.senderName || n.message} url={n.avatar} />
         <span className="notification__text">
           <span className="notification__message">{n.message}</span>
-          {n.postSnippet && <span className="notification__snippet">“{n.postSnippet}”</span>}
+          {n.postSnippet ? (
+            <span className="notification__snippet">“{n.postSnippet}”</span>
+          ) : (
+            // No text from the server (a photo-only post): the post's own hint.
+            n.postId && (n.type === 'like' || n.type === 'comment') && <PostHint postId={n.postId} />
+          )}
           <time className="notification__time" dateTime={n.timestamp} title={fullDate(n.timestamp)}>
             {relativeTime(n.timestamp, now)}
           </time>
         </span>
-        {!n.read && <span className="notification__dot" aria-label="Unread" />}
+        {!n.read && (
+          <span className="notification__dot">
+            <span className="visually-hidden">Unread</span>
+          </span>
+        )}
       </button>
+      {n.type === 'friend_request' && n.userId && <AcceptRequestButton senderId={n.userId} />}
       <button type="button" className="icon-button notification__delete" onClick={() => void clear(n.id)} aria-label="Delete notification">
         <TrashIcon size={18} />
       </button>

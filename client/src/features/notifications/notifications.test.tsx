@@ -278,7 +278,7 @@ describe('NotificationsPanel (spec §2.11)', () => {
     expect(store.get(unreadCountAtom)).toBe(0);
     expect(store.get(notificationsPanelOpenAtom)).toBe(false);
     expect(store.get(routeAtom)).toEqual({ page: 'friends' });
-    expect(localStorage.getItem('campus.friendsTab')).toBe('requests');
+    expect(sessionStorage.getItem('campus.friendsTab')).toBe('requests');
     await waitFor(() => expect(fetchMock.mock.calls.some((c) => String(c[0]).includes('mark-as-read'))).toBe(true));
     const markCall = fetchMock.mock.calls.find((c) => String(c[0]).includes('mark-as-read'))!;
     expect(JSON.parse(String((markCall[1] as RequestInit).body))).toEqual({ notificationIds: ['n1'] });

@@ -1,9 +1,9 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SUGGESTION_MAX_ATTEMPTS } from '../../constants';
+import { SUGGESTION_FAST_ATTEMPTS, SUGGESTION_RETRY_MAX_MS } from '../../constants';
 import { installFakeFetch, json } from '../../test/fakeFetch';
-import { FindPeoplePage, followLabel, matchesSuggestion } from './FindPeoplePage';
+import { FindPeoplePage, followLabel, matchesSuggestion, suggestionRetryDelay } from './FindPeoplePage';
 import { onboardingAtom, startOnboardingAtom, updateOnboardingAtom } from './onboardingAtoms';
 
 const ok = (data: unknown) => json({ status: 'success', data });
@@ -76,11 +76,27 @@ describe('Find People You Know (spec §2.8)', () => {
     expect(suggestionCalls(fetchMock)).toBe(3); // stops once non-empty
   });
 
-  it('gives up after a bounded number of attempts', async () => {
-    const { fetchMock } = renderPage(() => ok([]));
-    await act(async () => vi.advanceTimersByTimeAsync(SUGGESTION_MAX_ATTEMPTS * 1000 + 2000));
-    expect(suggestionCalls(fetchMock)).toBe(SUGGESTION_MAX_ATTEMPTS);
+  it('backs off after the fast phase: 1 s, then doubling, capped', () => {
+    expect(suggestionRetryDelay(1)).toBe(1000);
+    expect(suggestionRetryDelay(SUGGESTION_FAST_ATTEMPTS - 1)).toBe(1000);
+    expect(suggestionRetryDelay(SUGGESTION_FAST_ATTEMPTS)).toBe(2000);
+    expect(suggestionRetryDelay(SUGGESTION_FAST_ATTEMPTS + 1)).toBe(4000);
+    expect(suggestionRetryDelay(SUGGESTION_FAST_ATTEMPTS + 50)).toBe(SUGGESTION_RETRY_MAX_MS);
+  });
+
+  it('never gives up (spec §4): keeps trying with backoff until some arrive', async () => {
+    let calls = 0;
+    const late = SUGGESTION_FAST_ATTEMPTS + 5;
+    const { fetchMock } = renderPage(() => {
+      calls += 1;
+      return ok(calls < late ? [] : people);
+    });
+    await act(async () => vi.advanceTimersByTimeAsync(SUGGESTION_FAST_ATTEMPTS * 1000 + 500));
     expect(screen.getByText(/No suggestions yet/)).toBeTruthy();
+    // 2 + 4 + 8 + 16 + 30 s of backoff reach the late answer.
+    await act(async () => vi.advanceTimersByTimeAsync(70_000));
+    expect(await screen.findByText('Ravi Kumar')).toBeTruthy();
+    expect(suggestionCalls(fetchMock)).toBe(late);
   });
 
   it('multi-selects, filters, and follows with a simulated 1 s save (nothing sent), then the feed', async () => {

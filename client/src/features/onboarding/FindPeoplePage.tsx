@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useMemo, useState } from 'react';
 import { userSubtitle } from '../../api/models';
-import { FOLLOW_SIMULATED_SAVE_MS, SUGGESTION_MAX_ATTEMPTS, SUGGESTION_RETRY_MS } from '../../constants';
+import { FOLLOW_SIMULATED_SAVE_MS, SUGGESTION_FAST_ATTEMPTS, SUGGESTION_RETRY_MAX_MS, SUGGESTION_RETRY_MS } from '../../constants';
 import { Avatar } from '../../ui/Avatar';
 import { CheckIcon } from '../../ui/icons';
 import { SearchField } from '../../ui/SearchField';
@@ -30,13 +30,23 @@ export function matchesSuggestion(s: Suggestion, query: string): boolean {
 }
 
 /**
- * Spec §4: suggestions are retried every 1 s until a non-empty answer. We stop
- * after SUGGESTION_MAX_ATTEMPTS or when the step is left (unmount), since a
- * brand-new campus may have nobody to suggest yet.
+ * The wait before retry number `attempt` + 1 (attempt counts from 1): spec §4's
+ * 1 s for the first SUGGESTION_FAST_ATTEMPTS, then doubling to a 30 s ceiling.
+ */
+export function suggestionRetryDelay(attempt: number): number {
+  if (attempt < SUGGESTION_FAST_ATTEMPTS) return SUGGESTION_RETRY_MS;
+  const doublings = Math.min(attempt - SUGGESTION_FAST_ATTEMPTS + 1, 10);
+  return Math.min(SUGGESTION_RETRY_MS * 2 ** doublings, SUGGESTION_RETRY_MAX_MS);
+}
+
+/**
+ * Spec §4: suggestions are retried until a non-empty answer arrives; only
+ * leaving the step (unmount) stops it. After the fast phase `slow` turns on so
+ * the screen can say there is nobody yet while it keeps looking.
  */
 function useSuggestionsWithRetry() {
   const [list, setList] = useState<Suggestion[]>([]);
-  const [gaveUp, setGaveUp] = useState(false);
+  const [slow, setSlow] = useState(false);
   useEffect(() => {
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -53,8 +63,8 @@ function useSuggestionsWithRetry() {
       } catch {
         if (controller.signal.aborted) return;
       }
-      if (attempts >= SUGGESTION_MAX_ATTEMPTS) setGaveUp(true);
-      else timer = setTimeout(() => void load(), SUGGESTION_RETRY_MS);
+      if (attempts >= SUGGESTION_FAST_ATTEMPTS) setSlow(true);
+      timer = setTimeout(() => void load(), suggestionRetryDelay(attempts));
     };
     void load();
     return () => {
@@ -62,7 +72,7 @@ function useSuggestionsWithRetry() {
       clearTimeout(timer);
     };
   }, []);
-  return { list, gaveUp };
+  return { list, slow };
 }
 
 /** Spec §2.8 Find People You Know, then the profile setup call, then the feed. */
@@ -72,7 +82,7 @@ export function FindPeoplePage() {
   const finish = useSetAtom(finishOnboardingAtom);
   const updateUser = useSetAtom(updateCurrentUserAtom);
   const toast = useSetAtom(showToastAtom);
-  const { list, gaveUp } = useSuggestionsWithRetry();
+  const { list, slow } = useSuggestionsWithRetry();
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [saving, setSaving] = useState<'follow' | 'skip' | null>(null);
@@ -134,14 +144,9 @@ export function FindPeoplePage() {
 
         {list.length === 0 ? (
           <div className="find-people__empty" role="status">
-            {gaveUp ? (
-              <p>No suggestions yet. You can find friends later from the Friends page.</p>
-            ) : (
-              <>
-                <span className="spinner" aria-hidden="true" />
-                <p>Looking for people you may know…</p>
-              </>
-            )}
+            <span className="spinner" aria-hidden="true" />
+            <p>Looking for people you may know…</p>
+            {slow && <p>No suggestions yet. You can find friends later from the Friends page.</p>}
           </div>
         ) : visible.length === 0 ? (
           <p className="find-people__empty">No one matches “{query.trim()}”.</p>

@@ -66,8 +66,9 @@ function PictureStep() {
       <div className="onboarding">
         <div className="onboarding__avatar">
           <Avatar name={user?.name ?? 'User'} url={avatar?.url} size={128} />
-          <label htmlFor={inputId} className={`onboarding__avatar-pick${busy ? ' is-disabled' : ''}`} aria-label="Choose profile picture">
+          <label htmlFor={inputId} className={`onboarding__avatar-pick${busy ? ' is-disabled' : ''}`}>
             <CameraIcon />
+            <span className="visually-hidden">Choose profile picture</span>
           </label>
         </div>
         <input

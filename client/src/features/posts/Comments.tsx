@@ -2,6 +2,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { fullDate, relativeTime } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
+import { RichText } from '../../ui/RichText';
 import { TrashIcon } from '../../ui/icons';
 import { navigateAtom } from '../../app/navigation';
 import { currentUserAtom } from '../auth/authAtoms';
@@ -85,8 +86,8 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
     }
   };
 
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
+  const onSubmit = async (e?: FormEvent<HTMLFormElement>) => {
+    e?.preventDefault();
     const content = draft.trim();
     if (!content || posting) return;
     setPosting(true);
@@ -141,7 +142,9 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
                     {relativeTime(c.createdAt)}
                   </time>
                 </div>
-                <p className="comment__text">{c.content}</p>
+                <p className="comment__text">
+                  <RichText text={c.content} />
+                </p>
               </div>
               {me && c.user.id === me.id && (
                 <button type="button" className="icon-button comment__delete" onClick={() => void onDelete(c)} aria-label="Delete comment">
@@ -169,14 +172,21 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
         <label htmlFor={inputId} className="visually-hidden">
           Write a comment
         </label>
-        <input
+        {/* Enter sends; Shift+Enter starts a new line (issue 16 #2). */}
+        <textarea
           id={inputId}
           className="comments__input"
-          type="text"
+          rows={Math.min(6, draft.split('\n').length)}
           placeholder="Write a comment…"
           maxLength={MAX_COMMENT_LENGTH}
           value={draft}
           onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              void onSubmit();
+            }
+          }}
           disabled={posting}
         />
         <button type="submit" className="button button--primary button--sm" disabled={posting || draft.trim() === ''}>

@@ -76,6 +76,7 @@ describe('create-post dialog (spec §2.13)', () => {
     act(() => screen.getByRole('button', { name: 'Remove image 1' }).click());
     expect(add.disabled).toBe(false);
     expect(screen.queryByRole('tooltip')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull(); // issue 16 #9: the error goes with the extra file
   });
 
   it('refuses videos and large files with the spec messages', () => {

@@ -199,6 +199,7 @@ export function CreatePostDialog({ open, onClose }: { open: boolean; onClose: ()
             accept="image/jpeg,image/png,image/gif,image/webp"
             multiple
             tabIndex={-1}
+            aria-label="Add images"
             onChange={(e) => {
               addFiles(e.target.files);
               e.target.value = '';

@@ -7,9 +7,11 @@ import { Avatar } from '../../ui/Avatar';
 import { Carousel } from '../../ui/Carousel';
 import { CommentIcon, HeartIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
+import { RichText } from '../../ui/RichText';
 import { showToastAtom } from '../../ui/toast';
 import { currentUserAtom } from '../auth/authAtoms';
 import { Comments } from './Comments';
+import { EditPostDialog } from './EditPostDialog';
 import { postLink, type Comment } from './model';
 import { isApiError } from '../../api/http';
 import { ConfirmDialog } from '../safety/ConfirmDialog';
@@ -44,6 +46,7 @@ export function PostCard({ postId, commentsOpen = false, initialComments, initia
   const [showComments, setShowComments] = useState(commentsOpen);
   const [expanded, setExpanded] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [reporting, setReporting] = useState(false);
   const [confirmBlock, setConfirmBlock] = useState(false);
@@ -121,6 +124,14 @@ export function PostCard({ postId, commentsOpen = false, initialComments, initia
                 </button>
               </>
             )}
+            {post.editedAt && (
+              <>
+                {' · '}
+                <span className="post-card__edited" title={`Edited ${fullDate(post.editedAt)}`}>
+                  edited
+                </span>
+              </>
+            )}
           </span>
         </div>
         <PostMenu
@@ -130,12 +141,15 @@ export function PostCard({ postId, commentsOpen = false, initialComments, initia
           onReport={isAuthor ? undefined : () => setReporting(true)}
           onMute={isAuthor ? undefined : () => void onMute()}
           onBlock={isAuthor ? undefined : () => setConfirmBlock(true)}
+          onEdit={() => setEditing(true)}
         />
       </header>
 
       {post.content && (
         <div className="post-card__content">
-          <p>{text}</p>
+          <p>
+            <RichText text={text} />
+          </p>
           {long && (
             <button type="button" className="link-button" onClick={() => setExpanded(true)}>
               See more
@@ -201,6 +215,8 @@ export function PostCard({ postId, commentsOpen = false, initialComments, initia
           onClose={() => setConfirmBlock(false)}
         />
       )}
+      {editing && <EditPostDialog post={post} open onClose={() => setEditing(false)} />}
+
       <Modal open={confirmDelete} onClose={() => setConfirmDelete(false)} closable={!deleting} title="Delete post?" size="sm">
         <p className="muted">This removes the post, its likes and its comments for everyone. It can't be undone.</p>
         <div className="post-card__confirm">

@@ -1,8 +1,8 @@
 import { useRef, useState } from 'react';
-import { LinkIcon, MoreIcon, TrashIcon } from '../../ui/icons';
+import { EditIcon, LinkIcon, MoreIcon, TrashIcon } from '../../ui/icons';
 import { useOutsideClick } from '../../ui/useOutsideClick';
 
-/** Spec §2.13: 'Copy link' for everyone, 'Delete post' for the author; closes on an outside click. */
+/** Spec §2.13: 'Copy link' for everyone, 'Edit post' and 'Delete post' for the author; closes on an outside click. */
 export function PostMenu({
   canDelete,
   onCopyLink,
@@ -10,6 +10,7 @@ export function PostMenu({
   onReport,
   onMute,
   onBlock,
+  onEdit,
 }: {
   canDelete: boolean;
   onCopyLink: () => void;
@@ -18,6 +19,7 @@ export function PostMenu({
   onReport?: () => void;
   onMute?: () => void;
   onBlock?: () => void;
+  onEdit?: () => void;
 }) {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
@@ -49,6 +51,11 @@ export function PostMenu({
           {onBlock && (
             <button type="button" role="menuitem" className="post-menu__item post-menu__item--danger" onClick={pick(onBlock)}>
               Block author
+            </button>
+          )}
+          {canDelete && onEdit && (
+            <button type="button" role="menuitem" className="post-menu__item" onClick={pick(onEdit)}>
+              <EditIcon size={18} /> Edit post
             </button>
           )}
           {canDelete && (

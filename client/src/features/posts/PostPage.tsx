@@ -50,6 +50,7 @@ export function PostPage({ postId }: { postId: string }) {
 
   return (
     <div className="post-page">
+      <h1 className="visually-hidden">Post</h1>
       <button type="button" className="button button--ghost button--sm post-page__back" onClick={back}>
         <ArrowLeftIcon size={18} /> Back
       </button>

@@ -27,6 +27,18 @@ export interface Post {
   commentsCount: number;
   author: UserSummary;
   createdAt: string;
+  /** When the text was last changed; '' if never (issue 16 #2: the "edited" marker). */
+  editedAt: string;
+}
+
+/**
+ * Edits move updatedAt past createdAt (only a content change touches it on
+ * the server); a second of slack absorbs a create whose two stamps differ.
+ */
+export function editedAtOf(createdAt: string, updatedAt: string): string {
+  const c = Date.parse(createdAt);
+  const u = Date.parse(updatedAt);
+  return Number.isFinite(c) && Number.isFinite(u) && u - c > 1000 ? updatedAt : '';
 }
 
 export interface Comment {
@@ -71,6 +83,7 @@ export function normalizePost(v: unknown): Post {
     commentsCount: Math.max(0, commentsCount),
     author,
     createdAt: str(r.createdAt),
+    editedAt: str(r.editedAt) || editedAtOf(str(r.createdAt), str(r.updatedAt)),
   };
 }
 

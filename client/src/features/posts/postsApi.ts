@@ -1,6 +1,6 @@
 // The post, like and comment calls (spec §7.5, DESIGN §5).
 
-import { apiDelete, apiGet, apiPost, upload } from '../../api/http';
+import { apiDelete, apiGet, apiPost, apiPut, upload } from '../../api/http';
 import { isRecord, str } from '../../api/models';
 import { COMMENTS_PAGE_SIZE, FEED_PAGE_SIZE } from '../../constants';
 import { normalizeComment, normalizePost, type Comment, type Post } from './model';
@@ -62,6 +62,14 @@ export async function createPost(p: NewPost, onProgress?: (percent: number) => v
     for (const f of p.images) form.append('images', f, f.name);
     data = await upload<unknown>('/posts', form, { onProgress });
   }
+  const post = normalizePost(isRecord(data) ? (data.post ?? data) : data);
+  if (!post.id) throw new Error('Invalid response from server');
+  return post;
+}
+
+/** PUT /posts/{id}: new text for the caller's own post (its images stay). */
+export async function editPost(postId: string, content: string): Promise<Post> {
+  const data = await apiPut<unknown>(`/posts/${encodeURIComponent(postId)}`, { content });
   const post = normalizePost(isRecord(data) ? (data.post ?? data) : data);
   if (!post.id) throw new Error('Invalid response from server');
   return post;

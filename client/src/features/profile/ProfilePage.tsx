@@ -55,8 +55,9 @@ function ImagePicker({
   const ref = useRef<HTMLInputElement>(null);
   return (
     <>
-      <label htmlFor={id} className={`${className}${busyText !== null ? ' is-disabled' : ''}`} title={label} aria-label={busyText ?? label}>
+      <label htmlFor={id} className={`${className}${busyText !== null ? ' is-disabled' : ''}`} title={label}>
         {children}
+        <span className="visually-hidden">{busyText ?? label}</span>
       </label>
       <input
         id={id}

@@ -47,38 +47,55 @@ export function SearchPanel() {
   const searching = shouldSearch(query);
   const current = answered === query.trim();
 
+  // Arrow keys move between the field and the results (issue 16 #7); Tab
+  // still works, Enter opens the focused result.
+  const onArrows = (e: React.KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const root = e.currentTarget;
+    const items = [...root.querySelectorAll<HTMLElement>('input[type="search"], .search-result')];
+    if (items.length < 2) return;
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    if (at < 0) return;
+    e.preventDefault();
+    const next = e.key === 'ArrowDown' ? Math.min(at + 1, items.length - 1) : Math.max(at - 1, 0);
+    items[next]!.focus();
+  };
+
   return (
     <Modal open={open} onClose={() => setOpen(false)} title="Search" size="md" className="search-panel">
-      <SearchField
-        value={query}
-        onChange={setQuery}
-        label={`Search ${productName}`}
-        placeholder={`Search ${productName}...`}
-        busy={status === 'searching'}
-        data-autofocus
-      />
-      {!searching ? (
-        <p className="muted search-panel__hint">Find people, posts and comments. Type at least 2 characters.</p>
-      ) : status === 'done' && current && results.length === 0 ? (
-        <p className="search-panel__empty" role="status">
-          No results found for "{query.trim()}"
-        </p>
-      ) : (
-        <ul className="search-results" aria-label="Search results" aria-busy={status === 'searching'}>
-          {results.map((r) => (
-            <li key={`${r.type}-${r.id}`}>
-              <button type="button" className="search-result" onClick={() => go(r)}>
-                <Avatar name={r.type === 'user' ? r.title : r.subtitle || r.title} url={r.avatar} size={AVATAR_SIZE_SEARCH} />
-                <span className="search-result__text">
-                  <span className="search-result__title">{r.title}</span>
-                  {r.subtitle && <span className="search-result__subtitle">{r.subtitle}</span>}
-                </span>
-                <span className={`search-result__type search-result__type--${r.type}`}>{typeLabel(r.type)}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      {/* Arrow keys between the field and the results; not a widget of its own. */}
+      <div onKeyDown={onArrows}>
+        <SearchField
+          value={query}
+          onChange={setQuery}
+          label={`Search ${productName}`}
+          placeholder={`Search ${productName}...`}
+          busy={status === 'searching'}
+          data-autofocus
+        />
+        {!searching ? (
+          <p className="muted search-panel__hint">Find people, posts and comments. Type at least 2 characters.</p>
+        ) : status === 'done' && current && results.length === 0 ? (
+          <p className="search-panel__empty" role="status">
+            No results found for "{query.trim()}"
+          </p>
+        ) : (
+          <ul className="search-results" aria-label="Search results" aria-busy={status === 'searching'}>
+            {results.map((r) => (
+              <li key={`${r.type}-${r.id}`}>
+                <button type="button" className="search-result" onClick={() => go(r)}>
+                  <Avatar name={r.type === 'user' ? r.title : r.subtitle || r.title} url={r.avatar} size={AVATAR_SIZE_SEARCH} />
+                  <span className="search-result__text">
+                    <span className="search-result__title">{r.title}</span>
+                    {r.subtitle && <span className="search-result__subtitle">{r.subtitle}</span>}
+                  </span>
+                  <span className={`search-result__type search-result__type--${r.type}`}>{typeLabel(r.type)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
     </Modal>
   );
 }

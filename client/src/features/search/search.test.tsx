@@ -90,7 +90,7 @@ describe('SearchPanel', () => {
     act(() => user.click());
     expect(store.get(searchOpenAtom)).toBe(false);
     expect(store.get(routeAtom)).toEqual({ page: 'profile', userId: 'u2' });
-    expect(localStorage.getItem('campus.viewedUserId')).toBe('u2');
+    expect(sessionStorage.getItem('campus.viewedUserId')).toBe('u2');
   });
 
   it('says when nothing was found', async () => {
@@ -99,5 +99,24 @@ describe('SearchPanel', () => {
     type('zzqx');
     await act(async () => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS + 50));
     expect(await screen.findByText('No results found for "zzqx"')).toBeTruthy();
+  });
+});
+
+describe('keyboard (issue 16 #7)', () => {
+  it('reaches the results with the arrow keys and back to the field', async () => {
+    installFakeFetch({ '/api/search': () => ok({ results }) });
+    renderPanel();
+    const box = screen.getByRole('searchbox', { name: 'Search Campus' });
+    expect(document.activeElement).toBe(box);
+    type('robot');
+    await act(async () => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS + 10));
+    const first = await screen.findByRole('button', { name: /Nila Das/ });
+    fireEvent.keyDown(box, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(first);
+    fireEvent.keyDown(first, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(screen.getAllByRole('button', { name: /Robotics demo day/ })[0]);
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowUp' });
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowUp' });
+    expect(document.activeElement).toBe(box);
   });
 });

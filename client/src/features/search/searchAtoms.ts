@@ -67,3 +67,9 @@ export const runSearchAtom = atom(null, async (get, set, q: string, signal?: Abo
   set(answeredBaseAtom, q.trim());
   set(statusBaseAtom, 'done');
 });
+
+/** Opens the overlay already searching for q (a #tag or @name in a post). */
+export const openSearchWithAtom = atom(null, (get, set, q: string) => {
+  if (!get(openBaseAtom)) set(openBaseAtom, true);
+  set(setSearchQueryAtom, q);
+});

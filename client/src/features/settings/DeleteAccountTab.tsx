@@ -41,7 +41,8 @@ export function DeleteAccountTab() {
     await verifyDeleteAccount(otp);
     // The account and its tokens are gone: sign out here and start over.
     clearSession();
-    redirectTo('/login');
+    // The login page reads the flag and says what happened (issue 16 #9).
+    redirectTo('/login?deleted=1');
   };
 
   return (

@@ -182,7 +182,7 @@ describe('Settings & Privacy (spec §2.16, §4)', () => {
     expect(await screen.findByText('as***')).toBeTruthy();
     enterCode('123456');
     await act(async () => screen.getByRole('button', { name: 'Verify & Delete Account' }).click());
-    await waitFor(() => expect(redirects).toEqual(['/login']));
+    await waitFor(() => expect(redirects).toEqual(['/login?deleted=1']));
     expect(localStorage.getItem('campus.token')).toBeNull();
     expect(localStorage.getItem('campus.auth')).toBeNull();
     expect(fetchMock.mock.calls.map((c) => new URL(String(c[0]), 'http://x').pathname)).toEqual([

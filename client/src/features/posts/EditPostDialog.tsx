@@ -1,0 +1,73 @@
+import { useSetAtom } from 'jotai';
+import { useId, useState, type FormEvent } from 'react';
+import { Modal } from '../../ui/Modal';
+import { showToastAtom } from '../../ui/toast';
+import type { Post } from './model';
+import { editPost } from './postsApi';
+import { upsertPostsAtom } from './postsAtoms';
+
+export const MSG_POST_UPDATED = 'Post updated';
+
+/**
+ * Edit own post (issue 16 #2): the text only; the images stay. The server's
+ * answer replaces the post everywhere it shows, with its "edited" marker.
+ */
+export function EditPostDialog({ post, open, onClose }: { post: Post; open: boolean; onClose: () => void }) {
+  const upsert = useSetAtom(upsertPostsAtom);
+  const toast = useSetAtom(showToastAtom);
+  const [draft, setDraft] = useState(post.content);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const fieldId = useId();
+  const blank = draft.trim() === '' && post.images.length === 0;
+  const unchanged = draft.trim() === post.content.trim();
+
+  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (blank || unchanged || saving) return;
+    setSaving(true);
+    setError(null);
+    try {
+      const updated = await editPost(post.id, draft);
+      upsert([{ ...updated, isLiked: updated.isLiked || post.isLiked }]);
+      toast({ message: MSG_POST_UPDATED, tone: 'success', ms: 2000 });
+      onClose();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : 'Could not save the post.');
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal open={open} onClose={onClose} closable={!saving} title="Edit post">
+      <form className="edit-post" onSubmit={(e) => void onSubmit(e)}>
+        <label htmlFor={fieldId} className="visually-hidden">
+          Post text
+        </label>
+        <textarea
+          id={fieldId}
+          className="edit-post__text"
+          rows={5}
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          disabled={saving}
+          data-autofocus
+        />
+        {error && (
+          <p className="edit-post__error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="post-card__confirm">
+          <button type="button" className="button button--secondary" onClick={onClose} disabled={saving}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={saving || blank || unchanged}>
+            {saving ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
