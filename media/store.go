@@ -170,6 +170,15 @@ func (s *Store) Delete(key string) error {
 // read to tell "exactly 5 MB" from "more".
 func readUpload(ctx context.Context, r io.Reader) ([]byte, error) {
 	var buf bytes.Buffer
+	// An upload whose size is known up front (a multipart file, a byte
+	// reader) is refused before a byte is read when too large, and read
+	// into one buffer of its size otherwise, not a doubling one.
+	if n, ok := sizeOf(r); ok {
+		if n > MaxBytes {
+			return nil, domain.TooLarge(msgTooLarge)
+		}
+		buf.Grow(int(n) + bytes.MinRead)
+	}
 	if _, err := buf.ReadFrom(io.LimitReader(ctxReader{ctx, r}, MaxBytes+1)); err != nil {
 		return nil, fmt.Errorf("media: read upload: %w", err)
 	}
@@ -177,6 +186,28 @@ func readUpload(ctx context.Context, r io.Reader) ([]byte, error) {
 		return nil, domain.TooLarge(msgTooLarge)
 	}
 	return buf.Bytes(), nil
+}
+
+// sizeOf is how many bytes are left to read in r, when r can tell.
+func sizeOf(r io.Reader) (int64, bool) {
+	switch v := r.(type) {
+	case interface{ Len() int }:
+		return int64(v.Len()), true
+	case io.Seeker:
+		cur, err := v.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return 0, false
+		}
+		end, err := v.Seek(0, io.SeekEnd)
+		if err != nil {
+			return 0, false
+		}
+		if _, err := v.Seek(cur, io.SeekStart); err != nil {
+			return 0, false
+		}
+		return end - cur, true
+	}
+	return 0, false
 }
 
 // ctxReader stops a read between chunks once ctx is done, so a cancelled

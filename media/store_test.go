@@ -130,11 +130,11 @@ func exactPNG(t *testing.T, n int) []byte {
 	return insertPNGChunks(p, nil, pngChunk("prVt", make([]byte, pad)))
 }
 
-// refuseAllocBudget bounds what refusing an upload may allocate: reading at
-// most MaxBytes+1 of it (16 MiB with the read buffer's doubling, measured)
-// and parsing headers. Decoding the smallest bitmap among the cases,
-// 1400×1200 RGBA, would add 6.7 MB on top.
-const refuseAllocBudget = 20 << 20
+// refuseAllocBudget bounds what refusing an upload may allocate: an
+// upload of known size over the limit is not read at all, and headers are
+// parsed without decoding. Decoding the smallest bitmap among the cases,
+// 1400×1200 RGBA, would allocate 6.7 MB.
+const refuseAllocBudget = 1 << 20
 
 func TestSaveRefuses(t *testing.T) {
 	// Noise does not compress: a real 6 MB picture.

@@ -216,9 +216,11 @@ func TestManifests(t *testing.T) {
 		env := envOf(c)
 		// What the kubelet fills in: the pod IP, and the Secrets' values.
 		subst := map[string]string{
-			"POD_IP":           "10.1.2.3",
-			"DATABASE_URL":     "postgres://campus:secret@postgres:5432/campus",
-			"CAMPUS_MEDIA_URL": "s3://campus-media/uploads",
+			"POD_IP":                "10.1.2.3",
+			"DATABASE_URL":          "postgres://campus:secret@postgres:5432/campus",
+			"CAMPUS_MEDIA_URL":      "s3://campus-media?endpoint=https://s3.campus.example:9000&region=us-east-1",
+			"AWS_ACCESS_KEY_ID":     "campus",
+			"AWS_SECRET_ACCESS_KEY": "sample-secret",
 		}
 		for _, e := range c.Env {
 			if e.ValueFrom != nil {
