@@ -10,6 +10,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzztime="${FUZZTIME:-20000x}"
+# count_inputs is how many inputs a corpus directory holds (0 when there is
+# none yet; find's failure on a missing directory must not stop the script).
+count_inputs() {
+  if [[ -d "$1" ]]; then find "$1" -type f | wc -l; else echo 0; fi
+}
+
 status=0
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -17,13 +23,13 @@ for pkg in $(go list ./...); do
   dir=$(go list -f '{{.Dir}}' "$pkg")
   for target in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //' | sort -u); do
     echo "== fuzz $pkg $target ($fuzztime)"
-    before=$(find "$dir/testdata/fuzz/$target" -type f 2>/dev/null | wc -l)
+    before=$(count_inputs "$dir/testdata/fuzz/$target")
     if go test -run='^$' -fuzz="^${target}\$" -fuzztime="$fuzztime" "$pkg" >"$out" 2>&1; then
       tail -n 2 "$out"
       continue
     fi
     cat "$out"
-    after=$(find "$dir/testdata/fuzz/$target" -type f 2>/dev/null | wc -l)
+    after=$(count_inputs "$dir/testdata/fuzz/$target")
     if [[ "$after" -eq "$before" ]] && ! grep -q 'Failing input written to' "$out" &&
       grep -q 'context deadline exceeded' "$out" && ! grep -qE '^panic:|--- FAIL: .*#[0-9]' "$out"; then
       echo "!! $target: Go's fuzz coordinator stopped at its deadline with no failing input (golang/go#75804): not a failure"
