@@ -44,6 +44,12 @@ func (s *Server) wsRoutes() {
 		CheckOrigin:     func(*http.Request) bool { return true }, // wsHandshake checked it
 	}
 	s.router.GET("/api/ws", func(ctx *fasthttp.RequestCtx) {
+		if s.draining.Load() {
+			// A draining node takes no new sockets: 503 + Retry-After, and
+			// the client's next try reaches another node.
+			writeError(ctx, domain.Unavailable("", 1))
+			return
+		}
 		req, err := s.wsHandshake(ctx)
 		if err != nil {
 			writeError(ctx, err)

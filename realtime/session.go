@@ -3,6 +3,7 @@ package realtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"time"
 
@@ -120,7 +121,7 @@ func (s *session) Receive(ctx actor.Context) {
 		case errors.Is(m.Err, actors.ErrTooManySockets):
 			s.close(CloseTryAgainLater, "Too many connections")
 		case errors.Is(m.Err, actors.ErrGoingAway):
-			s.close(CloseGoingAway, "Server is shutting down")
+			s.close(CloseServiceRestart, RestartReason)
 		default:
 			s.sockets.log.Error().Err(m.Err).Msg("websocket register")
 			s.close(CloseInternal, "Server error")
@@ -168,6 +169,12 @@ func (s *session) Receive(ctx actor.Context) {
 		}
 		s.startWriter()
 		s.finish()
+	case actor.SystemMessage, actor.AutoReceiveMessage:
+		// Started, Stopping, Stopped: a session has nothing to do then.
+	default:
+		// A message this version does not know (a newer node's, in a
+		// rolling upgrade) is dropped, never a crash.
+		s.sockets.log.Debug().Str("type", fmt.Sprintf("%T", m)).Msg("websocket session: unknown message dropped")
 	}
 }
 
