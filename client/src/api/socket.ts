@@ -4,7 +4,10 @@
 // reconnects with exponential backoff; after a reconnect it re-watches the
 // posts on screen and re-fetches their counts (REST is the truth, DESIGN §6).
 // Close code 1008 (policy violation) is the server's "bad token": saved auth
-// is cleared and the browser goes to /login (spec §8.1). A test ping goes out
+// is cleared and the browser goes to /login (spec §8.1). 1012 (a node drains
+// for a restart) and 1001 (going away) are not failures: the client
+// reconnects within RESTART_SPREAD_MS, spread at random so that a node's
+// clients do not all land on the others at once (DESIGN §4.4). A test ping goes out
 // 3 s after connecting. Events are written into the jotai store.
 
 import type { createStore } from 'jotai';
@@ -31,7 +34,9 @@ import {
 import { redirectTo } from '../lib/redirect';
 import { clearAuthStorage } from '../lib/storage';
 import {
+  CLOSE_GOING_AWAY,
   CLOSE_POLICY_VIOLATION,
+  CLOSE_SERVICE_RESTART,
   encodeClientFrame,
   parseServerFrame,
   WATCH_BATCH,
@@ -52,6 +57,14 @@ const MAX_REFETCH = 50;
 export function backoffDelay(attempt: number, random: () => number = Math.random): number {
   const base = Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** Math.max(0, attempt));
   return Math.round(base * (1 - 0.3 * random()));
+}
+
+/** A drained node's clients reconnect within this window, each at a random point of it. */
+export const RESTART_SPREAD_MS = 2_000;
+
+/** Wait before reconnecting after a node's restart or going away: full jitter over RESTART_SPREAD_MS. */
+export function restartDelay(random: () => number = Math.random): number {
+  return Math.round(RESTART_SPREAD_MS * random());
 }
 
 export function socketUrl(token: string, loc: Pick<Location, 'protocol' | 'host'> = window.location): string {
@@ -269,6 +282,12 @@ export class SocketClient {
         }
         return;
       }
+      if (e.code === CLOSE_SERVICE_RESTART || e.code === CLOSE_GOING_AWAY) {
+        // The node drains, the service is fine: back off from scratch.
+        this.attempt = 0;
+        this.scheduleReconnect(restartDelay(this.opts.random));
+        return;
+      }
       this.scheduleReconnect();
     };
   }
@@ -284,11 +303,14 @@ export class SocketClient {
     this.scheduleReconnect();
   }
 
-  private scheduleReconnect(): void {
+  /** Reconnects after delay, by default the next step of the backoff. */
+  private scheduleReconnect(delay?: number): void {
     if (this.stopped) return;
     this.opts.store.set(setSocketStatusAtom, 'reconnecting');
-    const delay = backoffDelay(this.attempt, this.opts.random);
-    this.attempt += 1;
+    if (delay === undefined) {
+      delay = backoffDelay(this.attempt, this.opts.random);
+      this.attempt += 1;
+    }
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
