@@ -175,5 +175,8 @@ func (s *Server) serveSocket(conn *websocket.Conn, token string) {
 		StillValid: func(ctx context.Context) (bool, error) {
 			return s.deps.Realtime.StillValid(ctx, token)
 		},
+		Resume: func(ctx context.Context, since time.Time) ([][]byte, error) {
+			return s.deps.Realtime.Resume(ctx, p.UserID, since)
+		},
 	})
 }

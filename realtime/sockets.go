@@ -126,6 +126,10 @@ type Client struct {
 	// StillValid re-checks the socket's token after the user's tokens were
 	// revoked somewhere: false closes the socket with ClosePolicy.
 	StillValid func(ctx context.Context) (bool, error)
+	// Resume answers the frames a reconnecting client missed since the
+	// time its resume frame names (the user's notifications); nil ignores
+	// resume frames.
+	Resume func(ctx context.Context, since time.Time) ([][]byte, error)
 }
 
 // Serve hands an upgraded connection to a new session actor and returns at
