@@ -68,6 +68,11 @@ export interface ClientEvents {
   unwatch: { postIds: string[] };
   /** Only used when the token is not in the query string. */
   auth: { token: string };
+  /**
+   * After a reconnect: the server replays the user's notifications changed
+   * at or after `since` (the newest `updatedAt` seen) as `notification` frames.
+   */
+  resume: { since: string };
 }
 
 export type ClientEventName = keyof ClientEvents;

@@ -175,6 +175,31 @@ describe('connection', () => {
     expect(restartDelay(() => 0.999)).toBeLessThan(RESTART_SPREAD_MS);
   });
 
+  it('after a reconnect resumes from the newest notification seen, and skips the one it already has', () => {
+    const { store, client } = setup();
+    client.start();
+    FakeWebSocket.last().open();
+    const older = { id: 'n1', type: 'comment', updatedAt: '2026-11-24T10:00:00.000001Z', unreadCount: 2 };
+    const newest = { id: 'n2', type: 'comment', updatedAt: '2026-11-24T10:00:05Z', unreadCount: 2 };
+    FakeWebSocket.last().receive('notification', newest);
+    FakeWebSocket.last().receive('notification', older); // a roll-up's late frame does not move the cursor back
+    expect(FakeWebSocket.last().frames().filter((f) => f.event === 'resume')).toEqual([]);
+
+    FakeWebSocket.last().serverClose(1012);
+    vi.advanceTimersByTime(RESTART_SPREAD_MS);
+    FakeWebSocket.last().open();
+    expect(FakeWebSocket.last().frames()).toContainEqual({ event: 'resume', data: { since: newest.updatedAt } });
+
+    // The replay starts with the one already seen: not a new notification.
+    FakeWebSocket.last().receive('notification', { ...newest, unreadCount: 9 });
+    expect(store.get(unreadCountAtom)).toBe(2);
+    const missed = { id: 'n3', type: 'comment', updatedAt: '2026-11-24T10:01:00Z', unreadCount: 3 };
+    FakeWebSocket.last().receive('notification', missed);
+    expect(store.get(unreadCountAtom)).toBe(3);
+    expect(store.get(notificationsAtom).map((n) => n.id)).toEqual(['n3', 'n1', 'n2']);
+    client.stop();
+  });
+
   it('caps the backoff at 30 s', () => {
     expect(backoffDelay(0, () => 0)).toBe(1000);
     expect(backoffDelay(3, () => 0)).toBe(8000);

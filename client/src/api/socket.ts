@@ -44,6 +44,7 @@ import {
   type ClientEvents,
   type PostCounts,
   type ServerFrame,
+  type ServerNotification,
 } from './protocol';
 
 export type Store = ReturnType<typeof createStore>;
@@ -153,6 +154,8 @@ export class SocketClient {
   private stopped = true;
   private attempt = 0;
   private hasConnected = false;
+  /** The newest notification seen (its id and updatedAt): where a resume starts. */
+  private lastNotice: { id: string; updatedAt: string } | null = null;
   /** Ids the server currently has as watched on this connection. */
   private sent = new Set<string>();
   private unsubscribe: (() => void) | null = null;
@@ -244,6 +247,9 @@ export class SocketClient {
       this.opts.store.set(setSocketStatusAtom, 'open');
       this.flush();
       if (reconnected) {
+        // DESIGN §4.4: the server replays the notifications missed since the
+        // newest one seen; the REST re-read below covers a longer absence.
+        if (this.lastNotice) this.send('resume', { since: this.lastNotice.updatedAt });
         // DESIGN §6: REST is the truth — re-read what may have been missed.
         this.opts.store.set(notificationsReconnectedAtom);
         void this.opts.store.set(refreshPendingRequestsAtom);
@@ -261,6 +267,7 @@ export class SocketClient {
       const frame = parseServerFrame(e.data);
       if (!frame) return;
       if (frame.event === 'ready') this.attempt = 0; // a healthy session: start backoff over
+      if (frame.event === 'notification' && !this.noteNotification(frame.data)) return;
       handleServerFrame(this.opts.store, frame);
     };
 
@@ -290,6 +297,20 @@ export class SocketClient {
       }
       this.scheduleReconnect();
     };
+  }
+
+  /**
+   * Records a notification frame's place; false for the one a resume starts
+   * with, already seen (the replay starts at its updatedAt, inclusive).
+   */
+  private noteNotification(n: ServerNotification): boolean {
+    const updatedAt = typeof n.updatedAt === 'string' ? n.updatedAt : '';
+    const last = this.lastNotice;
+    if (last && n.id === last.id && updatedAt === last.updatedAt) return false;
+    if (updatedAt && (!last || Date.parse(updatedAt) >= Date.parse(last.updatedAt))) {
+      this.lastNotice = { id: n.id, updatedAt };
+    }
+    return true;
   }
 
   private dropAndRetry(ws: WebSocket): void {
