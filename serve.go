@@ -91,9 +91,10 @@ func migrateOnly(ctx context.Context, cfg config.Config, log zerolog.Logger) err
 	return nil
 }
 
-// serve runs one node until ctx is cancelled (SIGINT/SIGTERM), then shuts
-// down in order: stop accepting, close sockets, leave the cluster, close the
-// database, stop the embedded Postgres.
+// serve runs one node until ctx is cancelled (SIGINT/SIGTERM), then drains
+// in order: ready 503 and no new sockets, close sockets with 1012, stop
+// HTTP, flush the grains' batches, leave the cluster, close the database,
+// stop the embedded Postgres.
 func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io.Writer) error {
 	if !cfg.RateLimits {
 		log.Warn().Msg("rate limits are OFF (CAMPUS_RATE_LIMITS=off): never do this in production")
@@ -259,18 +260,24 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	case err := <-errc:
 		return err
 	}
+	// The drain (DESIGN §4.4), all within CAMPUS_SHUTDOWN_TIMEOUT: ready
+	// turns 503 and new sockets are refused first, so the load balancer
+	// and the clients go elsewhere; the sockets close with 1012 "service
+	// restart" (clients reconnect to another node with jitter and resume);
+	// HTTP stops, its open like calls waiting for their batches; the grains
+	// flush what is queued; the cluster leaves (deferred node.Stop) and the
+	// database closes after all that.
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
-	// Sockets first, with "going away" so clients reconnect elsewhere; then
-	// HTTP, whose open like calls wait for their batches; then the grains
-	// flush what is queued; the cluster leaves (deferred) after all that.
-	if err := sockets.CloseAll(sctx, "Server is shutting down"); err != nil {
+	srv.Drain()
+	if err := sockets.CloseAll(sctx, realtime.RestartReason); err != nil {
 		log.Error().Err(err).Msg("close websockets")
 	}
 	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		log.Error().Err(err).Msg("http shutdown")
 	}
 	live.Drain(sctx)
+	log.Info().Err(sctx.Err()).Msg("drained; leaving the cluster")
 	return nil
 }
 

@@ -110,6 +110,9 @@ func (g *postGrain) Receive(ctx actor.Context) {
 		if g.self != nil {
 			g.live.active.Delete(g.self)
 		}
+	case actor.SystemMessage, actor.AutoReceiveMessage:
+	default:
+		unknownMessage(g.live.cfg.Log, PostKind, msg)
 	}
 }
 

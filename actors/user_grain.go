@@ -8,6 +8,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/cluster"
 	"github.com/google/uuid"
+	"github.com/rs/zerolog"
 
 	"campus/persistence"
 )
@@ -105,7 +106,19 @@ func (g *userGrain) Receive(ctx actor.Context) {
 		if !g.writing && len(g.queue) == 0 && !g.tickPending {
 			ctx.Poison(ctx.Self())
 		}
+	case actor.SystemMessage, actor.AutoReceiveMessage:
+	default:
+		unknownMessage(g.live.cfg.Log, UserKind, msg)
 	}
+}
+
+// unknownMessage drops a message a grain does not know. In a rolling
+// upgrade a newer node may send a type this version has never heard of
+// (one that deserialized: the type is known to the process, not to the
+// grain); it is logged and dropped, and a caller waiting for an answer
+// times out as it would with a node going away.
+func unknownMessage(log zerolog.Logger, kind string, msg any) {
+	log.Warn().Str("kind", kind).Str("type", fmt.Sprintf("%T", msg)).Msg("grain: unknown message dropped")
 }
 
 // write starts the next notification transaction unless one is in flight.

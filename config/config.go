@@ -52,7 +52,8 @@ type Config struct {
 	MaxConnsPerIP int
 	// MaxSocketsPerUser caps one user's websockets on a node (CAMPUS_MAX_SOCKETS_PER_USER, default 10).
 	MaxSocketsPerUser int
-	// ShutdownTimeout bounds graceful shutdown (CAMPUS_SHUTDOWN_TIMEOUT, default 10s).
+	// ShutdownTimeout bounds the drain on SIGTERM (CAMPUS_SHUTDOWN_TIMEOUT,
+	// default 20s, what deploy/kubernetes assumes).
 	ShutdownTimeout time.Duration
 	// ClusterName names the Proto.Actor cluster (CAMPUS_CLUSTER_NAME, default "campus").
 	ClusterName string
@@ -163,7 +164,7 @@ func Load(getenv func(string) string) (Config, error) {
 		TrustedProxies:        r.prefixes("CAMPUS_TRUSTED_PROXIES"),
 		MaxConnsPerIP:         r.intRange("CAMPUS_MAX_CONNS_PER_IP", 2000, 0, 1_000_000),
 		MaxSocketsPerUser:     r.intRange("CAMPUS_MAX_SOCKETS_PER_USER", 10, 1, 1_000_000),
-		ShutdownTimeout:       r.duration("CAMPUS_SHUTDOWN_TIMEOUT", 10*time.Second),
+		ShutdownTimeout:       r.duration("CAMPUS_SHUTDOWN_TIMEOUT", 20*time.Second),
 		ClusterName:           r.str("CAMPUS_CLUSTER_NAME", "campus"),
 		ClusterAddr:           r.addr("CAMPUS_CLUSTER_ADDR", "127.0.0.1:0"),
 		ClusterHosts:          r.hosts("CAMPUS_CLUSTER_HOSTS"),

@@ -19,7 +19,7 @@ func TestLoadDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Addr != ":8080" || c.DataDir != "./var" || c.DatabaseURL != "" || c.LogLevel != zerolog.InfoLevel ||
-		!c.RateLimits || c.ProductName != "Campus" || c.ShutdownTimeout != 10*time.Second {
+		!c.RateLimits || c.ProductName != "Campus" || c.ShutdownTimeout != 20*time.Second {
 		t.Fatalf("unexpected defaults: %+v", c)
 	}
 	if c.MediaDir() != "var/media" || c.PostgresDir() != "var/postgres" || c.SecretPath() != "var/secret" {

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/netip"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"github.com/fasthttp/router"
@@ -73,6 +74,9 @@ type Server struct {
 	metrics *metrics
 	static  fasthttp.RequestHandler
 	proxies []netip.Prefix
+	// draining is set by Drain (SIGTERM): /api/ready answers 503 and new
+	// sockets are refused while the node finishes what it has.
+	draining atomic.Bool
 }
 
 // Body limits (DESIGN §10): the server-wide cap fits the largest route
@@ -164,6 +168,12 @@ func (s *Server) Serve(ln net.Listener) error {
 }
 
 // Shutdown stops accepting connections and waits for open requests to end.
+// Drain is the first step of a graceful shutdown: from now on /api/ready
+// answers 503 (the load balancer stops sending new work) and a websocket
+// upgrade is answered 503 with Retry-After, so the client goes elsewhere.
+// Requests in flight and plain API calls are still served.
+func (s *Server) Drain() { s.draining.Store(true) }
+
 func (s *Server) Shutdown(ctx context.Context) error {
 	if err := s.srv.ShutdownWithContext(ctx); err != nil {
 		return fmt.Errorf("httpapi: shutdown: %w", err)

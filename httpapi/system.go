@@ -30,19 +30,16 @@ func (e *NotReady) Unwrap() error { return e.Err }
 // cluster and the index all answer. The answer names the check that failed
 // (errors[0].field) when the check says which.
 func (s *Server) ready(ctx *fasthttp.RequestCtx) {
+	if s.draining.Load() {
+		notReady(ctx, &NotReady{Check: "draining", Err: errDraining})
+		return
+	}
 	if s.deps.Ready != nil {
 		c, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		if err := s.deps.Ready(c); err != nil {
 			s.log.Warn().Err(err).Msg("not ready")
-			body := errorBody{Status: "error", Message: "Not ready", RetryAfter: 1}
-			var nr *NotReady
-			if errors.As(err, &nr) {
-				body.Errors = []domain.FieldError{{Field: nr.Check, Msg: "Not ready"}}
-			}
-			ctx.Response.Header.Set("Retry-After", "1")
-			ctx.SetStatusCode(fasthttp.StatusServiceUnavailable)
-			writeJSON(ctx, body)
+			notReady(ctx, err)
 			return
 		}
 	}
@@ -51,6 +48,22 @@ func (s *Server) ready(ctx *fasthttp.RequestCtx) {
 		ready["members"] = s.deps.Members()
 	}
 	writeData(ctx, ready)
+}
+
+// errDraining is why a draining node is not ready.
+var errDraining = errors.New("node is draining")
+
+// notReady answers the readiness probe's 503, naming the failed check
+// (errors[0].field) when err says which.
+func notReady(ctx *fasthttp.RequestCtx, err error) {
+	body := errorBody{Status: "error", Message: "Not ready", RetryAfter: 1}
+	var nr *NotReady
+	if errors.As(err, &nr) {
+		body.Errors = []domain.FieldError{{Field: nr.Check, Msg: "Not ready"}}
+	}
+	ctx.Response.Header.Set("Retry-After", "1")
+	ctx.SetStatusCode(fasthttp.StatusServiceUnavailable)
+	writeJSON(ctx, body)
 }
 
 // publicConfig is what the client needs before sign-in (DESIGN §9).

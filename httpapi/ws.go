@@ -44,6 +44,12 @@ func (s *Server) wsRoutes() {
 		CheckOrigin:     func(*http.Request) bool { return true }, // wsHandshake checked it
 	}
 	s.router.GET("/api/ws", func(ctx *fasthttp.RequestCtx) {
+		if s.draining.Load() {
+			// A draining node takes no new sockets: 503 + Retry-After, and
+			// the client's next try reaches another node.
+			writeError(ctx, domain.Unavailable("", 1))
+			return
+		}
 		req, err := s.wsHandshake(ctx)
 		if err != nil {
 			writeError(ctx, err)
@@ -168,6 +174,9 @@ func (s *Server) serveSocket(conn *websocket.Conn, token string) {
 		Ready:  ready,
 		StillValid: func(ctx context.Context) (bool, error) {
 			return s.deps.Realtime.StillValid(ctx, token)
+		},
+		Resume: func(ctx context.Context, since time.Time) ([][]byte, error) {
+			return s.deps.Realtime.Resume(ctx, p.UserID, since)
 		},
 	})
 }

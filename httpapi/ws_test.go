@@ -416,14 +416,14 @@ func TestTooManySockets(t *testing.T) {
 	}
 }
 
-func TestShutdownClosesSocketsGoingAway(t *testing.T) {
+func TestShutdownClosesSocketsServiceRestart(t *testing.T) {
 	st := newLiveStack(t, liveOptions{})
 	_, tok := st.user(t, "Shutdown Watcher")
 	c := st.connect(t, tok)
 	if err := st.sockets.CloseAll(context.Background(), "bye"); err != nil {
 		t.Fatal(err)
 	}
-	if code := c.CloseCode(t); code != websocket.CloseGoingAway {
+	if code := c.CloseCode(t); code != websocket.CloseServiceRestart {
 		t.Fatalf("close code %d", code)
 	}
 	// New sockets are turned away too.
@@ -431,7 +431,7 @@ func TestShutdownClosesSocketsGoingAway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code := c2.CloseCode(t); code != websocket.CloseGoingAway {
+	if code := c2.CloseCode(t); code != websocket.CloseServiceRestart {
 		t.Fatalf("late socket close code %d", code)
 	}
 	deadline := time.Now().Add(5 * time.Second)

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
@@ -70,6 +72,33 @@ func NotificationsOf(ctx context.Context, db bun.IDB, userID uuid.UUID, after Ke
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("persistence: notifications: %w", err)
 	}
+	return out, nil
+}
+
+// NotificationsSince lists userID's notifications changed at or after
+// since (a resuming socket's newest updatedAt: a row at exactly since may
+// come again, which the client recognises by id), oldest first; of more
+// than limit, the newest limit.
+func NotificationsSince(ctx context.Context, db bun.IDB, userID uuid.UUID, since time.Time, limit int) ([]*Notification, error) {
+	q := `SELECT ` + notificationColumns + ` FROM notifications n WHERE n.user_id = ? AND n.updated_at >= ?
+		ORDER BY n.updated_at DESC, n.id DESC LIMIT ?`
+	rows, err := db.QueryContext(ctx, q, userID, since, limit)
+	if err != nil {
+		return nil, fmt.Errorf("persistence: notifications since: %w", err)
+	}
+	defer rows.Close()
+	var out []*Notification
+	for rows.Next() {
+		n, err := scanNotification(rows)
+		if err != nil {
+			return nil, fmt.Errorf("persistence: notifications since: %w", err)
+		}
+		out = append(out, n)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("persistence: notifications since: %w", err)
+	}
+	slices.Reverse(out)
 	return out, nil
 }
 

@@ -28,6 +28,9 @@ const (
 	evWatch   = "watch"
 	evUnwatch = "unwatch"
 	evAuth    = "auth"
+	// evResume {"since": "<RFC 3339 time>"}: a reconnecting client asks for
+	// the notifications changed since the newest updatedAt it saw.
+	evResume = "resume"
 )
 
 // Server → client events produced here.
@@ -53,6 +56,7 @@ const (
 	msgBadWatch      = `Invalid watch: send {"postIds": ["…"]}.`
 	msgBadPostIDs    = "Some post ids are not valid and were ignored."
 	msgTooManyWatch  = "You can watch at most 200 posts at once."
+	msgBadResume     = `Invalid resume: send {"since": "<RFC 3339 time>"}.`
 )
 
 // watchSet is the posts a socket watches: the ones in the client's
@@ -67,31 +71,48 @@ func (w watchSet) ids() []uuid.UUID {
 	return ids
 }
 
-// handle answers one client frame: reply is nil when there is nothing to
-// say, else the frame to send back; added and removed are the watch changes
-// for the hub. Every bad frame gets an error frame; nothing a client sends
-// can make it panic.
-func (w watchSet) handle(data []byte) (reply []byte, added, removed []uuid.UUID) {
+// handled is what one client frame asks of its session.
+type handled struct {
+	// reply is the frame to send back, nil when there is nothing to say.
+	reply []byte
+	// added and removed are the watch changes for the hub.
+	added, removed []uuid.UUID
+	// resume is set by a resume frame: replay what changed since then.
+	resume *time.Time
+}
+
+// handle answers one client frame. Every bad frame gets an error frame;
+// nothing a client sends can make it panic.
+func (w watchSet) handle(data []byte) handled {
 	if len(data) > MaxFrame {
-		return errorFrame(msgFrameTooLarge), nil, nil
+		return handled{reply: errorFrame(msgFrameTooLarge)}
 	}
 	var f struct {
 		Event string          `json:"event"`
 		Data  json.RawMessage `json:"data"`
 	}
 	if err := json.Unmarshal(data, &f); err != nil || f.Event == "" {
-		return errorFrame(msgBadFrame), nil, nil
+		return handled{reply: errorFrame(msgBadFrame)}
 	}
 	switch {
 	case f.Event == evTest:
 		fr, _ := actors.Frame(evTestResponse, map[string]any{"message": "ok", "serverTime": time.Now().UTC()})
-		return fr, nil, nil
+		return handled{reply: fr}
 	case f.Event == evWatch || f.Event == evUnwatch:
-		return w.watch(f.Event == evWatch, f.Data)
+		reply, added, removed := w.watch(f.Event == evWatch, f.Data)
+		return handled{reply: reply, added: added, removed: removed}
+	case f.Event == evResume:
+		var in struct {
+			Since time.Time `json:"since"`
+		}
+		if len(f.Data) == 0 || json.Unmarshal(f.Data, &in) != nil || in.Since.IsZero() {
+			return handled{reply: errorFrame(msgBadResume)}
+		}
+		return handled{resume: &in.Since}
 	case ignoredEvents[f.Event]:
-		return nil, nil, nil
+		return handled{}
 	default:
-		return errorFrame(msgUnknownEvent), nil, nil
+		return handled{reply: errorFrame(msgUnknownEvent)}
 	}
 }
 

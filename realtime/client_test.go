@@ -21,10 +21,11 @@ func FuzzFrame(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	known := map[string]bool{"test": true, "watch": true, "unwatch": true, "auth": true,
-		"friend:request": true, "friend:accept": true, "post:like": true, "post:comment": true}
+		"friend:request": true, "friend:accept": true, "post:like": true, "post:comment": true, "resume": true}
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		w := make(watchSet)
-		reply, added, removed := w.handle(frame)
+		h := w.handle(frame)
+		reply, added, removed := h.reply, h.added, h.removed
 		var in struct {
 			Event string          `json:"event"`
 			Data  json.RawMessage `json:"data"`
@@ -34,7 +35,7 @@ func FuzzFrame(f *testing.F) {
 			t.Fatalf("%d watched, %d added, %d removed", len(w), len(added), len(removed))
 		}
 		if reply == nil {
-			if bad {
+			if bad || (in.Event == "resume" && h.resume == nil) {
 				t.Fatalf("bad frame %q not answered", frame)
 			}
 			return

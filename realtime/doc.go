@@ -1,7 +1,7 @@
 // Package realtime is the websocket end to end (DESIGN §4.3, §6): the
 // connection detached from the HTTP server, the reader, the writer with its
 // bounded send queue, the session actor that owns a socket's state, the
-// client frames (watch, unwatch, test) and the wire encoding of the server's
+// client frames (watch, unwatch, test, resume) and the wire encoding of the server's
 // frames. httpapi keeps the route and the handshake (upgrade, token check)
 // and hands the upgraded connection to Sockets.Serve; the node's hub
 // (package actors) delivers live events to the session actors.
@@ -13,8 +13,8 @@
 //     reads a readable socket (reported by the node's epoll poller) and
 //     writes without waiting. Goroutines work for it only while needed and
 //     talk to it by messages: a writer that owns the bytes the kernel did
-//     not take at once, a token re-check; and, where there is no poller, a
-//     reader per socket. The only state shared with those is the closing
+//     not take at once, a token re-check, a resume's replay query; and,
+//     where there is no poller, a reader per socket. The only state shared with those is the closing
 //     flag (atomic) and the connection's deadlines, safe from any goroutine.
 //   - poller: safe for concurrent use; one goroutine for the process.
 package realtime

@@ -3,6 +3,7 @@ package realtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"time"
 
@@ -94,6 +95,7 @@ type (
 		closed  bool // the bytes ended with our close frame
 	}
 	revokeChecked struct{ valid bool }
+	resumed       struct{ frames [][]byte }
 	readable      struct{}
 	closeTimeout  struct{}
 )
@@ -120,7 +122,7 @@ func (s *session) Receive(ctx actor.Context) {
 		case errors.Is(m.Err, actors.ErrTooManySockets):
 			s.close(CloseTryAgainLater, "Too many connections")
 		case errors.Is(m.Err, actors.ErrGoingAway):
-			s.close(CloseGoingAway, "Server is shutting down")
+			s.close(CloseServiceRestart, RestartReason)
 		default:
 			s.sockets.log.Error().Err(m.Err).Msg("websocket register")
 			s.close(CloseInternal, "Server error")
@@ -146,6 +148,12 @@ func (s *session) Receive(ctx actor.Context) {
 		s.close(m.Code, m.Reason)
 	case *actors.SessionRevoked:
 		s.recheck()
+	case *resumed:
+		for _, f := range m.frames {
+			if !s.push(outFrame{kind: outText, data: f}) {
+				break
+			}
+		}
 	case *revokeChecked:
 		if !m.valid {
 			s.close(ClosePolicy, "Token revoked")
@@ -168,19 +176,52 @@ func (s *session) Receive(ctx actor.Context) {
 		}
 		s.startWriter()
 		s.finish()
+	case actor.SystemMessage, actor.AutoReceiveMessage:
+		// Started, Stopping, Stopped: a session has nothing to do then.
+	default:
+		// A message this version does not know (a newer node's, in a
+		// rolling upgrade) is dropped, never a crash.
+		s.sockets.log.Debug().Str("type", fmt.Sprintf("%T", m)).Msg("websocket session: unknown message dropped")
 	}
 }
 
 // clientFrame answers one frame the client sent.
 func (s *session) clientFrame(data []byte) {
-	reply, added, removed := s.watched.handle(data)
+	h := s.watched.handle(data)
 	if s.registered {
-		s.sockets.hub.Watch(s.self, added)
-		s.sockets.hub.Unwatch(s.self, removed)
+		s.sockets.hub.Watch(s.self, h.added)
+		s.sockets.hub.Unwatch(s.self, h.removed)
 	}
-	if reply != nil {
-		s.push(outFrame{kind: outText, data: reply})
+	if h.reply != nil {
+		s.push(outFrame{kind: outText, data: h.reply})
 	}
+	if h.resume != nil {
+		s.resume(*h.resume)
+	}
+}
+
+// resume replays what the client missed since the time it sent, in a
+// goroutine of its own (it asks the database), and reports back with
+// resumed. The socket is registered with the hub by then (a client frame
+// is read only after that), so what happens from now on arrives live: the
+// replay and the live frames overlap rather than leave a gap, and the
+// client knows a notification again by its id.
+func (s *session) resume(since time.Time) {
+	replay := s.client.Resume
+	if replay == nil || s.closing.Load() || !s.registered {
+		return
+	}
+	root, self, log, user := s.root, s.self, s.sockets.log, s.client.UserID
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		frames, err := replay(ctx, since)
+		if err != nil {
+			log.Warn().Err(err).Str("user_id", user.String()).Msg("websocket resume failed")
+			return
+		}
+		root.Send(self, &resumed{frames: frames})
+	}()
 }
 
 // startReading arms the socket on the node's poller, or starts a reader

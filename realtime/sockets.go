@@ -20,11 +20,14 @@ import (
 // Websocket close codes the server uses. 1008 means "bad or revoked token"
 // to the client (it signs out); the others make it reconnect later.
 const (
-	CloseNormal        = websocket.CloseNormalClosure     // 1000
-	CloseGoingAway     = websocket.CloseGoingAway         // 1001: the node shuts down
-	ClosePolicy        = websocket.ClosePolicyViolation   // 1008: bad or revoked token
-	CloseInternal      = websocket.CloseInternalServerErr // 1011
-	CloseTryAgainLater = websocket.CloseTryAgainLater     // 1013: too many sockets, or too slow
+	CloseNormal    = websocket.CloseNormalClosure // 1000
+	CloseGoingAway = websocket.CloseGoingAway     // 1001: the peer went away
+	// CloseServiceRestart (1012) is the drain's close: the node is going
+	// down, the client reconnects at once (with jitter) to another node.
+	CloseServiceRestart = websocket.CloseServiceRestart    // 1012
+	ClosePolicy         = websocket.ClosePolicyViolation   // 1008: bad or revoked token
+	CloseInternal       = websocket.CloseInternalServerErr // 1011
+	CloseTryAgainLater  = websocket.CloseTryAgainLater     // 1013: too many sockets, or too slow
 )
 
 // Defaults of Options, and the fixed waits.
@@ -123,12 +126,16 @@ type Client struct {
 	// StillValid re-checks the socket's token after the user's tokens were
 	// revoked somewhere: false closes the socket with ClosePolicy.
 	StillValid func(ctx context.Context) (bool, error)
+	// Resume answers the frames a reconnecting client missed since the
+	// time its resume frame names (the user's notifications); nil ignores
+	// resume frames.
+	Resume func(ctx context.Context, since time.Time) ([][]byte, error)
 }
 
 // Serve hands an upgraded connection to a new session actor and returns at
 // once; the session owns the connection from then on and closes it. A
 // socket the hub refuses (too many for the user, node shutting down) is
-// closed with CloseTryAgainLater or CloseGoingAway.
+// closed with CloseTryAgainLater or CloseServiceRestart.
 func (s *Sockets) Serve(conn *websocket.Conn, c Client) {
 	s.spawn(conn, c)
 }
@@ -146,10 +153,18 @@ func (s *Sockets) spawn(conn *websocket.Conn, c Client) *actor.PID {
 	return pid
 }
 
-// CloseAll closes every socket of the node with "going away" and refuses
-// new ones from then on (graceful shutdown).
+// RestartReason is the close reason of a drain: a hint the client reads as
+// "reconnect now, elsewhere" (the close code says it too).
+const RestartReason = "Service restart: reconnect"
+
+// CloseAll closes every socket of the node with 1012 "service restart" (the
+// drain on SIGTERM: clients reconnect to another node with jitter) and
+// refuses new ones from then on.
 func (s *Sockets) CloseAll(ctx context.Context, reason string) error {
-	if err := s.hub.CloseAll(ctx, CloseGoingAway, reason); err != nil {
+	if reason == "" {
+		reason = RestartReason
+	}
+	if err := s.hub.CloseAll(ctx, CloseServiceRestart, reason); err != nil {
 		return fmt.Errorf("realtime: %w", err)
 	}
 	return nil

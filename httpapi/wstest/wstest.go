@@ -102,12 +102,20 @@ func (c *Conn) Send(t testing.TB, event string, data any) {
 // CloseCode reads until the server closes and answers the close code.
 func (c *Conn) CloseCode(t testing.TB) int {
 	t.Helper()
+	code, _ := c.CloseCodeReason(t)
+	return code
+}
+
+// CloseCodeReason reads until the server closes and answers the close code
+// and reason.
+func (c *Conn) CloseCodeReason(t testing.TB) (int, string) {
+	t.Helper()
 	deadline := time.Now().Add(wait)
 	for {
 		_ = c.SetReadDeadline(deadline)
 		if _, _, err := c.ReadMessage(); err != nil {
 			if ce, ok := err.(*websocket.CloseError); ok {
-				return ce.Code
+				return ce.Code, ce.Text
 			}
 			t.Fatalf("no close frame: %v", err)
 		}

@@ -68,6 +68,11 @@ export interface ClientEvents {
   unwatch: { postIds: string[] };
   /** Only used when the token is not in the query string. */
   auth: { token: string };
+  /**
+   * After a reconnect: the server replays the user's notifications changed
+   * at or after `since` (the newest `updatedAt` seen) as `notification` frames.
+   */
+  resume: { since: string };
 }
 
 export type ClientEventName = keyof ClientEvents;
@@ -91,6 +96,9 @@ export const SERVER_EVENT_NAMES: readonly ServerEventName[] = [
 
 /** WebSocket close code for a policy violation: the server's answer to a bad or revoked token. */
 export const CLOSE_POLICY_VIOLATION = 1008;
+/** The server's node goes away (1001) or drains for a restart (1012): reconnect soon, elsewhere. */
+export const CLOSE_GOING_AWAY = 1001;
+export const CLOSE_SERVICE_RESTART = 1012;
 
 /** Most post ids one watch/unwatch frame carries (the server caps a connection at about 200). */
 export const WATCH_BATCH = 100;

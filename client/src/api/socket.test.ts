@@ -9,7 +9,7 @@ import { lastServerEventAtom, lastTestResponseAtom, socketStatusAtom } from '../
 import { setRedirect } from '../lib/redirect';
 import { installFakeFetch, json } from '../test/fakeFetch';
 import { FakeWebSocket } from '../test/fakeWebSocket';
-import { backoffDelay, SocketClient, socketUrl } from './socket';
+import { backoffDelay, restartDelay, RESTART_SPREAD_MS, SocketClient, socketUrl } from './socket';
 
 type Store = ReturnType<typeof createStore>;
 
@@ -131,6 +131,72 @@ describe('connection', () => {
     await vi.waitFor(() => expect(store.get(unreadCountAtom)).toBe(4));
     expect(store.get(notificationsAtom).map((n) => n.id)).toEqual(['n9', 'n1']);
     expect(store.get(hasPendingRequestsAtom)).toBe(true);
+    client.stop();
+  });
+
+  it.each([
+    [1012, 'service restart'],
+    [1001, 'going away'],
+  ])('on close %i (%s) reconnects within the jittered restart window and re-watches', (code) => {
+    const onReconnect = vi.fn();
+    const onAuthError = vi.fn();
+    localStorage.setItem('campus.token', 'tok');
+    const { store, client } = setup({ onReconnect, onAuthError, random: () => 0.5 });
+    store.set(upsertPostsAtom, [makePost({ id: 'p1' })]);
+    store.set(watchPostAtom, 'p1');
+    client.start();
+    FakeWebSocket.last().open();
+    // Earlier failures grew the backoff; a drain starts it over.
+    FakeWebSocket.last().serverClose(1006);
+    vi.advanceTimersByTime(backoffDelay(0, () => 0.5));
+    FakeWebSocket.last().serverClose(1006);
+    vi.advanceTimersByTime(backoffDelay(1, () => 0.5));
+    expect(FakeWebSocket.instances).toHaveLength(3);
+    FakeWebSocket.last().open();
+
+    FakeWebSocket.last().serverClose(code, 'Service restart: reconnect');
+    expect(store.get(socketStatusAtom)).toBe('reconnecting');
+    // Not an auth failure: the saved token stays.
+    expect(onAuthError).not.toHaveBeenCalled();
+    expect(localStorage.getItem('campus.token')).toBe('tok');
+    vi.advanceTimersByTime(restartDelay(() => 0.5) - 1);
+    expect(FakeWebSocket.instances).toHaveLength(3);
+    vi.advanceTimersByTime(1);
+    expect(FakeWebSocket.instances).toHaveLength(4);
+    FakeWebSocket.last().open();
+    expect(FakeWebSocket.last().frames()).toContainEqual({ event: 'watch', data: { postIds: ['p1'] } });
+    expect(onReconnect).toHaveBeenLastCalledWith(['p1']);
+    client.stop();
+  });
+
+  it('spreads restart reconnects over the whole window', () => {
+    expect(restartDelay(() => 0)).toBe(0);
+    expect(restartDelay(() => 0.5)).toBe(RESTART_SPREAD_MS / 2);
+    expect(restartDelay(() => 0.999)).toBeLessThan(RESTART_SPREAD_MS);
+  });
+
+  it('after a reconnect resumes from the newest notification seen, and skips the one it already has', () => {
+    const { store, client } = setup();
+    client.start();
+    FakeWebSocket.last().open();
+    const older = { id: 'n1', type: 'comment', updatedAt: '2026-11-24T10:00:00.000001Z', unreadCount: 2 };
+    const newest = { id: 'n2', type: 'comment', updatedAt: '2026-11-24T10:00:05Z', unreadCount: 2 };
+    FakeWebSocket.last().receive('notification', newest);
+    FakeWebSocket.last().receive('notification', older); // a roll-up's late frame does not move the cursor back
+    expect(FakeWebSocket.last().frames().filter((f) => f.event === 'resume')).toEqual([]);
+
+    FakeWebSocket.last().serverClose(1012);
+    vi.advanceTimersByTime(RESTART_SPREAD_MS);
+    FakeWebSocket.last().open();
+    expect(FakeWebSocket.last().frames()).toContainEqual({ event: 'resume', data: { since: newest.updatedAt } });
+
+    // The replay starts with the one already seen: not a new notification.
+    FakeWebSocket.last().receive('notification', { ...newest, unreadCount: 9 });
+    expect(store.get(unreadCountAtom)).toBe(2);
+    const missed = { id: 'n3', type: 'comment', updatedAt: '2026-11-24T10:01:00Z', unreadCount: 3 };
+    FakeWebSocket.last().receive('notification', missed);
+    expect(store.get(unreadCountAtom)).toBe(3);
+    expect(store.get(notificationsAtom).map((n) => n.id)).toEqual(['n3', 'n1', 'n2']);
     client.stop();
   });
 

@@ -4,7 +4,10 @@
 // reconnects with exponential backoff; after a reconnect it re-watches the
 // posts on screen and re-fetches their counts (REST is the truth, DESIGN §6).
 // Close code 1008 (policy violation) is the server's "bad token": saved auth
-// is cleared and the browser goes to /login (spec §8.1). A test ping goes out
+// is cleared and the browser goes to /login (spec §8.1). 1012 (a node drains
+// for a restart) and 1001 (going away) are not failures: the client
+// reconnects within RESTART_SPREAD_MS, spread at random so that a node's
+// clients do not all land on the others at once (DESIGN §4.4). A test ping goes out
 // 3 s after connecting. Events are written into the jotai store.
 
 import type { createStore } from 'jotai';
@@ -31,7 +34,9 @@ import {
 import { redirectTo } from '../lib/redirect';
 import { clearAuthStorage } from '../lib/storage';
 import {
+  CLOSE_GOING_AWAY,
   CLOSE_POLICY_VIOLATION,
+  CLOSE_SERVICE_RESTART,
   encodeClientFrame,
   parseServerFrame,
   WATCH_BATCH,
@@ -39,6 +44,7 @@ import {
   type ClientEvents,
   type PostCounts,
   type ServerFrame,
+  type ServerNotification,
 } from './protocol';
 
 export type Store = ReturnType<typeof createStore>;
@@ -52,6 +58,14 @@ const MAX_REFETCH = 50;
 export function backoffDelay(attempt: number, random: () => number = Math.random): number {
   const base = Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** Math.max(0, attempt));
   return Math.round(base * (1 - 0.3 * random()));
+}
+
+/** A drained node's clients reconnect within this window, each at a random point of it. */
+export const RESTART_SPREAD_MS = 2_000;
+
+/** Wait before reconnecting after a node's restart or going away: full jitter over RESTART_SPREAD_MS. */
+export function restartDelay(random: () => number = Math.random): number {
+  return Math.round(RESTART_SPREAD_MS * random());
 }
 
 export function socketUrl(token: string, loc: Pick<Location, 'protocol' | 'host'> = window.location): string {
@@ -140,6 +154,8 @@ export class SocketClient {
   private stopped = true;
   private attempt = 0;
   private hasConnected = false;
+  /** The newest notification seen (its id and updatedAt): where a resume starts. */
+  private lastNotice: { id: string; updatedAt: string } | null = null;
   /** Ids the server currently has as watched on this connection. */
   private sent = new Set<string>();
   private unsubscribe: (() => void) | null = null;
@@ -231,6 +247,9 @@ export class SocketClient {
       this.opts.store.set(setSocketStatusAtom, 'open');
       this.flush();
       if (reconnected) {
+        // DESIGN §4.4: the server replays the notifications missed since the
+        // newest one seen; the REST re-read below covers a longer absence.
+        if (this.lastNotice) this.send('resume', { since: this.lastNotice.updatedAt });
         // DESIGN §6: REST is the truth — re-read what may have been missed.
         this.opts.store.set(notificationsReconnectedAtom);
         void this.opts.store.set(refreshPendingRequestsAtom);
@@ -248,6 +267,7 @@ export class SocketClient {
       const frame = parseServerFrame(e.data);
       if (!frame) return;
       if (frame.event === 'ready') this.attempt = 0; // a healthy session: start backoff over
+      if (frame.event === 'notification' && !this.noteNotification(frame.data)) return;
       handleServerFrame(this.opts.store, frame);
     };
 
@@ -269,8 +289,28 @@ export class SocketClient {
         }
         return;
       }
+      if (e.code === CLOSE_SERVICE_RESTART || e.code === CLOSE_GOING_AWAY) {
+        // The node drains, the service is fine: back off from scratch.
+        this.attempt = 0;
+        this.scheduleReconnect(restartDelay(this.opts.random));
+        return;
+      }
       this.scheduleReconnect();
     };
+  }
+
+  /**
+   * Records a notification frame's place; false for the one a resume starts
+   * with, already seen (the replay starts at its updatedAt, inclusive).
+   */
+  private noteNotification(n: ServerNotification): boolean {
+    const updatedAt = typeof n.updatedAt === 'string' ? n.updatedAt : '';
+    const last = this.lastNotice;
+    if (last && n.id === last.id && updatedAt === last.updatedAt) return false;
+    if (updatedAt && (!last || Date.parse(updatedAt) >= Date.parse(last.updatedAt))) {
+      this.lastNotice = { id: n.id, updatedAt };
+    }
+    return true;
   }
 
   private dropAndRetry(ws: WebSocket): void {
@@ -284,11 +324,14 @@ export class SocketClient {
     this.scheduleReconnect();
   }
 
-  private scheduleReconnect(): void {
+  /** Reconnects after delay, by default the next step of the backoff. */
+  private scheduleReconnect(delay?: number): void {
     if (this.stopped) return;
     this.opts.store.set(setSocketStatusAtom, 'reconnecting');
-    const delay = backoffDelay(this.attempt, this.opts.random);
-    this.attempt += 1;
+    if (delay === undefined) {
+      delay = backoffDelay(this.attempt, this.opts.random);
+      this.attempt += 1;
+    }
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
