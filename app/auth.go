@@ -53,8 +53,9 @@ type Sessions struct {
 	// moved, so sockets whose NOTIFY was lost are still closed.
 	unheard map[uuid.UUID]int
 
-	hooksMu sync.RWMutex
-	hooks   []func(uuid.UUID)
+	hooksMu    sync.RWMutex
+	hooks      []func(uuid.UUID)
+	blockHooks []func(blocker, blocked uuid.UUID)
 }
 
 type cachedVersion struct {
@@ -133,6 +134,33 @@ func (s *Sessions) OnRevoke(fn func(userID uuid.UUID)) {
 	s.hooksMu.Unlock()
 }
 
+// OnBlock registers fn to run (on this node) whenever a user blocks another
+// on any node (persistence.BlockChannel): the socket hub stops the live
+// events between the two with it.
+func (s *Sessions) OnBlock(fn func(blocker, blocked uuid.UUID)) {
+	s.hooksMu.Lock()
+	s.blockHooks = append(s.blockHooks, fn)
+	s.hooksMu.Unlock()
+}
+
+// heard handles a payload of either channel: both travel on one LISTEN
+// connection, and a user id and a block pair cannot be mistaken for each
+// other.
+func (s *Sessions) heard(payload string) {
+	if id, err := uuid.Parse(payload); err == nil {
+		s.revoked(id)
+		return
+	}
+	if a, b, ok := persistence.ParseBlockPayload(payload); ok {
+		s.hooksMu.RLock()
+		hooks := append([]func(uuid.UUID, uuid.UUID){}, s.blockHooks...)
+		s.hooksMu.RUnlock()
+		for _, fn := range hooks {
+			fn(a, b)
+		}
+	}
+}
+
 func (s *Sessions) revoked(id uuid.UUID) {
 	s.mu.Lock()
 	delete(s.versions, id)
@@ -201,14 +229,11 @@ func (s *Sessions) listenOnce(ctx context.Context, up func()) error {
 	// A blocked receive does not watch ctx: closing the listener ends it.
 	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
 	defer stop()
-	if err := ln.Listen(ctx, persistence.RevokeChannel); err != nil {
+	if err := ln.Listen(ctx, persistence.RevokeChannel, persistence.BlockChannel); err != nil {
 		return fmt.Errorf("app: listen revocations: %w", err)
 	}
-	err := persistence.AwaitListening(ctx, s.db, ln, persistence.RevokeChannel, func(payload string) {
-		if id, err := uuid.Parse(payload); err == nil {
-			s.revoked(id) // a revocation while the probe was on its way
-		}
-	})
+	// A revocation or block while the probe was on its way is handled too.
+	err := persistence.AwaitListening(ctx, s.db, ln, persistence.RevokeChannel, s.heard)
 	if err != nil {
 		return err
 	}
@@ -231,9 +256,7 @@ func (s *Sessions) listenOnce(ctx context.Context, up func()) error {
 			}
 			return fmt.Errorf("app: receive revocation: %w", err)
 		}
-		if id, err := uuid.Parse(payload); err == nil {
-			s.revoked(id)
-		}
+		s.heard(payload)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -48,12 +49,50 @@ func BlockUser(ctx context.Context, tx bun.IDB, blocker, blocked uuid.UUID) (boo
 		blocker, blocked); err != nil {
 		return false, fmt.Errorf("persistence: block: end requests: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM notifications WHERE type = ?2
-		AND ((user_id = ?0 AND sender_id = ?1) OR (user_id = ?1 AND sender_id = ?0))`,
-		blocker, blocked, NotifyFriendRequest); err != nil {
-		return false, fmt.Errorf("persistence: block: request notifications: %w", err)
+	// Every notification either sent the other goes, not only the requests':
+	// a like or comment notified just before the block must not surface later.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM notifications
+		WHERE (user_id = ?0 AND sender_id = ?1) OR (user_id = ?1 AND sender_id = ?0)`,
+		blocker, blocked); err != nil {
+		return false, fmt.Errorf("persistence: block: notifications: %w", err)
+	}
+	// Every node's socket hub hears of the block at commit (BlockChannel).
+	if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, ?)", BlockChannel, BlockPayload(blocker, blocked)); err != nil {
+		return false, fmt.Errorf("persistence: block: notify: %w", err)
 	}
 	return n == 1, nil
+}
+
+// BlockChannel is the NOTIFY channel of new blocks: every node LISTENs on
+// it (with the revocations) so that its socket hub stops the live events
+// between the two at once.
+const BlockChannel = "campus_block"
+
+// BlockPayload is the NOTIFY payload of a block of b by a.
+func BlockPayload(a, b uuid.UUID) string { return a.String() + ":" + b.String() }
+
+// ParseBlockPayload reads a BlockPayload; ok is false for anything else.
+func ParseBlockPayload(payload string) (a, b uuid.UUID, ok bool) {
+	x, y, found := strings.Cut(payload, ":")
+	if !found {
+		return uuid.Nil, uuid.Nil, false
+	}
+	a, errA := uuid.Parse(x)
+	b, errB := uuid.Parse(y)
+	return a, b, errA == nil && errB == nil
+}
+
+// PostsByAmong answers which of ids are posts written by author.
+func PostsByAmong(ctx context.Context, db bun.IDB, author uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var out []uuid.UUID
+	err := db.NewRaw(`SELECT id FROM posts WHERE user_id = ? AND id IN (?)`, author, bun.In(ids)).Scan(ctx, &out)
+	if err != nil {
+		return nil, fmt.Errorf("persistence: posts by among: %w", err)
+	}
+	return out, nil
 }
 
 // isFKViolation reports a foreign-key violation and its constraint.
