@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/uptrace/bun/dialect/pgdialect"
+
 	"campus/httpapi/wstest"
 )
 
@@ -75,19 +77,50 @@ func TestBlockStopsLiveEvents(t *testing.T) {
 	if aHeard, bHeard := round(); !aHeard || !bHeard {
 		t.Fatalf("before the block: A heard of B's post %v, B of A's %v", aHeard, bHeard)
 	}
-	// B's comment on A's post notifies A; the block must delete it.
+	// B's comment on A's post notifies A, and so do B's likes: of aPost with
+	// C's (one roll-up naming both) and of aOnly alone. The block must delete
+	// the comment's and aOnly's and take B out of aPost's.
+	aOnly := sw.post(t, aTok, "asha's other post")
 	if status, env := sw.call(t, "POST", "/api/posts/"+aPost+"/comments", bTok, map[string]any{"content": "hi asha"}); status != 201 {
 		t.Fatalf("comment: %d %v", status, env)
 	}
-	aSock.Next(t, "notification")
+	for _, like := range []struct{ tok, post string }{{cTok, aPost}, {bTok, aPost}, {bTok, aOnly}} {
+		if status, env := sw.call(t, "POST", "/api/posts/"+like.post+"/like", like.tok, nil); status != 200 {
+			t.Fatalf("like: %d %v", status, env)
+		}
+	}
+	// Notifications are written by A's user grain after the answers: wait
+	// for all three rows.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n, err := sw.db.NewSelect().Table("notifications").Where("user_id = ?", a.ID).
+			Where("sender_id = ? OR (type = 'like' AND ? = ANY (actor_ids) AND (post_id = ? OR cardinality(actor_ids) = 1))",
+				b.ID, b.ID, aPost).Count(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of the 3 notifications of B to A", n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 
 	if status, env := sw.call(t, "POST", "/api/safety/blocks/"+b.ID.String(), aTok, nil); status != 200 {
 		t.Fatalf("block: %d %v", status, env)
 	}
 	n, err := sw.db.NewSelect().Table("notifications").
-		Where("(user_id = ?0 AND sender_id = ?1) OR (user_id = ?1 AND sender_id = ?0)", a.ID, b.ID).Count(context.Background())
+		Where("(user_id = ?0 AND sender_id = ?1) OR (user_id = ?1 AND sender_id = ?0)", a.ID, b.ID).
+		WhereOr("user_id IN (?0, ?1) AND (?0 = ANY (actor_ids) OR ?1 = ANY (actor_ids))", a.ID, b.ID).Count(context.Background())
 	if err != nil || n != 0 {
 		t.Fatalf("notifications between them after the block: %d %v", n, err)
+	}
+	var rollup []string
+	if err := sw.db.NewSelect().Table("notifications").Column("actor_ids").Where("user_id = ? AND post_id = ? AND type = 'like'", a.ID, aPost).
+		Scan(context.Background(), pgdialect.Array(&rollup)); err != nil || len(rollup) != 1 {
+		t.Fatalf("aPost's roll-up after the block: %v %v", rollup, err)
 	}
 
 	// The block travels by NOTIFY to the hub: wait until two rounds in a

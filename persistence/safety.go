@@ -24,9 +24,11 @@ const (
 )
 
 // BlockUser records that blocker blocks blocked and ends what stood between
-// them: their friendship, pending requests either way and the notifications
-// of those requests. It answers whether the block is new. Run it in a
-// transaction so the block and its consequences land together.
+// them: their friendship, pending requests either way and every
+// notification either sent the other (a like roll-up loses the other among
+// its likers), and tells every node (BlockChannel). It answers whether the
+// block is new. Run it in a transaction so the block and its consequences
+// land together, and the NOTIFY goes out at commit.
 func BlockUser(ctx context.Context, tx bun.IDB, blocker, blocked uuid.UUID) (bool, error) {
 	res, err := tx.ExecContext(ctx, `INSERT INTO user_blocks (blocker_id, blocked_id) VALUES (?, ?)
 		ON CONFLICT DO NOTHING`, blocker, blocked)
@@ -55,6 +57,18 @@ func BlockUser(ctx context.Context, tx bun.IDB, blocker, blocked uuid.UUID) (boo
 		WHERE (user_id = ?0 AND sender_id = ?1) OR (user_id = ?1 AND sender_id = ?0)`,
 		blocker, blocked); err != nil {
 		return false, fmt.Errorf("persistence: block: notifications: %w", err)
+	}
+	// A like roll-up names its likers in actor_ids, not sender_id: one that
+	// names only the other goes, the other leaves the rest.
+	for _, pair := range [][2]uuid.UUID{{blocker, blocked}, {blocked, blocker}} {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM notifications WHERE user_id = ?0 AND type = ?2
+			AND actor_ids = ARRAY[?1]::uuid[]`, pair[0], pair[1], NotifyLike); err != nil {
+			return false, fmt.Errorf("persistence: block: like roll-ups: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE notifications SET actor_ids = array_remove(actor_ids, ?1)
+			WHERE user_id = ?0 AND type = ?2 AND ?1 = ANY (actor_ids)`, pair[0], pair[1], NotifyLike); err != nil {
+			return false, fmt.Errorf("persistence: block: like roll-ups: %w", err)
+		}
 	}
 	// Every node's socket hub hears of the block at commit (BlockChannel).
 	if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, ?)", BlockChannel, BlockPayload(blocker, blocked)); err != nil {
