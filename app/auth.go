@@ -52,6 +52,10 @@ type Sessions struct {
 	// database and runs the revocation hooks for every user whose version
 	// moved, so sockets whose NOTIFY was lost are still closed.
 	unheard map[uuid.UUID]int
+	// unheardSince is when the listener went down (zero while it is up or
+	// before it first came up): the catch-up replays the blocks made since,
+	// whose NOTIFY was lost too.
+	unheardSince time.Time
 
 	hooksMu    sync.RWMutex
 	hooks      []func(uuid.UUID)
@@ -289,12 +293,43 @@ func (s *Sessions) catchUp(ctx context.Context) error {
 			s.log.Info().Int("users", missed).Msg("revocations sent while the listener was down applied")
 		}
 	}
+	if err := s.catchUpBlocks(ctx); err != nil {
+		return err
+	}
 	// Anything cached before the listener was up may have missed a NOTIFY.
 	s.mu.Lock()
 	s.versions = make(map[uuid.UUID]cachedVersion)
 	s.unheard = nil
+	s.unheardSince = time.Time{}
 	s.listening = true
 	s.mu.Unlock()
+	return nil
+}
+
+// blockCatchUpMargin widens the catch-up's window of blocks for the skew
+// between this node's clock and the database's: running a block's hooks
+// twice is harmless.
+const blockCatchUpMargin = time.Minute
+
+// catchUpBlocks runs the block hooks for the blocks made while the
+// listener was down.
+func (s *Sessions) catchUpBlocks(ctx context.Context) error {
+	s.mu.RLock()
+	since := s.unheardSince
+	s.mu.RUnlock()
+	if since.IsZero() {
+		return nil
+	}
+	pairs, err := persistence.BlocksSince(ctx, s.db, since.Add(-blockCatchUpMargin))
+	if err != nil {
+		return fmt.Errorf("app: block catch-up: %w", err)
+	}
+	for _, p := range pairs {
+		s.heard(persistence.BlockPayload(p[0], p[1]))
+	}
+	if len(pairs) > 0 {
+		s.log.Info().Int("blocks", len(pairs)).Msg("blocks made while the listener was down applied")
+	}
 	return nil
 }
 
@@ -311,6 +346,9 @@ func (s *Sessions) Listening() bool {
 func (s *Sessions) stopListening() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.unheardSince.IsZero() {
+		s.unheardSince = s.now()
+	}
 	if s.unheard == nil {
 		s.unheard = make(map[uuid.UUID]int, len(s.versions))
 		for id, cv := range s.versions {

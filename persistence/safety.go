@@ -96,6 +96,27 @@ func ParseBlockPayload(payload string) (a, b uuid.UUID, ok bool) {
 	return a, b, errA == nil && errB == nil
 }
 
+// BlocksSince answers the blocks (blocker, blocked) made at or after since.
+func BlocksSince(ctx context.Context, db bun.IDB, since time.Time) ([][2]uuid.UUID, error) {
+	rows, err := db.QueryContext(ctx, `SELECT blocker_id, blocked_id FROM user_blocks WHERE created_at >= ?`, since)
+	if err != nil {
+		return nil, fmt.Errorf("persistence: blocks since: %w", err)
+	}
+	defer rows.Close()
+	var out [][2]uuid.UUID
+	for rows.Next() {
+		var p [2]uuid.UUID
+		if err := rows.Scan(&p[0], &p[1]); err != nil {
+			return nil, fmt.Errorf("persistence: blocks since: %w", err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("persistence: blocks since: %w", err)
+	}
+	return out, nil
+}
+
 // PostsByAmong answers which of ids are posts written by author.
 func PostsByAmong(ctx context.Context, db bun.IDB, author uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
 	if len(ids) == 0 {
