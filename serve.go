@@ -169,6 +169,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	defer stopBackground()
 	go sessions.Listen(bg)
 	sessions.OnRevoke(hub.UserRevoked) // revoked tokens close their sockets on every node
+	sessions.OnBlock(hub.UsersBlocked) // a block stops the live events between the two on every node
 
 	// The mail outbox: codes are queued with the change they belong to and
 	// delivered from here, retried while the mail server is down.

@@ -18,6 +18,11 @@ type HubOptions struct {
 	MaxSocketsPerUser int
 	// PingInterval is how often every socket is pinged (default 30 s).
 	PingInterval time.Duration
+	// PostsBy answers which of ids are posts written by author: on a block
+	// the hub drops the posts of each of the two from the other's watches
+	// with it (a watch frame carries only post ids). Live.Start reads them
+	// from the database when it is nil; without it a block drops nothing.
+	PostsBy func(ctx context.Context, author uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error)
 }
 
 // Defaults of HubOptions.
@@ -106,7 +111,14 @@ type (
 		ids    []uuid.UUID
 		remove bool
 	}
-	hubRevoked  struct{ user uuid.UUID }
+	hubRevoked struct{ user uuid.UUID }
+	// hubBlocked is a block between a and b, made on any node.
+	hubBlocked struct{ a, b uuid.UUID }
+	// hubDrop ends the watches of user's local sessions of the posts ids.
+	hubDrop struct {
+		user uuid.UUID
+		ids  []uuid.UUID
+	}
 	hubCloseAll struct {
 		code   int
 		reason string
@@ -151,6 +163,15 @@ func (h *Hub) Unwatch(pid *actor.PID, ids []uuid.UUID) {
 // the user re-checks its token and closes if it is revoked.
 func (h *Hub) UserRevoked(user uuid.UUID) {
 	h.root.Send(h.pid, &hubRevoked{user: user})
+}
+
+// UsersBlocked is the hook for app.Sessions.OnBlock: the local sessions of
+// each of the two stop receiving the live counts and events of the posts of
+// the other that they watch. The posts' authors are looked up (one query
+// per side, among the watched posts only) off the hub actor; the drop
+// follows at once.
+func (h *Hub) UsersBlocked(a, b uuid.UUID) {
+	h.root.Send(h.pid, &hubBlocked{a: a, b: b})
 }
 
 // CloseAll closes every local socket with code (1001 "going away" on
@@ -240,6 +261,14 @@ func (h *hubActor) Receive(ctx actor.Context) {
 		h.counts(ctx, msg)
 	case *hubFlush:
 		h.flush(ctx)
+	case *hubBlocked:
+		h.blocked(ctx, msg)
+	case *hubDrop:
+		for _, s := range h.users[msg.user] {
+			for _, id := range msg.ids {
+				h.unwatch(s, id)
+			}
+		}
 	case *hubRevoked:
 		for _, s := range h.users[msg.user] {
 			ctx.Send(s.pid, &SessionRevoked{})
@@ -311,6 +340,52 @@ func (h *hubActor) flush(ctx actor.Context) {
 		s.frame = nil
 		ctx.Send(s.pid, &SessionFrames{Frames: [][]byte{f}})
 	}
+}
+
+// blocked looks up, off the actor, which of the posts the local sessions of
+// each side watch the other wrote, and sends the hub the drops. Walking
+// every watch is fine for an event as rare as a block.
+func (h *hubActor) blocked(ctx actor.Context, msg *hubBlocked) {
+	if h.o.PostsBy == nil || msg.a == msg.b || (len(h.users[msg.a]) == 0 && len(h.users[msg.b]) == 0) {
+		return
+	}
+	var byA, byB []uuid.UUID // posts watched by a's and b's sessions
+	for id, set := range h.posts {
+		var a, b bool
+		for s := range set {
+			a, b = a || s.user == msg.a, b || s.user == msg.b
+		}
+		if a {
+			byA = append(byA, id)
+		}
+		if b {
+			byB = append(byB, id)
+		}
+	}
+	if len(byA) == 0 && len(byB) == 0 {
+		return
+	}
+	self, root, postsBy, log := ctx.Self(), ctx.ActorSystem().Root, h.o.PostsBy, h.log
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), hubAskTimeout)
+		defer cancel()
+		for _, side := range []struct {
+			user, other uuid.UUID
+			watched     []uuid.UUID
+		}{{msg.a, msg.b, byA}, {msg.b, msg.a, byB}} {
+			if len(side.watched) == 0 {
+				continue
+			}
+			ids, err := postsBy(ctx, side.other, side.watched)
+			if err != nil {
+				log.Warn().Err(err).Str("user_id", side.user.String()).Msg("block: watched posts not dropped")
+				continue
+			}
+			if len(ids) > 0 {
+				root.Send(self, &hubDrop{user: side.user, ids: ids})
+			}
+		}
+	}()
 }
 
 // startPings sends the hub a ping tick every PingInterval until it stops:

@@ -165,6 +165,12 @@ func (l *Live) Kinds() []*cluster.Kind {
 // the cluster member has started: a PID made before carries the address
 // "nonhost" and remote sends to it are dead letters (DESIGN §4.3).
 func (l *Live) Start(c *cluster.Cluster, o HubOptions) (*Hub, error) {
+	if o.PostsBy == nil {
+		db := l.cfg.DB
+		o.PostsBy = func(ctx context.Context, author uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
+			return persistence.PostsByAmong(ctx, db, author, ids)
+		}
+	}
 	hub, err := startHub(c.ActorSystem, l.cfg.Log, o)
 	if err != nil {
 		return nil, err

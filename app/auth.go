@@ -52,9 +52,14 @@ type Sessions struct {
 	// database and runs the revocation hooks for every user whose version
 	// moved, so sockets whose NOTIFY was lost are still closed.
 	unheard map[uuid.UUID]int
+	// unheardSince is when the listener went down (zero while it is up or
+	// before it first came up): the catch-up replays the blocks made since,
+	// whose NOTIFY was lost too.
+	unheardSince time.Time
 
-	hooksMu sync.RWMutex
-	hooks   []func(uuid.UUID)
+	hooksMu    sync.RWMutex
+	hooks      []func(uuid.UUID)
+	blockHooks []func(blocker, blocked uuid.UUID)
 }
 
 type cachedVersion struct {
@@ -133,6 +138,33 @@ func (s *Sessions) OnRevoke(fn func(userID uuid.UUID)) {
 	s.hooksMu.Unlock()
 }
 
+// OnBlock registers fn to run (on this node) whenever a user blocks another
+// on any node (persistence.BlockChannel): the socket hub stops the live
+// events between the two with it.
+func (s *Sessions) OnBlock(fn func(blocker, blocked uuid.UUID)) {
+	s.hooksMu.Lock()
+	s.blockHooks = append(s.blockHooks, fn)
+	s.hooksMu.Unlock()
+}
+
+// heard handles a payload of either channel: both travel on one LISTEN
+// connection, and a user id and a block pair cannot be mistaken for each
+// other.
+func (s *Sessions) heard(payload string) {
+	if id, err := uuid.Parse(payload); err == nil {
+		s.revoked(id)
+		return
+	}
+	if a, b, ok := persistence.ParseBlockPayload(payload); ok {
+		s.hooksMu.RLock()
+		hooks := append([]func(uuid.UUID, uuid.UUID){}, s.blockHooks...)
+		s.hooksMu.RUnlock()
+		for _, fn := range hooks {
+			fn(a, b)
+		}
+	}
+}
+
 func (s *Sessions) revoked(id uuid.UUID) {
 	s.mu.Lock()
 	delete(s.versions, id)
@@ -201,14 +233,11 @@ func (s *Sessions) listenOnce(ctx context.Context, up func()) error {
 	// A blocked receive does not watch ctx: closing the listener ends it.
 	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
 	defer stop()
-	if err := ln.Listen(ctx, persistence.RevokeChannel); err != nil {
+	if err := ln.Listen(ctx, persistence.RevokeChannel, persistence.BlockChannel); err != nil {
 		return fmt.Errorf("app: listen revocations: %w", err)
 	}
-	err := persistence.AwaitListening(ctx, s.db, ln, persistence.RevokeChannel, func(payload string) {
-		if id, err := uuid.Parse(payload); err == nil {
-			s.revoked(id) // a revocation while the probe was on its way
-		}
-	})
+	// A revocation or block while the probe was on its way is handled too.
+	err := persistence.AwaitListening(ctx, s.db, ln, persistence.RevokeChannel, s.heard)
 	if err != nil {
 		return err
 	}
@@ -231,9 +260,7 @@ func (s *Sessions) listenOnce(ctx context.Context, up func()) error {
 			}
 			return fmt.Errorf("app: receive revocation: %w", err)
 		}
-		if id, err := uuid.Parse(payload); err == nil {
-			s.revoked(id)
-		}
+		s.heard(payload)
 	}
 }
 
@@ -266,12 +293,43 @@ func (s *Sessions) catchUp(ctx context.Context) error {
 			s.log.Info().Int("users", missed).Msg("revocations sent while the listener was down applied")
 		}
 	}
+	if err := s.catchUpBlocks(ctx); err != nil {
+		return err
+	}
 	// Anything cached before the listener was up may have missed a NOTIFY.
 	s.mu.Lock()
 	s.versions = make(map[uuid.UUID]cachedVersion)
 	s.unheard = nil
+	s.unheardSince = time.Time{}
 	s.listening = true
 	s.mu.Unlock()
+	return nil
+}
+
+// blockCatchUpMargin widens the catch-up's window of blocks for the skew
+// between this node's clock and the database's: running a block's hooks
+// twice is harmless.
+const blockCatchUpMargin = time.Minute
+
+// catchUpBlocks runs the block hooks for the blocks made while the
+// listener was down.
+func (s *Sessions) catchUpBlocks(ctx context.Context) error {
+	s.mu.RLock()
+	since := s.unheardSince
+	s.mu.RUnlock()
+	if since.IsZero() {
+		return nil
+	}
+	pairs, err := persistence.BlocksSince(ctx, s.db, since.Add(-blockCatchUpMargin))
+	if err != nil {
+		return fmt.Errorf("app: block catch-up: %w", err)
+	}
+	for _, p := range pairs {
+		s.heard(persistence.BlockPayload(p[0], p[1]))
+	}
+	if len(pairs) > 0 {
+		s.log.Info().Int("blocks", len(pairs)).Msg("blocks made while the listener was down applied")
+	}
 	return nil
 }
 
@@ -288,6 +346,9 @@ func (s *Sessions) Listening() bool {
 func (s *Sessions) stopListening() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.unheardSince.IsZero() {
+		s.unheardSince = s.now()
+	}
 	if s.unheard == nil {
 		s.unheard = make(map[uuid.UUID]int, len(s.versions))
 		for id, cv := range s.versions {

@@ -81,3 +81,43 @@ func TestRevocationCatchUp(t *testing.T) {
 		t.Fatal("the catch-up's record was kept while listening")
 	}
 }
+
+// Blocks made while the listener was down (their NOTIFY lost) are replayed
+// to the block hooks by the catch-up; older ones are not.
+func TestBlockCatchUp(t *testing.T) {
+	ctx := context.Background()
+	db := testdb.New(t)
+	s := NewSessions(db, nil, zerolog.Nop())
+	var heard [][2]uuid.UUID
+	s.OnBlock(func(a, b uuid.UUID) { heard = append(heard, [2]uuid.UUID{a, b}) })
+	var us []uuid.UUID
+	for _, name := range []string{"old-blocker", "old-blocked", "new-blocker", "new-blocked"} {
+		u := &persistence.User{ID: persistence.NewID(), Name: name, Role: "student", PasswordHash: "x",
+			Email: name + "@uni.edu", EmailVerifiedAt: time.Now()}
+		if err := persistence.InsertUser(ctx, db, u); err != nil {
+			t.Fatal(err)
+		}
+		us = append(us, u.ID)
+	}
+	if _, err := persistence.BlockUser(ctx, db, us[0], us[1]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, "UPDATE user_blocks SET created_at = now() - interval '1 hour'"); err != nil {
+		t.Fatal(err)
+	}
+	s.stopListening()
+	if _, err := persistence.BlockUser(ctx, db, us[2], us[3]); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.catchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if want := [][2]uuid.UUID{{us[2], us[3]}}; !slices.Equal(heard, want) {
+		t.Fatalf("block hooks ran for %v, want %v", heard, want)
+	}
+	// Up again: a second catch-up (after the next loss) starts afresh.
+	heard = nil
+	if err := s.catchUp(ctx); err != nil || len(heard) != 0 {
+		t.Fatalf("catch-up while up replayed %v (%v)", heard, err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/rs/zerolog"
+	"github.com/uptrace/bun"
 
 	"campus/config"
 	"campus/domain"
@@ -82,22 +83,7 @@ func TestSuspensionReachesEveryNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	node := func() *Sessions {
-		s := NewSessions(db, signer, zerolog.Nop())
-		lctx, cancel := context.WithCancel(ctx)
-		done := make(chan struct{})
-		go func() { s.Listen(lctx); close(done) }()
-		t.Cleanup(func() { cancel(); <-done })
-		deadline := time.Now().Add(10 * time.Second)
-		for !s.Listening() {
-			if time.Now().After(deadline) {
-				t.Fatal("listener never came up")
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		return s
-	}
-	one, two := node(), node()
+	one, two := listeningNode(t, db, signer), listeningNode(t, db, signer)
 	revoked := make(chan uuid.UUID, 4)
 	two.OnRevoke(func(id uuid.UUID) { revoked <- id })
 
@@ -140,5 +126,85 @@ func TestSuspensionReachesEveryNode(t *testing.T) {
 	var de *domain.Error
 	if !errors.As(err, &de) || de.Kind != domain.KindForbidden || de.Message == "" {
 		t.Fatalf("login refusal %v", err)
+	}
+}
+
+// listeningNode is one node's Sessions over db, listening for revocations
+// and blocks until the test ends.
+func listeningNode(t *testing.T, db *bun.DB, signer *Signer) *Sessions {
+	t.Helper()
+	s := NewSessions(db, signer, zerolog.Nop())
+	lctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Listen(lctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	deadline := time.Now().Add(10 * time.Second)
+	for !s.Listening() {
+		if time.Now().After(deadline) {
+			t.Fatal("listener never came up")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return s
+}
+
+// TestBlockReachesEveryNode: a block made through one node is heard by
+// another node's block hooks (where its socket hub drops the watches), as
+// a block and not as a revocation; a second block of the same pair is
+// heard again (harmless), an unblock is not.
+func TestBlockReachesEveryNode(t *testing.T) {
+	ctx := context.Background()
+	db := testdb.New(t)
+	signer, err := NewSigner([]byte("0123456789abcdef0123456789abcdef"), "Campus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, two := listeningNode(t, db, signer), listeningNode(t, db, signer)
+	blocks, revoked := make(chan [2]uuid.UUID, 4), make(chan uuid.UUID, 4)
+	two.OnBlock(func(a, b uuid.UUID) { blocks <- [2]uuid.UUID{a, b} })
+	two.OnRevoke(func(id uuid.UUID) { revoked <- id })
+	var users []*persistence.User
+	for _, name := range []string{"blocker", "blocked"} {
+		u := &persistence.User{ID: persistence.NewID(), Name: name, Role: "student", PasswordHash: "x",
+			Email: name + "@uni.edu", EmailVerifiedAt: time.Now()}
+		if err := persistence.InsertUser(ctx, db, u); err != nil {
+			t.Fatal(err)
+		}
+		users = append(users, u)
+	}
+	s := NewSafety(SafetyDeps{DB: db, Log: zerolog.Nop()})
+	want := [2]uuid.UUID{users[0].ID, users[1].ID}
+	for _, step := range []string{"block", "block again"} {
+		t.Run(step, func(t *testing.T) {
+			if _, err := s.Block(ctx, Principal{UserID: users[0].ID}, users[1].ID); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case got := <-blocks:
+				if got != want {
+					t.Fatalf("heard block %v, want %v", got, want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the second node never heard the block")
+			}
+		})
+	}
+	if _, err := s.Unblock(ctx, Principal{UserID: users[0].ID}, users[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	// A revocation after the unblock is heard; nothing else came before it.
+	if err := persistence.NotifyRevoked(ctx, db, users[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case id := <-revoked:
+		if id != users[0].ID {
+			t.Fatalf("revoked %v", id)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the revocation was not heard")
+	}
+	if len(blocks) > 0 || len(revoked) > 0 {
+		t.Fatalf("extra signals: %d blocks, %d revocations", len(blocks), len(revoked))
 	}
 }

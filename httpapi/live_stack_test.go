@@ -94,6 +94,7 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 		t.Fatal(err)
 	}
 	st.sessions.OnRevoke(st.hub.UserRevoked)
+	st.sessions.OnBlock(st.hub.UsersBlocked)
 	st.sockets = realtime.New(node.Cluster.ActorSystem, st.hub, log, realtime.Options{})
 
 	mailer, err := mail.NewDir(t.TempDir(), "Campus <no-reply@campus.test>")

@@ -91,7 +91,9 @@ func scanNotification(rows *sql.Rows, extra ...any) (*Notification, error) {
 //
 // $1…$6 are parallel arrays (id, user, type, sender, post, comment; "" for
 // none), $7 the user. Items whose user, sender, post or comment was deleted
-// meanwhile are skipped rather than failing the batch on a foreign key.
+// meanwhile are skipped rather than failing the batch on a foreign key, and
+// so are items whose sender and user a block now stands between (the
+// action was allowed before the block; its notification comes after).
 //
 //   - Other kinds are inserted, one row each, in the order given; an id
 //     already stored (a retried request) is skipped.
@@ -116,6 +118,8 @@ var createNotificationsSQL = numbered(`WITH input AS (
 		  AND (nullif(x.sender, '') IS NULL OR EXISTS (SELECT 1 FROM users u WHERE u.id = nullif(x.sender, '')::uuid))
 		  AND (nullif(x.post, '') IS NULL OR EXISTS (SELECT 1 FROM posts p WHERE p.id = nullif(x.post, '')::uuid))
 		  AND (nullif(x.comment, '') IS NULL OR EXISTS (SELECT 1 FROM comments c WHERE c.id = nullif(x.comment, '')::uuid))
+		  AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocker_id = x.user_id AND b.blocked_id = nullif(x.sender, '')::uuid)
+		  AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocked_id = x.user_id AND b.blocker_id = nullif(x.sender, '')::uuid)
 	), ins AS (
 		INSERT INTO notifications (id, user_id, type, sender_id, post_id, comment_id)
 		SELECT id, user_id, type, sender, post, comment FROM input WHERE type <> 'like' ORDER BY ord

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -23,9 +24,11 @@ const (
 )
 
 // BlockUser records that blocker blocks blocked and ends what stood between
-// them: their friendship, pending requests either way and the notifications
-// of those requests. It answers whether the block is new. Run it in a
-// transaction so the block and its consequences land together.
+// them: their friendship, pending requests either way and every
+// notification either sent the other (a like roll-up loses the other among
+// its likers), and tells every node (BlockChannel). It answers whether the
+// block is new. Run it in a transaction so the block and its consequences
+// land together, and the NOTIFY goes out at commit.
 func BlockUser(ctx context.Context, tx bun.IDB, blocker, blocked uuid.UUID) (bool, error) {
 	res, err := tx.ExecContext(ctx, `INSERT INTO user_blocks (blocker_id, blocked_id) VALUES (?, ?)
 		ON CONFLICT DO NOTHING`, blocker, blocked)
@@ -48,12 +51,83 @@ func BlockUser(ctx context.Context, tx bun.IDB, blocker, blocked uuid.UUID) (boo
 		blocker, blocked); err != nil {
 		return false, fmt.Errorf("persistence: block: end requests: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM notifications WHERE type = ?2
-		AND ((user_id = ?0 AND sender_id = ?1) OR (user_id = ?1 AND sender_id = ?0))`,
-		blocker, blocked, NotifyFriendRequest); err != nil {
-		return false, fmt.Errorf("persistence: block: request notifications: %w", err)
+	// Every notification either sent the other goes, not only the requests':
+	// a like or comment notified just before the block must not surface later.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM notifications
+		WHERE (user_id = ?0 AND sender_id = ?1) OR (user_id = ?1 AND sender_id = ?0)`,
+		blocker, blocked); err != nil {
+		return false, fmt.Errorf("persistence: block: notifications: %w", err)
+	}
+	// A like roll-up names its likers in actor_ids, not sender_id: one that
+	// names only the other goes, the other leaves the rest.
+	for _, pair := range [][2]uuid.UUID{{blocker, blocked}, {blocked, blocker}} {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM notifications WHERE user_id = ?0 AND type = ?2
+			AND actor_ids = ARRAY[?1]::uuid[]`, pair[0], pair[1], NotifyLike); err != nil {
+			return false, fmt.Errorf("persistence: block: like roll-ups: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE notifications SET actor_ids = array_remove(actor_ids, ?1)
+			WHERE user_id = ?0 AND type = ?2 AND ?1 = ANY (actor_ids)`, pair[0], pair[1], NotifyLike); err != nil {
+			return false, fmt.Errorf("persistence: block: like roll-ups: %w", err)
+		}
+	}
+	// Every node's socket hub hears of the block at commit (BlockChannel).
+	if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, ?)", BlockChannel, BlockPayload(blocker, blocked)); err != nil {
+		return false, fmt.Errorf("persistence: block: notify: %w", err)
 	}
 	return n == 1, nil
+}
+
+// BlockChannel is the NOTIFY channel of new blocks: every node LISTENs on
+// it (with the revocations) so that its socket hub stops the live events
+// between the two at once.
+const BlockChannel = "campus_block"
+
+// BlockPayload is the NOTIFY payload of a block of b by a.
+func BlockPayload(a, b uuid.UUID) string { return a.String() + ":" + b.String() }
+
+// ParseBlockPayload reads a BlockPayload; ok is false for anything else.
+func ParseBlockPayload(payload string) (a, b uuid.UUID, ok bool) {
+	x, y, found := strings.Cut(payload, ":")
+	if !found {
+		return uuid.Nil, uuid.Nil, false
+	}
+	a, errA := uuid.Parse(x)
+	b, errB := uuid.Parse(y)
+	return a, b, errA == nil && errB == nil
+}
+
+// BlocksSince answers the blocks (blocker, blocked) made at or after since.
+func BlocksSince(ctx context.Context, db bun.IDB, since time.Time) ([][2]uuid.UUID, error) {
+	rows, err := db.QueryContext(ctx, `SELECT blocker_id, blocked_id FROM user_blocks WHERE created_at >= ?`, since)
+	if err != nil {
+		return nil, fmt.Errorf("persistence: blocks since: %w", err)
+	}
+	defer rows.Close()
+	var out [][2]uuid.UUID
+	for rows.Next() {
+		var p [2]uuid.UUID
+		if err := rows.Scan(&p[0], &p[1]); err != nil {
+			return nil, fmt.Errorf("persistence: blocks since: %w", err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("persistence: blocks since: %w", err)
+	}
+	return out, nil
+}
+
+// PostsByAmong answers which of ids are posts written by author.
+func PostsByAmong(ctx context.Context, db bun.IDB, author uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var out []uuid.UUID
+	err := db.NewRaw(`SELECT id FROM posts WHERE user_id = ? AND id IN (?)`, author, bun.In(ids)).Scan(ctx, &out)
+	if err != nil {
+		return nil, fmt.Errorf("persistence: posts by among: %w", err)
+	}
+	return out, nil
 }
 
 // isFKViolation reports a foreign-key violation and its constraint.
