@@ -80,10 +80,10 @@ describe('like notifications roll up', () => {
 
     await like(postId, tokens[0]!);
     // The first like's push arrives live: one unread.
-    await page.getByRole('button', { name: 'Notifications (1 unread)' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Notifications 1 unread' }).waitFor({ timeout: 15_000 });
     await like(postId, tokens[1]!);
 
-    await page.getByRole('button', { name: 'Notifications (1 unread)' }).click();
+    await page.getByRole('button', { name: 'Notifications 1 unread' }).click();
     const panel = page.getByRole('dialog', { name: 'Notifications' });
     const row = panel.locator('li.notification', { hasText: `${likers[1]!.name} and ${likers[0]!.name} liked your post` });
     await row.waitFor({ timeout: 15_000 });
@@ -104,11 +104,11 @@ describe('like notifications roll up', () => {
     const row = panel.locator('li.notification.is-unread', { hasText: `${likers[2]!.name} and 2 others liked your post` });
     await row.waitFor({ timeout: 15_000 });
     expect(await panel.locator('li.notification').count()).toBe(1);
-    await page.getByRole('button', { name: 'Notifications (1 unread)' }).waitFor();
+    await page.getByRole('button', { name: 'Notifications 1 unread' }).waitFor();
 
     // The list from the server agrees after a reload.
     await page.reload();
-    await page.getByRole('button', { name: 'Notifications (1 unread)' }).click();
+    await page.getByRole('button', { name: 'Notifications 1 unread' }).click();
     await panel.locator('li.notification', { hasText: `${likers[2]!.name} and 2 others liked your post` }).waitFor();
     expect(await panel.locator('li.notification').count()).toBe(1);
     await shootAll(page, '51-notifications-rolled-up-again');

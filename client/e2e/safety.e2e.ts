@@ -131,7 +131,7 @@ describe('safety: report, moderate, block', () => {
     // B is told why.
     const b = await newPage(browser, server.baseURL);
     await loginUI(b.page, bikram);
-    await b.page.getByRole('button', { name: /Notifications \(1 unread\)/ }).click();
+    await b.page.getByRole('button', { name: /^Notifications 1 unread/ }).click();
     await b.page.getByRole('dialog', { name: 'Notifications' }).getByText('A moderator removed your post. Reason: Spam').waitFor();
 
     // A's feed no longer has the removed post after a reload.
