@@ -55,7 +55,25 @@ type etcdProvider struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	once   sync.Once
+
+	// recent are the members published last, with when each was last
+	// listed in etcd. Touched only by the run goroutine (publish).
+	recent map[string]recentMember
 }
+
+// recentMember is a member as last listed, and when.
+type recentMember struct {
+	m    *protocluster.Member
+	seen time.Time
+}
+
+// etcdGoneGrace is how long a member whose key vanished stays published.
+// protoactor blocks a member that left the topology for good (by ID), and
+// after an etcd outage longer than the lease every key expires at once
+// while the nodes register again within a second: without this grace a
+// node that saw a peer's delete before its new put would never take that
+// peer back. A node killed for real leaves after its lease and this grace.
+const etcdGoneGrace = 3 * time.Second
 
 // etcdMember is what a node stores under its key.
 type etcdMember struct {
@@ -216,6 +234,9 @@ func (p *etcdProvider) follow(ctx context.Context, reg registration) error {
 
 	wctx, stop := context.WithCancel(clientv3.WithRequireLeader(ctx))
 	defer stop()
+	// Members in their grace period leave the list when it ends.
+	regrace := time.NewTicker(etcdGoneGrace / 4)
+	defer regrace.Stop()
 	watch := p.client.Watch(wctx, p.prefix, clientv3.WithPrefix(), clientv3.WithRev(resp.Header.Revision+1))
 	for {
 		select {
@@ -224,6 +245,10 @@ func (p *etcdProvider) follow(ctx context.Context, reg registration) error {
 		case _, ok := <-reg.keepAlive:
 			if !ok {
 				return errLeaseLost
+			}
+		case <-regrace.C:
+			if p.graceful(members) {
+				p.publish(members)
 			}
 		case w, ok := <-watch:
 			if !ok {
@@ -254,17 +279,40 @@ func (p *etcdProvider) put(members map[string]*protocluster.Member, key string, 
 	members[key] = &protocluster.Member{Id: key[len(p.prefix):], Host: m.Host, Port: m.Port, Kinds: m.Kinds}
 }
 
-// publish hands the members to protoactor. This node is always among them
-// while it runs: an etcd outage must not make it drop itself.
+// publish hands the members to protoactor: those listed in etcd, and those
+// whose key vanished less than etcdGoneGrace ago. This node is always among
+// them while it runs: an etcd outage must not make it drop itself.
 func (p *etcdProvider) publish(members map[string]*protocluster.Member) {
-	list := make([]*protocluster.Member, 0, len(members)+1)
-	list = append(list, p.self)
+	now := time.Now()
+	if p.recent == nil {
+		p.recent = map[string]recentMember{}
+	}
 	for _, m := range members {
-		if m.Id != p.self.Id {
-			list = append(list, m)
+		p.recent[m.Id] = recentMember{m: m, seen: now}
+	}
+	list := make([]*protocluster.Member, 0, len(p.recent)+1)
+	list = append(list, p.self)
+	for id, r := range p.recent {
+		if now.Sub(r.seen) >= etcdGoneGrace {
+			delete(p.recent, id)
+			continue
+		}
+		if id != p.self.Id {
+			list = append(list, r.m)
 		}
 	}
 	p.cluster.MemberList.UpdateClusterTopology(list)
+}
+
+// graceful reports whether a published member is missing from members, so
+// the list must be published again when its grace ends.
+func (p *etcdProvider) graceful(members map[string]*protocluster.Member) bool {
+	for id := range p.recent {
+		if _, ok := members[id]; !ok {
+			return true
+		}
+	}
+	return false
 }
 
 func sleep(ctx context.Context, d time.Duration) {
