@@ -558,6 +558,9 @@ type PostGate struct {
 	AuthorID uuid.UUID
 	Removed  bool
 	Blocked  bool // a block stands between the post's author and the viewer
+	// GroupLocked: the post is in a closed or secret group the viewer is
+	// not a member of.
+	GroupLocked bool
 }
 
 // PostGateOf answers the gate of post id for viewer; domain.ErrNotFound if
@@ -566,8 +569,10 @@ func PostGateOf(ctx context.Context, db bun.IDB, id, viewer uuid.UUID) (PostGate
 	var g PostGate
 	err := db.QueryRowContext(ctx, `SELECT p.user_id, p.removed_at IS NOT NULL,
 		EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = ?1)
-		OR EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = p.user_id)
-		FROM posts p WHERE p.id = ?0`, id, viewer).Scan(&g.AuthorID, &g.Removed, &g.Blocked)
+		OR EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = p.user_id),
+		p.group_id IS NOT NULL AND EXISTS (SELECT FROM groups g WHERE g.id = p.group_id AND g.visibility <> 'public')
+		AND NOT EXISTS (SELECT FROM group_members gm WHERE gm.group_id = p.group_id AND gm.user_id = ?1 AND gm.status = 'member')
+		FROM posts p WHERE p.id = ?0`, id, viewer).Scan(&g.AuthorID, &g.Removed, &g.Blocked, &g.GroupLocked)
 	if err != nil {
 		return g, notFound(err, "persistence: post gate")
 	}
