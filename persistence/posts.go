@@ -62,8 +62,8 @@ type PostQuery struct {
 	// feed: posts outside groups and those of the groups in Groups.
 	Group  uuid.UUID
 	Groups []uuid.UUID
-	After   Keyset      // the last post of the previous page (At, ID)
-	Limit   int
+	After  Keyset // the last post of the previous page (At, ID)
+	Limit  int
 }
 
 // authorColumns are the user columns a post or comment shows (UserSummary).
