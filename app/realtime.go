@@ -54,6 +54,14 @@ func (r *Realtime) StillValid(ctx context.Context, token string) (bool, error) {
 	return err == nil, err
 }
 
+// Unwatchable answers which of the posts ids userID's socket may not watch:
+// posts of closed and secret groups they are not a member of, and posts by
+// people with a block between them (refused like the post page refuses
+// them, so no live count of either reaches the socket).
+func (r *Realtime) Unwatchable(ctx context.Context, userID uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
+	return persistence.UnreadablePosts(ctx, r.db, userID, ids)
+}
+
 // NotificationFrames renders what a new or rolled-up notification pushes to
 // its user's sockets (the user grain calls it through actors.Config.Render):
 // for a like or a comment the personal event post:like / post:comment from

@@ -9,6 +9,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/fasthttp/websocket"
+	"github.com/google/uuid"
 
 	"campus/actors"
 )
@@ -96,8 +97,10 @@ type (
 	}
 	revokeChecked struct{ valid bool }
 	resumed       struct{ frames [][]byte }
-	readable      struct{}
-	closeTimeout  struct{}
+	// watchChecked answers Client.Hidden for the posts of a watch frame.
+	watchChecked struct{ ids, hidden []uuid.UUID }
+	readable     struct{}
+	closeTimeout struct{}
 )
 
 func (s *session) Receive(ctx actor.Context) {
@@ -148,6 +151,8 @@ func (s *session) Receive(ctx actor.Context) {
 		s.close(m.Code, m.Reason)
 	case *actors.SessionRevoked:
 		s.recheck()
+	case *watchChecked:
+		s.watchChecked(m)
 	case *resumed:
 		for _, f := range m.frames {
 			if !s.push(outFrame{kind: outText, data: f}) {
@@ -189,7 +194,7 @@ func (s *session) Receive(ctx actor.Context) {
 func (s *session) clientFrame(data []byte) {
 	h := s.watched.handle(data)
 	if s.registered {
-		s.sockets.hub.Watch(s.self, h.added)
+		s.watch(h.added)
 		s.sockets.hub.Unwatch(s.self, h.removed)
 	}
 	if h.reply != nil {
@@ -206,6 +211,50 @@ func (s *session) clientFrame(data []byte) {
 // is read only after that), so what happens from now on arrives live: the
 // replay and the live frames overlap rather than leave a gap, and the
 // client knows a notification again by its id.
+// watch asks the hub to send the posts' counts to this socket, once
+// Client.Hidden (off the actor: it reads the database) has said which of
+// them the user may not watch.
+func (s *session) watch(ids []uuid.UUID) {
+	hidden := s.client.Hidden
+	if hidden == nil || len(ids) == 0 {
+		s.sockets.hub.Watch(s.self, ids)
+		return
+	}
+	root, self, log, user := s.root, s.self, s.sockets.log, s.client.UserID
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		h, err := hidden(ctx, ids)
+		if err != nil {
+			// Refused rather than leaked: the client re-sends its watches
+			// when it reconnects or scrolls.
+			log.Warn().Err(err).Str("user_id", user.String()).Msg("websocket watch check failed")
+			h = ids
+		}
+		root.Send(self, &watchChecked{ids: ids, hidden: h})
+	}()
+}
+
+// watchChecked watches the checked posts that are still wanted (an unwatch
+// may have come meanwhile) and forgets the hidden ones.
+func (s *session) watchChecked(m *watchChecked) {
+	if !s.registered || s.closing.Load() {
+		return
+	}
+	no := make(map[uuid.UUID]bool, len(m.hidden))
+	for _, id := range m.hidden {
+		no[id] = true
+		delete(s.watched, id)
+	}
+	allowed := make([]uuid.UUID, 0, len(m.ids))
+	for _, id := range m.ids {
+		if _, ok := s.watched[id]; ok && !no[id] {
+			allowed = append(allowed, id)
+		}
+	}
+	s.sockets.hub.Watch(s.self, allowed)
+}
+
 func (s *session) resume(since time.Time) {
 	replay := s.client.Resume
 	if replay == nil || s.closing.Load() || !s.registered {
