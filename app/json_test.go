@@ -52,6 +52,9 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 				CreatedAt: base.Add(time.Duration(rng.Int64N(1 << 50))).Round(time.Microsecond),
 				UpdatedAt: base.Add(time.Duration(rng.Int64N(1 << 40))),
 			}
+			if rng.IntN(2) == 0 {
+				v.Group = &PostGroupView{ID: randString(), Handle: randString(), Name: randString(), Visibility: randString()}
+			}
 			if rng.IntN(3) > 0 {
 				v.Images = make([]PostImageView, rng.IntN(4))
 				for k := range v.Images {

@@ -247,6 +247,13 @@ func TestGroupVisibilityMatrix(t *testing.T) {
 			t.Fatalf("directory of a non-member lists the %s group: %v", g.vis, listHas(env, "groups", g.id))
 		}
 	}
+	// Moderators read any group's post page (reports reach them).
+	if _, err := persistence.GrantCapability(context.Background(), sw.db, ids["non-member"], "moderator", uuid.Nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range groups {
+		sw.must(t, 200, "GET", "/api/posts/"+g.post, tokens["non-member"], nil)
+	}
 }
 
 // TestGroupMembershipFlow walks the membership state machine over the API:

@@ -88,3 +88,54 @@ func TestGroupMembershipCounts(t *testing.T) {
 		t.Fatalf("posts_count %d", r.PostsCount)
 	}
 }
+
+// TestGroupFeedPlans: with many posts, the home feed (posts outside groups
+// and the reader's groups') walks the feed index and a group's feed its
+// own index, newest first, instead of sorting the table.
+func TestGroupFeedPlans(t *testing.T) {
+	ctx := context.Background()
+	db := testdb.New(t)
+	u := &persistence.User{ID: persistence.NewID(), Name: "Plan", Email: "plan@uni.edu", Role: "student", PasswordHash: "x", CollegeID: "c"}
+	if err := persistence.InsertUser(ctx, db, u); err != nil {
+		t.Fatal(err)
+	}
+	g := &persistence.Group{ID: persistence.NewID(), Handle: "plan-club", Name: "Plan", Kind: "club", Visibility: "closed"}
+	if err := persistence.InsertGroup(ctx, db, g, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO posts (id, user_id, content, group_id, created_at)
+		SELECT gen_random_uuid(), ?, 'p' || i, CASE WHEN i % 10 = 0 THEN ?::uuid END, now() - i * interval '1 second'
+		FROM generate_series(1, 20000) AS i`, u.ID, g.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, "ANALYZE posts"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, where, index string
+		arg             any
+	}{
+		{"home feed", "removed_at IS NULL AND (group_id IS NULL OR group_id = ANY(?::uuid[]))", "posts_feed_idx", "{" + g.ID.String() + "}"},
+		{"group feed", "removed_at IS NULL AND group_id = ?", "posts_group_feed_idx", g.ID},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var plan []string
+			rows, err := db.QueryContext(ctx, "EXPLAIN SELECT id FROM posts WHERE "+tc.where+" ORDER BY created_at DESC, id DESC LIMIT 21", tc.arg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var line string
+				if err := rows.Scan(&line); err != nil {
+					t.Fatal(err)
+				}
+				plan = append(plan, line)
+			}
+			text := strings.Join(plan, "\n")
+			if !strings.Contains(text, tc.index) || strings.Contains(text, "Sort") {
+				t.Fatalf("plan does not walk %s:\n%s", tc.index, text)
+			}
+		})
+	}
+}
