@@ -113,7 +113,7 @@ func TestGroupFeedPlans(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, where, index string
-		arg             any
+		arg                any
 	}{
 		{"home feed", "removed_at IS NULL AND (group_id IS NULL OR group_id = ANY(?::uuid[]))", "posts_feed_idx", "{" + g.ID.String() + "}"},
 		{"group feed", "removed_at IS NULL AND group_id = ?", "posts_group_feed_idx", g.ID},
