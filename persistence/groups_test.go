@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
+	"github.com/uptrace/bun"
 
 	"campus/domain"
 	"campus/persistence"
@@ -137,5 +138,47 @@ func TestGroupFeedPlans(t *testing.T) {
 				t.Fatalf("plan does not walk %s:\n%s", tc.index, text)
 			}
 		})
+	}
+}
+
+// TestDeleteAccountPassesGroups: deleting an owner's account hands each of
+// their groups to its admin (else its oldest member) and the counters lose
+// them and their posts.
+func TestDeleteAccountPassesGroups(t *testing.T) {
+	ctx := context.Background()
+	db := testdb.New(t)
+	ids := make([]uuid.UUID, 3)
+	for i := range ids {
+		u := &persistence.User{ID: persistence.NewID(), Name: fmt.Sprint("D", i), Email: fmt.Sprintf("d%d@uni.edu", i),
+			Role: "student", PasswordHash: "x", CollegeID: "c"}
+		if err := persistence.InsertUser(ctx, db, u); err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = u.ID
+	}
+	g := &persistence.Group{ID: persistence.NewID(), Handle: "heirs", Name: "Heirs", Kind: "club", Visibility: "public"}
+	if err := persistence.InsertGroup(ctx, db, g, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	for i, role := range []string{domain.RoleMember, domain.RoleAdmin} {
+		if err := persistence.SetMembership(ctx, db, g.ID, ids[i+1], domain.StatusMember, role, uuid.Nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := persistence.InsertPost(ctx, db, &persistence.Post{ID: persistence.NewID(), UserID: ids[0], Content: "x", GroupID: g.ID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		_, err := persistence.DeleteAccount(ctx, tx, ids[0])
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := persistence.GroupByID(ctx, db, g.ID, ids[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.MyRole != domain.RoleOwner || r.MembersCount != 2 || r.PostsCount != 0 {
+		t.Fatalf("after the owner's deletion: role %q, members %d, posts %d", r.MyRole, r.MembersCount, r.PostsCount)
 	}
 }
