@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -501,5 +502,55 @@ func TestGroupPostLikeStorm(t *testing.T) {
 	hot, _ := live["hot"].([]any)
 	if len(hot) != 1 || int(hot[0].(map[string]any)["likesCount"].(float64)) != liked {
 		t.Fatalf("live %v", live)
+	}
+}
+
+// TestGroupDirectorySearch: the directory's q finds groups through the
+// index, an exact name or handle first, and never a secret group to
+// someone who is neither a member nor invited.
+func TestGroupDirectorySearch(t *testing.T) {
+	sw := newSweepStack(t)
+	_, oTok := sw.member(t, "Search Owner")
+	_, vTok := sw.member(t, "Search Visitor")
+	var made []string
+	for _, g := range []struct{ name, handle, vis string }{
+		{"Robotics Club Advanced", "robotics-advanced", "public"},
+		{"Chess", "robotics", "closed"}, // its handle is the query
+		{"Robotics", "robo-secret", "secret"},
+		{"Painting", "painting", "public"},
+	} {
+		made = append(made, sw.group(t, oTok, map[string]any{"name": g.name, "handle": g.handle, "kind": "club", "visibility": g.vis})["id"].(string))
+	}
+	search := func(tok string) []string {
+		_, env := sw.call(t, "GET", "/api/groups?q=robotics", tok, nil)
+		var ids []string
+		for _, x := range data(env)["groups"].([]any) {
+			ids = append(ids, x.(map[string]any)["id"].(string))
+		}
+		return ids
+	}
+	sw.waitFor(t, "the groups indexed", func() bool { return len(search(oTok)) == 3 })
+	for _, tc := range []struct {
+		name string
+		tok  string
+		want []string
+	}{
+		// Exact matches (the secret group's name, the closed one's handle)
+		// come before the partial match; the painting club never.
+		{"owner", oTok, nil},
+		{"visitor", vTok, []string{made[1], made[0]}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := search(tc.tok)
+			if tc.want == nil {
+				if len(got) != 3 || got[2] != made[0] {
+					t.Fatalf("owner's results %v: the partial match must come last of three", got)
+				}
+				return
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("results %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
