@@ -41,7 +41,9 @@ type ModerationDeps struct {
 	Sessions *Sessions
 	Pusher   Pusher
 	Grains   PostGrains
-	Log      zerolog.Logger
+	// Gates, when set, forgets a removed post's gate at once on this node.
+	Gates *Gates
+	Log   zerolog.Logger
 }
 
 // Moderation is the moderators' queue and actions and the admins'
@@ -290,6 +292,9 @@ func (m *Moderation) Remove(ctx context.Context, p Principal, itemType string, i
 // afterRemove tells the post's watchers and the author, live. Failures are
 // logged: the rows are the truth.
 func (m *Moderation) afterRemove(ctx context.Context, t domain.ItemType, item persistence.RemovedItem, notice *persistence.Notification) {
+	if t == domain.ItemPost && m.d.Gates != nil {
+		m.d.Gates.Changed(SafetyChange{Post: item.PostID})
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pushTimeout)
 	defer cancel()
 	if t == domain.ItemPost && m.d.Grains != nil {

@@ -54,7 +54,9 @@ type PostsDeps struct {
 	Grains PostGrains
 	// Brakes limit new accounts' posts and comments; nil: no brakes.
 	Brakes *Brakes
-	Log    zerolog.Logger
+	// Gates answers post gates from memory; nil: a query each time.
+	Gates *Gates
+	Log   zerolog.Logger
 }
 
 // Posts is creating, reading, editing and deleting posts, their comments and
@@ -359,7 +361,13 @@ func (a *Posts) Comments(ctx context.Context, p Principal, id uuid.UUID, limit i
 // that nothing of it (likes, comments, the notifications they make)
 // reaches the author from someone they blocked or who blocked them.
 func (a *Posts) gate(ctx context.Context, p Principal, id uuid.UUID) (persistence.PostGate, error) {
-	g, err := persistence.PostGateOf(ctx, a.d.DB, id, p.UserID)
+	var g persistence.PostGate
+	var err error
+	if a.d.Gates != nil {
+		g, err = a.d.Gates.Post(ctx, id, p.UserID)
+	} else {
+		g, err = persistence.PostGateOf(ctx, a.d.DB, id, p.UserID)
+	}
 	if isNotFound(err) || (err == nil && (g.Removed || g.Blocked)) {
 		return g, errPostNotFound
 	}

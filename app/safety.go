@@ -31,8 +31,10 @@ var (
 
 // SafetyDeps are what blocks, mutes and reports need.
 type SafetyDeps struct {
-	DB  *bun.DB
-	Log zerolog.Logger
+	DB *bun.DB
+	// Gates, when set, forgets a block's pair at once on this node.
+	Gates *Gates
+	Log   zerolog.Logger
 }
 
 // Safety is blocking, muting and reporting: what any member does to keep
@@ -91,6 +93,7 @@ func (s *Safety) Block(ctx context.Context, p Principal, id uuid.UUID) (Relation
 	if err != nil {
 		return RelationResult{}, err
 	}
+	s.changed(p.UserID, id)
 	s.d.Log.Info().Str("user_id", p.UserID.String()).Str("blocked_id", id.String()).Msg("user blocked")
 	return RelationResult{Message: "User blocked", UserID: id.String()}, nil
 }
@@ -105,7 +108,16 @@ func (s *Safety) Unblock(ctx context.Context, p Principal, id uuid.UUID) (Relati
 	if !ok {
 		return RelationResult{}, domain.NotFound("You have not blocked this user")
 	}
+	s.changed(p.UserID, id)
 	return RelationResult{Message: "User unblocked", UserID: id.String()}, nil
+}
+
+// changed tells this node's cached gates of a block made or lifted between
+// a and b (other nodes hear the NOTIFY).
+func (s *Safety) changed(a, b uuid.UUID) {
+	if s.d.Gates != nil {
+		s.d.Gates.Changed(SafetyChange{A: a, B: b})
+	}
 }
 
 // Blocked is the caller's blocked list, newest first.

@@ -96,6 +96,39 @@ func ParseBlockPayload(payload string) (a, b uuid.UUID, ok bool) {
 	return a, b, errA == nil && errB == nil
 }
 
+// unblockPrefix and postRemovedPrefix mark the other payloads of
+// BlockChannel; neither parses as a BlockPayload, so a listener that knows
+// only blocks skips them.
+const (
+	unblockPrefix     = "unblock:"
+	postRemovedPrefix = "post-removed:"
+)
+
+// UnblockPayload is the NOTIFY payload of a lifted block of b by a.
+func UnblockPayload(a, b uuid.UUID) string { return unblockPrefix + BlockPayload(a, b) }
+
+// ParseUnblockPayload reads an UnblockPayload; ok is false for anything else.
+func ParseUnblockPayload(payload string) (a, b uuid.UUID, ok bool) {
+	rest, found := strings.CutPrefix(payload, unblockPrefix)
+	if !found {
+		return uuid.Nil, uuid.Nil, false
+	}
+	return ParseBlockPayload(rest)
+}
+
+// PostRemovedPayload is the NOTIFY payload of a post a moderator removed.
+func PostRemovedPayload(id uuid.UUID) string { return postRemovedPrefix + id.String() }
+
+// ParsePostRemovedPayload reads a PostRemovedPayload.
+func ParsePostRemovedPayload(payload string) (uuid.UUID, bool) {
+	rest, found := strings.CutPrefix(payload, postRemovedPrefix)
+	if !found {
+		return uuid.Nil, false
+	}
+	id, err := uuid.Parse(rest)
+	return id, err == nil
+}
+
 // BlocksSince answers the blocks (blocker, blocked) made at or after since.
 func BlocksSince(ctx context.Context, db bun.IDB, since time.Time) ([][2]uuid.UUID, error) {
 	rows, err := db.QueryContext(ctx, `SELECT blocker_id, blocked_id FROM user_blocks WHERE created_at >= ?`, since)
@@ -140,13 +173,18 @@ func isFKViolation(err error) (string, bool) {
 	return "", false
 }
 
-// UnblockUser removes blocker's block of blocked; it answers whether there was one.
+// UnblockUser removes blocker's block of blocked; it answers whether there
+// was one. Every node hears of it (BlockChannel, UnblockPayload) at commit,
+// so their cached post gates let the two reach each other again.
 func UnblockUser(ctx context.Context, db bun.IDB, blocker, blocked uuid.UUID) (bool, error) {
-	res, err := db.ExecContext(ctx, `DELETE FROM user_blocks WHERE blocker_id = ? AND blocked_id = ?`, blocker, blocked)
+	var n int
+	err := db.QueryRowContext(ctx, `WITH d AS (
+		DELETE FROM user_blocks WHERE blocker_id = ? AND blocked_id = ? RETURNING 1
+	) SELECT count(*) FROM d, LATERAL (SELECT pg_notify(?, ?)) AS n`,
+		blocker, blocked, BlockChannel, UnblockPayload(blocker, blocked)).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("persistence: unblock: %w", err)
 	}
-	n, _ := res.RowsAffected()
 	return n == 1, nil
 }
 
@@ -492,6 +530,10 @@ func RemovePost(ctx context.Context, tx bun.IDB, id uuid.UUID) (RemovedItem, err
 		SELECT ?, id, ? FROM comments WHERE post_id = ?`, EntityComment, OpDelete, id); err != nil {
 		return it, fmt.Errorf("persistence: remove post: outbox comments: %w", err)
 	}
+	// Every node's cached gate of the post hears of it at commit.
+	if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, ?)", BlockChannel, PostRemovedPayload(id)); err != nil {
+		return it, fmt.Errorf("persistence: remove post: notify: %w", err)
+	}
 	return it, AddOutbox(ctx, tx, EntityPost, id, OpDelete)
 }
 
@@ -558,6 +600,24 @@ type PostGate struct {
 	AuthorID uuid.UUID
 	Removed  bool
 	Blocked  bool // a block stands between the post's author and the viewer
+}
+
+// PostMeta is what a post's gate needs of the post itself.
+type PostMeta struct {
+	AuthorID uuid.UUID
+	Removed  bool
+}
+
+// PostMetaOf answers post id's author and whether it was removed;
+// domain.ErrNotFound if there is no such post.
+func PostMetaOf(ctx context.Context, db bun.IDB, id uuid.UUID) (PostMeta, error) {
+	var m PostMeta
+	err := db.QueryRowContext(ctx, `SELECT user_id, removed_at IS NOT NULL FROM posts WHERE id = ?`, id).
+		Scan(&m.AuthorID, &m.Removed)
+	if err != nil {
+		return m, notFound(err, "persistence: post meta")
+	}
+	return m, nil
 }
 
 // PostGateOf answers the gate of post id for viewer; domain.ErrNotFound if
