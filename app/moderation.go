@@ -164,22 +164,15 @@ func (m *Moderation) Queue(ctx context.Context, p Principal, limit int, cursor s
 	if err := m.requireModerator(ctx, p); err != nil {
 		return QueueResult{}, err
 	}
-	limit = keysetLimit(limit, safetyPageDefault, safetyPageMax)
-	after, err := decodeKeyset(cursor)
+	rows, next, err := safetyPage(limit, cursor, func(after persistence.Keyset, n int) ([]persistence.QueueItem, error) {
+		return persistence.ReportQueue(ctx, m.d.DB, after, n)
+	}, func(r *persistence.QueueItem) persistence.Keyset {
+		return persistence.Keyset{At: r.LatestAt, ID: r.ItemID}
+	})
 	if err != nil {
 		return QueueResult{}, err
 	}
-	rows, err := persistence.ReportQueue(ctx, m.d.DB, after, limit+1)
-	if err != nil {
-		return QueueResult{}, err
-	}
-	out := QueueResult{Items: make([]QueueItemView, 0, min(len(rows), limit))}
-	if len(rows) > limit {
-		last := rows[limit-1]
-		next := encodeKeyset(persistence.Keyset{At: last.LatestAt, ID: last.ItemID})
-		out.NextCursor = &next
-		rows = rows[:limit]
-	}
+	out := QueueResult{Items: make([]QueueItemView, 0, len(rows)), NextCursor: next}
 	for _, r := range rows {
 		v := QueueItemView{ItemType: r.ItemType, ItemID: r.ItemID.String(), Content: r.Content,
 			Author:  NewUserSummary(&persistence.User{ID: r.AuthorID, Name: r.AuthorName, AvatarURL: r.AuthorAvatar, Role: r.AuthorRole}),
@@ -443,22 +436,15 @@ func (m *Moderation) Moderators(ctx context.Context, p Principal, limit int, cur
 	if err := m.requireAdmin(ctx, p); err != nil {
 		return ModeratorsResult{}, err
 	}
-	limit = keysetLimit(limit, safetyPageDefault, safetyPageMax)
-	after, err := decodeKeyset(cursor)
+	rows, next, err := safetyPage(limit, cursor, func(after persistence.Keyset, n int) ([]persistence.CapabilityHolder, error) {
+		return persistence.CapabilityHolders(ctx, m.d.DB, domain.CapModerator, after, n)
+	}, func(r *persistence.CapabilityHolder) persistence.Keyset {
+		return persistence.Keyset{At: r.GrantedAt, ID: r.ID}
+	})
 	if err != nil {
 		return ModeratorsResult{}, err
 	}
-	rows, err := persistence.CapabilityHolders(ctx, m.d.DB, domain.CapModerator, after, limit+1)
-	if err != nil {
-		return ModeratorsResult{}, err
-	}
-	out := ModeratorsResult{Moderators: make([]ModeratorView, 0, min(len(rows), limit))}
-	if len(rows) > limit {
-		last := rows[limit-1]
-		next := encodeKeyset(persistence.Keyset{At: last.GrantedAt, ID: last.ID})
-		out.NextCursor = &next
-		rows = rows[:limit]
-	}
+	out := ModeratorsResult{Moderators: make([]ModeratorView, 0, len(rows)), NextCursor: next}
 	for i := range rows {
 		out.Moderators = append(out.Moderators, ModeratorView{User: NewUserSummary(&rows[i].User), GrantedAt: rows[i].GrantedAt})
 	}
@@ -470,22 +456,15 @@ func (m *Moderation) Audit(ctx context.Context, p Principal, limit int, cursor s
 	if err := m.requireAdmin(ctx, p); err != nil {
 		return AuditResult{}, err
 	}
-	limit = keysetLimit(limit, safetyPageDefault, safetyPageMax)
-	after, err := decodeKeyset(cursor)
+	rows, next, err := safetyPage(limit, cursor, func(after persistence.Keyset, n int) ([]persistence.AuditEntry, error) {
+		return persistence.AuditLog(ctx, m.d.DB, after, n)
+	}, func(r *persistence.AuditEntry) persistence.Keyset {
+		return persistence.Keyset{At: r.CreatedAt, ID: r.ID}
+	})
 	if err != nil {
 		return AuditResult{}, err
 	}
-	rows, err := persistence.AuditLog(ctx, m.d.DB, after, limit+1)
-	if err != nil {
-		return AuditResult{}, err
-	}
-	out := AuditResult{Entries: make([]AuditView, 0, min(len(rows), limit))}
-	if len(rows) > limit {
-		last := rows[limit-1]
-		next := encodeKeyset(persistence.Keyset{At: last.CreatedAt, ID: last.ID})
-		out.NextCursor = &next
-		rows = rows[:limit]
-	}
+	out := AuditResult{Entries: make([]AuditView, 0, len(rows)), NextCursor: next}
 	for _, r := range rows {
 		v := AuditView{ID: r.ID.String(), Action: r.Action, ActorID: r.ActorID.String(), ActorName: r.ActorName,
 			ItemType: r.ItemType, ItemID: r.ItemID.String(), TargetName: r.TargetName, Reason: r.Reason,
