@@ -34,14 +34,22 @@ var (
 	errNotSuspended     = domain.NotFound(domain.MsgNotSuspended)
 )
 
-// ModerationDeps are what moderation needs. Pusher and Grains may be nil
-// (no live effects: clients see the change on their next fetch).
+// ModerationDeps are what moderation needs. Pusher, Grains and Counts may
+// be nil (no live effects: clients see the change on their next fetch).
 type ModerationDeps struct {
 	DB       *bun.DB
 	Sessions *Sessions
 	Pusher   Pusher
 	Grains   PostGrains
+	Counts   CountsPublisher
 	Log      zerolog.Logger
+}
+
+// CountsPublisher sends a post's committed counts to its watchers on every
+// node (actors.Live): a removed comment leaves its post's comment count,
+// live as well as in the row.
+type CountsPublisher interface {
+	PublishCounts(postID uuid.UUID, likes, comments int)
 }
 
 // Moderation is the moderators' queue and actions and the admins'
@@ -280,7 +288,8 @@ func (m *Moderation) Remove(ctx context.Context, p Principal, itemType string, i
 	return ActionResult{Message: "Content removed", Reports: n}, nil
 }
 
-// afterRemove tells the post's watchers and the author, live. Failures are
+// afterRemove tells the post's watchers (the post is gone, or has a comment
+// fewer) and the author, live. Failures are
 // logged: the rows are the truth.
 func (m *Moderation) afterRemove(ctx context.Context, t domain.ItemType, item persistence.RemovedItem, notice *persistence.Notification) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pushTimeout)
@@ -289,6 +298,9 @@ func (m *Moderation) afterRemove(ctx context.Context, t domain.ItemType, item pe
 		if err := m.d.Grains.PostDeleted(ctx, item.PostID); err != nil {
 			m.d.Log.Warn().Err(err).Str("post_id", item.PostID.String()).Msg("post removal not broadcast")
 		}
+	}
+	if t == domain.ItemComment && m.d.Counts != nil {
+		m.d.Counts.PublishCounts(item.PostID, item.Likes, item.Comments)
 	}
 	if m.d.Pusher == nil || notice == nil {
 		return

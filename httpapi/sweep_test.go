@@ -236,7 +236,7 @@ func newSweepStack(t *testing.T) *sweepStack {
 		d.Search = app.NewSearch(app.SearchDeps{DB: st.db, Index: idx})
 		d.Safety = app.NewSafety(app.SafetyDeps{DB: st.db, Log: d.Log})
 		d.Moderation = app.NewModeration(app.ModerationDeps{DB: st.db, Sessions: st.sessions, Pusher: st.live,
-			Grains: st.live, Log: d.Log})
+			Grains: st.live, Counts: st.live, Log: d.Log})
 	}})
 	hash, err := app.NewHasher(1).Hash(context.Background(), sweepPassword)
 	if err != nil {

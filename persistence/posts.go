@@ -896,7 +896,8 @@ func scanCreated(rows *sql.Rows, byID map[uuid.UUID]*Comment, each func(*Comment
 
 // removeComments deletes the removals the requester may make (the comment's
 // author or the post's author), records why the others were refused, and
-// answers how many rows it deleted.
+// answers how many rows it deleted. A comment a moderator removed is gone
+// for them too: it stays for the audit trail and is no longer counted.
 func removeComments(ctx context.Context, db bun.IDB, postID uuid.UUID, rs []CommentRemoval, errs []error) (int, error) {
 	var author uuid.UUID
 	if err := db.QueryRowContext(ctx, "SELECT user_id FROM posts WHERE id = ?", postID).Scan(&author); err != nil {
@@ -914,7 +915,7 @@ func removeComments(ctx context.Context, db bun.IDB, postID uuid.UUID, rs []Comm
 		UserID uuid.UUID `bun:"user_id"`
 	}
 	if err := db.NewSelect().Model((*Comment)(nil)).Column("id", "user_id").
-		Where("post_id = ? AND id = ANY(?::uuid[])", postID, pgdialect.Array(ids)).Scan(ctx, &found); err != nil {
+		Where("post_id = ? AND id = ANY(?::uuid[]) AND removed_at IS NULL", postID, pgdialect.Array(ids)).Scan(ctx, &found); err != nil {
 		return 0, fmt.Errorf("persistence: comments to remove: %w", err)
 	}
 	owner := make(map[uuid.UUID]uuid.UUID, len(found))
@@ -938,7 +939,7 @@ func removeComments(ctx context.Context, db bun.IDB, postID uuid.UUID, rs []Comm
 	}
 	var n int
 	err := db.QueryRowContext(ctx, `WITH del AS (
-		DELETE FROM comments WHERE post_id = ?0 AND id = ANY(?1::uuid[]) RETURNING id
+		DELETE FROM comments WHERE post_id = ?0 AND id = ANY(?1::uuid[]) AND removed_at IS NULL RETURNING id
 	), ob AS (
 		INSERT INTO search_outbox (entity, entity_id, op) SELECT ?2, id, ?3 FROM del
 	)
