@@ -3,9 +3,11 @@ package httpapi
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
+	"campus/httpapi/wstest"
 	"campus/persistence"
 )
 
@@ -73,5 +75,50 @@ func TestRemovedCommentLeavesTheCount(t *testing.T) {
 	}
 	if n := sw.commentsCount(t, aTok, post); n != 1 {
 		t.Errorf("commentsCount after the author's delete: %d, want 1", n)
+	}
+}
+
+// TestWatchRefusedAcrossABlock: a socket that connects after a block (a
+// reconnect, a new tab) and asks to watch the posts of someone with a block
+// between them, either way, gets nothing of those posts, while the other
+// posts of the same watch frame update.
+func TestWatchRefusedAcrossABlock(t *testing.T) {
+	sw := newSweepStack(t)
+	_, aTok := sw.member(t, "Watch Block Asha")
+	b, bTok := sw.member(t, "Watch Block Bikram")
+	_, cTok := sw.member(t, "Watch Block Chitra")
+	d, dTok := sw.member(t, "Watch Block Dev")
+	aPost, cPost, dPost := sw.post(t, aTok, "asha's"), sw.post(t, cTok, "chitra's"), sw.post(t, dTok, "dev's")
+	for _, blk := range []struct {
+		tok string
+		who string
+	}{{aTok, b.ID.String()}, {bTok, d.ID.String()}} { // A blocks B; B blocks D
+		if status, env := sw.call(t, "POST", "/api/safety/blocks/"+blk.who, blk.tok, nil); status != 200 {
+			t.Fatalf("block: %d %v", status, env)
+		}
+	}
+	sock := sw.connect(t, bTok)
+	sock.Watch(t, aPost, dPost, cPost)
+	for _, id := range []string{aPost, dPost, cPost} {
+		sw.comment(t, cTok, id, "hello")
+	}
+	// C's post's count comes after the other two were committed: every
+	// frame up to it must be silent about A's and D's posts.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		f, err := sock.Read(time.Until(deadline))
+		if err != nil {
+			t.Fatalf("waiting for the counts of C's post: %v", err)
+		}
+		for name, id := range map[string]string{"A's post (A blocked B)": aPost, "D's post (B blocked D)": dPost} {
+			if mentions(t, f, id) {
+				t.Errorf("B's socket heard of %s: %s %v", name, f.Event, f.Data)
+			}
+		}
+		if f.Event == "post:counts" {
+			if e, ok := wstest.Counts(t, f)[cPost]; ok && e.CommentsCount == 1 {
+				return
+			}
+		}
 	}
 }

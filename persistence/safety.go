@@ -130,6 +130,25 @@ func PostsByAmong(ctx context.Context, db bun.IDB, author uuid.UUID, ids []uuid.
 	return out, nil
 }
 
+// WatchablePosts answers which of ids viewer may watch live: posts that
+// exist, are not removed, and whose author has no block with viewer either
+// way. One query for a watch frame however many posts it lists (at most
+// realtime.MaxWatched), through the primary keys.
+func WatchablePosts(ctx context.Context, db bun.IDB, viewer uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var out []uuid.UUID
+	err := db.NewRaw(`SELECT p.id FROM posts p WHERE p.id = ANY (?0::uuid[]) AND p.removed_at IS NULL
+		AND NOT EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = ?1)
+		AND NOT EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = p.user_id)`,
+		uuidArray(ids), viewer).Scan(ctx, &out)
+	if err != nil {
+		return nil, fmt.Errorf("persistence: watchable posts: %w", err)
+	}
+	return out, nil
+}
+
 // isFKViolation reports a foreign-key violation and its constraint.
 func isFKViolation(err error) (string, bool) {
 	type pgErr interface{ Field(byte) string }
