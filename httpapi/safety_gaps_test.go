@@ -2,6 +2,9 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
+	"net/url"
+	"slices"
 	"testing"
 	"time"
 
@@ -120,5 +123,81 @@ func TestWatchRefusedAcrossABlock(t *testing.T) {
 				return
 			}
 		}
+	}
+}
+
+// TestFeedPagesStayFullAfterFiltering: a reader who blocks or mutes
+// authors still gets pages of `limit` posts while more exist, the next
+// page continuing where theirs ended; a reader who hides nothing pages
+// through everything.
+func TestFeedPagesStayFullAfterFiltering(t *testing.T) {
+	sw := newSweepStack(t)
+	_, vTok := sw.member(t, "Pages Viewer")
+	_, wTok := sw.member(t, "Pages Watcher")
+	blocked, bTok := sw.member(t, "Pages Blocked")
+	muted, mTok := sw.member(t, "Pages Muted")
+	_, oTok := sw.member(t, "Pages Other")
+	for _, path := range []string{"/api/safety/blocks/" + blocked.ID.String(), "/api/safety/mutes/" + muted.ID.String()} {
+		if status, env := sw.call(t, "POST", path, vTok, nil); status != 200 {
+			t.Fatalf("%s: %d %v", path, status, env)
+		}
+	}
+	// Oldest first: the other's posts with runs of hidden ones between them.
+	var visible, all []string // newest first
+	for i, tok := range []string{oTok, bTok, mTok, oTok, bTok, bTok, mTok, oTok, oTok, mTok, bTok, oTok, mTok, oTok, bTok} {
+		id := sw.post(t, tok, fmt.Sprintf("post %d", i))
+		all = append([]string{id}, all...)
+		if tok == oTok {
+			visible = append([]string{id}, visible...)
+		}
+	}
+	pages := func(t *testing.T, token string, limit int) (got []string, sizes []int) {
+		t.Helper()
+		cursor := ""
+		for range 20 {
+			path := fmt.Sprintf("/api/posts/feed?limit=%d", limit)
+			if cursor != "" {
+				path += "&cursor=" + url.QueryEscape(cursor)
+			}
+			status, env := sw.call(t, "GET", path, token, nil)
+			if status != 200 {
+				t.Fatalf("feed: %d %v", status, env)
+			}
+			list, _ := data(env)["posts"].([]any)
+			for _, p := range list {
+				got = append(got, p.(map[string]any)["id"].(string))
+			}
+			sizes = append(sizes, len(list))
+			next, _ := data(env)["nextCursor"].(string)
+			if next == "" {
+				return got, sizes
+			}
+			cursor = next
+		}
+		t.Fatal("more than 20 pages")
+		return nil, nil
+	}
+	tests := []struct {
+		name  string
+		token string
+		limit int
+		want  []string
+	}{
+		{"blocks and mutes, pages of 2", vTok, 2, visible},
+		{"blocks and mutes, pages of 4", vTok, 4, visible},
+		{"hides nothing", wTok, 4, all},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, sizes := pages(t, tc.token, tc.limit)
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("posts %v, want %v", got, tc.want)
+			}
+			for i, n := range sizes[:len(sizes)-1] {
+				if n != tc.limit {
+					t.Errorf("page %d holds %d posts, want %d (sizes %v)", i+1, n, tc.limit, sizes)
+				}
+			}
+		})
 	}
 }
