@@ -208,7 +208,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Search:        app.NewSearch(app.SearchDeps{DB: db, Index: searchIdx}),
 		Safety:        app.NewSafety(app.SafetyDeps{DB: db, Gates: gates, Log: log}),
 		Moderation: app.NewModeration(app.ModerationDeps{DB: db, Sessions: sessions, Pusher: live, Grains: live,
-			Gates: gates, Log: log}),
+			Counts: live, Gates: gates, Log: log}),
 		Ready: func(ctx context.Context) error {
 			if err := db.PingContext(ctx); err != nil {
 				return &httpapi.NotReady{Check: "database", Err: err}

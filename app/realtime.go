@@ -54,6 +54,15 @@ func (r *Realtime) StillValid(ctx context.Context, token string) (bool, error) {
 	return err == nil, err
 }
 
+// Watchable answers which of the posts ids a socket of viewer may watch:
+// live counts and events of a post must not reach someone with a block
+// between them and its author (either way), nor anyone of a removed post.
+// A socket asks once per watch frame, for all the posts it lists; a block
+// made later drops the watches through the hub (Hub.UsersBlocked).
+func (r *Realtime) Watchable(ctx context.Context, viewer uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
+	return persistence.WatchablePosts(ctx, r.db, viewer, ids)
+}
+
 // NotificationFrames renders what a new or rolled-up notification pushes to
 // its user's sockets (the user grain calls it through actors.Config.Render):
 // for a like or a comment the personal event post:like / post:comment from

@@ -240,7 +240,7 @@ func newSweepStack(t *testing.T) *sweepStack {
 		d.Posts = app.NewPosts(app.PostsDeps{DB: st.db, Media: st.media, Grains: st.live, Gates: gates, Log: d.Log})
 		d.Safety = app.NewSafety(app.SafetyDeps{DB: st.db, Gates: gates, Log: d.Log})
 		d.Moderation = app.NewModeration(app.ModerationDeps{DB: st.db, Sessions: st.sessions, Pusher: st.live,
-			Grains: st.live, Gates: gates, Log: d.Log})
+			Grains: st.live, Counts: st.live, Gates: gates, Log: d.Log})
 	}})
 	hash, err := app.NewHasher(1).Hash(context.Background(), sweepPassword)
 	if err != nil {

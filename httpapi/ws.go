@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fasthttp/websocket"
+	"github.com/google/uuid"
 	"github.com/valyala/fasthttp"
 
 	"campus/app"
@@ -177,6 +178,9 @@ func (s *Server) serveSocket(conn *websocket.Conn, token string) {
 		},
 		Resume: func(ctx context.Context, since time.Time) ([][]byte, error) {
 			return s.deps.Realtime.Resume(ctx, p.UserID, since)
+		},
+		Watchable: func(ctx context.Context, ids []uuid.UUID) ([]uuid.UUID, error) {
+			return s.deps.Realtime.Watchable(ctx, p.UserID, ids)
 		},
 	})
 }

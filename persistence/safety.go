@@ -163,6 +163,25 @@ func PostsByAmong(ctx context.Context, db bun.IDB, author uuid.UUID, ids []uuid.
 	return out, nil
 }
 
+// WatchablePosts answers which of ids viewer may watch live: posts that
+// exist, are not removed, and whose author has no block with viewer either
+// way. One query for a watch frame however many posts it lists (at most
+// realtime.MaxWatched), through the primary keys.
+func WatchablePosts(ctx context.Context, db bun.IDB, viewer uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var out []uuid.UUID
+	err := db.NewRaw(`SELECT p.id FROM posts p WHERE p.id = ANY (?0::uuid[]) AND p.removed_at IS NULL
+		AND NOT EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = ?1)
+		AND NOT EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = p.user_id)`,
+		uuidArray(ids), viewer).Scan(ctx, &out)
+	if err != nil {
+		return nil, fmt.Errorf("persistence: watchable posts: %w", err)
+	}
+	return out, nil
+}
+
 // isFKViolation reports a foreign-key violation and its constraint.
 func isFKViolation(err error) (string, bool) {
 	type pgErr interface{ Field(byte) string }
@@ -509,11 +528,13 @@ func ResolveReportsAbout(ctx context.Context, db bun.IDB, author uuid.UUID, by u
 	return int(n), nil
 }
 
-// RemovedItem is what removing a post or comment found.
+// RemovedItem is what removing a post or comment found. Of a comment,
+// Likes and Comments are its post's counts after the removal.
 type RemovedItem struct {
-	AuthorID uuid.UUID
-	PostID   uuid.UUID
-	Content  string
+	AuthorID        uuid.UUID
+	PostID          uuid.UUID
+	Content         string
+	Likes, Comments int
 }
 
 // RemovePost hides a post from everyone but moderators (the row is kept)
@@ -537,12 +558,21 @@ func RemovePost(ctx context.Context, tx bun.IDB, id uuid.UUID) (RemovedItem, err
 	return it, AddOutbox(ctx, tx, EntityPost, id, OpDelete)
 }
 
-// RemoveComment hides a comment from everyone but moderators and takes it
-// out of the search index. domain.ErrNotFound if none or already removed.
+// RemoveComment hides a comment from everyone but moderators, counts it
+// out of its post's comments (a removed comment is no longer one anybody
+// reads) and takes it out of the search index. domain.ErrNotFound if none
+// or already removed.
 func RemoveComment(ctx context.Context, tx bun.IDB, id uuid.UUID) (RemovedItem, error) {
 	var it RemovedItem
-	err := tx.QueryRowContext(ctx, `UPDATE comments SET removed_at = now() WHERE id = ? AND removed_at IS NULL
-		RETURNING user_id, post_id, content`, id).Scan(&it.AuthorID, &it.PostID, &it.Content)
+	err := tx.QueryRowContext(ctx, `WITH c AS (
+		UPDATE comments SET removed_at = now() WHERE id = ? AND removed_at IS NULL
+		RETURNING user_id, post_id, content
+	), p AS (
+		UPDATE posts SET comments_count = greatest(posts.comments_count - 1, 0) FROM c WHERE posts.id = c.post_id
+		RETURNING posts.likes_count, posts.comments_count
+	)
+	SELECT c.user_id, c.post_id, c.content, p.likes_count, p.comments_count FROM c, p`, id).
+		Scan(&it.AuthorID, &it.PostID, &it.Content, &it.Likes, &it.Comments)
 	if err != nil {
 		return it, notFound(err, "persistence: remove comment")
 	}

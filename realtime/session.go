@@ -9,6 +9,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/fasthttp/websocket"
+	"github.com/google/uuid"
 
 	"campus/actors"
 )
@@ -95,9 +96,14 @@ type (
 		closed  bool // the bytes ended with our close frame
 	}
 	revokeChecked struct{ valid bool }
-	resumed       struct{ frames [][]byte }
-	readable      struct{}
-	closeTimeout  struct{}
+	// watchChecked answers a watch frame's check: of the posts asked, the
+	// ones the user may watch (nil if the check failed: none).
+	watchChecked struct {
+		asked, allowed []uuid.UUID
+	}
+	resumed      struct{ frames [][]byte }
+	readable     struct{}
+	closeTimeout struct{}
 )
 
 func (s *session) Receive(ctx actor.Context) {
@@ -158,6 +164,8 @@ func (s *session) Receive(ctx actor.Context) {
 		if !m.valid {
 			s.close(ClosePolicy, "Token revoked")
 		}
+	case *watchChecked:
+		s.watchChecked(m)
 	case *clientFrame:
 		s.clientFrame(m.data)
 	case *peerPing:
@@ -189,7 +197,7 @@ func (s *session) Receive(ctx actor.Context) {
 func (s *session) clientFrame(data []byte) {
 	h := s.watched.handle(data)
 	if s.registered {
-		s.sockets.hub.Watch(s.self, h.added)
+		s.watch(h.added)
 		s.sockets.hub.Unwatch(s.self, h.removed)
 	}
 	if h.reply != nil {
@@ -197,6 +205,59 @@ func (s *session) clientFrame(data []byte) {
 	}
 	if h.resume != nil {
 		s.resume(*h.resume)
+	}
+}
+
+// watch has the hub deliver the posts ids, once the client's Watchable
+// check allowed them: it runs in a goroutine of its own (it asks the
+// database, once for the whole frame) and reports back with watchChecked.
+// Meanwhile the posts are in the watched set but not with the hub; an
+// unwatch in between takes them out of the set, and the check's answer
+// then watches only what is still in it.
+func (s *session) watch(ids []uuid.UUID) {
+	check := s.client.Watchable
+	if len(ids) == 0 {
+		return
+	}
+	if check == nil {
+		s.sockets.hub.Watch(s.self, ids)
+		return
+	}
+	root, self, log, user := s.root, s.self, s.sockets.log, s.client.UserID
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		allowed, err := check(ctx, ids)
+		if err != nil {
+			// Refused rather than let through: the client watches them
+			// again on its next watch or reconnect.
+			log.Warn().Err(err).Str("user_id", user.String()).Int("posts", len(ids)).Msg("websocket watch check failed")
+			allowed = nil
+		}
+		root.Send(self, &watchChecked{asked: ids, allowed: allowed})
+	}()
+}
+
+// watchChecked watches the allowed posts that are still in the watched set
+// and forgets the refused ones.
+func (s *session) watchChecked(m *watchChecked) {
+	ok := make(map[uuid.UUID]bool, len(m.allowed))
+	for _, id := range m.allowed {
+		ok[id] = true
+	}
+	var watch []uuid.UUID
+	for _, id := range m.asked {
+		if _, still := s.watched[id]; !still {
+			continue
+		}
+		if ok[id] {
+			watch = append(watch, id)
+		} else {
+			delete(s.watched, id)
+		}
+	}
+	if s.registered && !s.closing.Load() {
+		s.sockets.hub.Watch(s.self, watch)
 	}
 }
 

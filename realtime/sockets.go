@@ -130,6 +130,11 @@ type Client struct {
 	// time its resume frame names (the user's notifications); nil ignores
 	// resume frames.
 	Resume func(ctx context.Context, since time.Time) ([][]byte, error)
+	// Watchable answers which of the posts a watch frame lists the user may
+	// watch (no block with the author, not removed); the others are not
+	// watched, silently. Asked once per watch frame. nil watches every post
+	// asked for.
+	Watchable func(ctx context.Context, ids []uuid.UUID) ([]uuid.UUID, error)
 }
 
 // Serve hands an upgraded connection to a new session actor and returns at
