@@ -133,7 +133,6 @@ func (b *bench) cluster(ctx context.Context) {
 			"CAMPUS_ETCD_ENDPOINTS=" + endpoint,
 			"CAMPUS_CLUSTER_NAME=" + name,
 			"CAMPUS_CLUSTER_ADDR=127.0.0.1:" + strconv.Itoa(cport),
-			"CAMPUS_SHUTDOWN_TIMEOUT=20s",
 		}})
 		if err != nil {
 			return nil, err

@@ -393,8 +393,13 @@ func (p *etcdProvider) listed(members map[string]*protocluster.Member, addr stri
 	return nil
 }
 
-// deadProbeTimeout bounds one probe of a suspect peer.
-const deadProbeTimeout = 500 * time.Millisecond
+// deadProbeTimeout bounds one probe of a suspect peer; deadProbes probes,
+// deadProbeEvery apart, are made before a peer counts as alive.
+const (
+	deadProbeTimeout = 500 * time.Millisecond
+	deadProbes       = 4
+	deadProbeEvery   = 250 * time.Millisecond
+)
 
 // probeDead reports whether the peer at addr is certainly gone: a TCP
 // connect to its remoting port is refused, i.e. its host answers and nothing
@@ -405,15 +410,23 @@ const deadProbeTimeout = 500 * time.Millisecond
 // etcdGoneGrace. Anything else (a timeout, an unreachable host, a connect
 // that succeeds) proves nothing: a paused process or a partition heals,
 // and protoactor would block a member dropped in error for good; those
-// cases keep the lease and the grace.
+// cases keep the lease and the grace. A dying process's kernel may close
+// the connections a moment before the listener, so a connect that succeeds
+// is tried again a few times before the peer counts as alive.
 func probeDead(ctx context.Context, addr string) bool {
 	d := net.Dialer{Timeout: deadProbeTimeout}
-	conn, err := d.DialContext(ctx, "tcp", addr)
-	if err == nil {
-		conn.Close()
-		return false
+	for i := range deadProbes {
+		if i > 0 {
+			sleep(ctx, deadProbeEvery)
+		}
+		conn, err := d.DialContext(ctx, "tcp", addr)
+		if err == nil {
+			conn.Close()
+			continue
+		}
+		return errors.Is(err, syscall.ECONNREFUSED)
 	}
-	return errors.Is(err, syscall.ECONNREFUSED)
+	return false
 }
 
 func sleep(ctx context.Context, d time.Duration) {
