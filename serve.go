@@ -272,6 +272,15 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
 	srv.Drain()
+	if cfg.DrainDelay > 0 {
+		// Ready answers 503 while everything else is still served, until a
+		// load balancer polling it has stopped sending here.
+		log.Info().Dur("delay", cfg.DrainDelay).Msg("draining: ready answers 503")
+		select {
+		case <-time.After(cfg.DrainDelay):
+		case <-sctx.Done():
+		}
+	}
 	if err := sockets.CloseAll(sctx, realtime.RestartReason); err != nil {
 		log.Error().Err(err).Msg("close websockets")
 	}
