@@ -202,13 +202,15 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Profiles:      app.NewProfiles(app.ProfilesDeps{DB: db, Media: store, Log: log}),
 		Friends:       app.NewFriends(app.FriendsDeps{DB: db, Log: log, Pusher: live, Brakes: brakes}),
 		Notifications: app.NewNotifications(app.NotificationsDeps{DB: db, Log: log}),
-		Posts:         app.NewPosts(app.PostsDeps{DB: db, Media: store, Grains: live, Brakes: brakes, Gates: gates, Log: log}),
-		Realtime:      app.NewRealtime(db, sessions),
-		Sockets:       sockets,
-		Search:        app.NewSearch(app.SearchDeps{DB: db, Index: searchIdx}),
-		Safety:        app.NewSafety(app.SafetyDeps{DB: db, Gates: gates, Log: log}),
+		Posts: app.NewPosts(app.PostsDeps{DB: db, Media: store, Grains: live, Brakes: brakes, Pusher: live,
+			Gates: gates, Log: log}),
+		Realtime: app.NewRealtime(db, sessions),
+		Sockets:  sockets,
+		Search:   app.NewSearch(app.SearchDeps{DB: db, Index: searchIdx}),
+		Safety:   app.NewSafety(app.SafetyDeps{DB: db, Gates: gates, Log: log}),
 		Moderation: app.NewModeration(app.ModerationDeps{DB: db, Sessions: sessions, Pusher: live, Grains: live,
 			Counts: live, Gates: gates, Log: log}),
+		Groups: app.NewGroups(app.GroupsDeps{DB: db, Media: store, Pusher: live, Index: searchIdx, Log: log}),
 		Ready: func(ctx context.Context) error {
 			if err := db.PingContext(ctx); err != nil {
 				return &httpapi.NotReady{Check: "database", Err: err}

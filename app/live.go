@@ -58,6 +58,13 @@ type PostRef struct {
 	Snippet string `json:"snippet,omitempty"`
 }
 
+// GroupRef is a notification's group.
+type GroupRef struct {
+	ID     string `json:"id"`
+	Handle string `json:"handle"`
+	Name   string `json:"name"`
+}
+
 // NotificationView is the server form of a notification (spec §3): the list
 // of GET /notifications and the `notification` event carry it. Likes roll
 // up: one notification per post, with its newest likers in Actors (newest
@@ -72,9 +79,11 @@ type NotificationView struct {
 	Actors     []UserRef `json:"actors"`
 	ActorCount int       `json:"actorCount"`
 	Post       *PostRef  `json:"post,omitempty"`
-	CreatedAt  time.Time `json:"createdAt"`
-	UpdatedAt  time.Time `json:"updatedAt"`
-	IsRead     bool      `json:"isRead"`
+	// Group is the group of a group notification.
+	Group     *GroupRef `json:"group,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	IsRead    bool      `json:"isRead"`
 }
 
 // NotificationEvent is the `notification` websocket event: the new or
@@ -106,6 +115,9 @@ func NewNotificationView(n *persistence.Notification) NotificationView {
 	if v.Sender != nil {
 		name = v.Sender.Name
 	}
+	if n.GroupID != uuid.Nil {
+		v.Group = &GroupRef{ID: n.GroupID.String(), Handle: n.GroupHandle, Name: n.GroupName}
+	}
 	switch n.Type {
 	case persistence.NotifyFriendRequest:
 		v.Message = name + " sent you a friend request"
@@ -117,6 +129,14 @@ func NewNotificationView(n *persistence.Notification) NotificationView {
 		v.Message = name + " commented on your post"
 	case persistence.NotifyModeration:
 		v.Message = n.Note
+	case persistence.NotifyGroupJoinRequest:
+		v.Message = name + " asked to join " + n.GroupName
+	case persistence.NotifyGroupJoinApproved:
+		v.Message = "Your request to join " + n.GroupName + " was approved"
+	case persistence.NotifyGroupInvitation:
+		v.Message = name + " invited you to join " + n.GroupName
+	case persistence.NotifyGroupPost:
+		v.Message = name + " posted in " + n.GroupName
 	default:
 		v.Message = "You have a new notification"
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,7 +49,11 @@ type pageReads struct {
 
 // pageKey says which readers can share a query.
 type pageKey struct {
-	author   uuid.UUID
+	author uuid.UUID
+	group  uuid.UUID
+	// groups are the readers' groups of a home feed page (their ids in
+	// order, concatenated): only readers of the same groups share a query.
+	groups   string
 	atMicros int64
 	afterKey string
 	afterID  uuid.UUID
@@ -75,7 +80,14 @@ func newPageReads(db bun.IDB, log zerolog.Logger) *pageReads {
 
 // read answers the page q (Viewers unset) as viewer sees it.
 func (r *pageReads) read(ctx context.Context, q persistence.PostQuery, viewer uuid.UUID) (PostPage, error) {
-	key := pageKey{author: q.Author, afterKey: q.After.Key, afterID: q.After.ID, limit: q.Limit}
+	key := pageKey{author: q.Author, group: q.Group, afterKey: q.After.Key, afterID: q.After.ID, limit: q.Limit}
+	if q.Author == uuid.Nil && q.Group == uuid.Nil {
+		var b strings.Builder
+		for _, g := range q.Groups {
+			b.Write(g[:])
+		}
+		key.groups = b.String()
+	}
 	if !q.After.At.IsZero() {
 		key.atMicros = q.After.At.UnixMicro()
 	}

@@ -54,6 +54,9 @@ type PostsDeps struct {
 	Grains PostGrains
 	// Brakes limit new accounts' posts and comments; nil: no brakes.
 	Brakes *Brakes
+	// Pusher tells close followers of a group of its new posts, live; nil:
+	// the notifications are only stored.
+	Pusher Pusher
 	// Gates answers post gates from memory; nil: a query each time.
 	Gates *Gates
 	Log   zerolog.Logger
@@ -91,6 +94,16 @@ type PostView struct {
 	UserID        string          `json:"userId"`
 	CreatedAt     time.Time       `json:"createdAt"`
 	UpdatedAt     time.Time       `json:"updatedAt"`
+	// Group is the post's group; null outside groups.
+	Group *PostGroupView `json:"group"`
+}
+
+// PostGroupView is the group a post belongs to.
+type PostGroupView struct {
+	ID         string `json:"id"`
+	Handle     string `json:"handle"`
+	Name       string `json:"name"`
+	Visibility string `json:"visibility"`
 }
 
 // NewPostView renders a post row for its viewer.
@@ -103,12 +116,16 @@ func NewPostView(r *persistence.PostRow) PostView {
 	if r.Author != nil {
 		author = NewUserSummary(r.Author)
 	}
-	return PostView{
+	v := PostView{
 		ID: r.ID.String(), Content: r.Content, Images: images, Visibility: r.Visibility,
 		LikesCount: r.LikesCount, IsLiked: r.IsLiked, CommentsCount: r.CommentsCount,
 		Author: author, User: author, UserID: r.UserID.String(),
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
+	if g := r.Group; g != nil {
+		v.Group = &PostGroupView{ID: g.ID.String(), Handle: g.Handle, Name: g.Name, Visibility: g.Visibility}
+	}
+	return v
 }
 
 // CommentView is a comment as lists and answers show it.
@@ -186,6 +203,10 @@ func (a *Posts) Create(ctx context.Context, p Principal, in domain.PostInput, im
 	if err != nil {
 		return PostResult{}, err
 	}
+	groupID, err := a.groupToPostIn(ctx, p, in.GroupID)
+	if err != nil {
+		return PostResult{}, err
+	}
 	if err := a.d.Brakes.check(ctx, p.UserID, brakePost); err != nil {
 		return PostResult{}, err
 	}
@@ -205,7 +226,9 @@ func (a *Posts) Create(ctx context.Context, p Principal, in domain.PostInput, im
 		}
 		saved = append(saved, im)
 	}
-	row := &persistence.Post{ID: persistence.NewID(), UserID: p.UserID, Content: post.Content, Visibility: post.Visibility}
+	row := &persistence.Post{ID: persistence.NewID(), UserID: p.UserID, Content: post.Content, Visibility: post.Visibility,
+		GroupID: groupID}
+	var notices []notice
 	rows := make([]*persistence.PostImage, len(saved))
 	for i, im := range saved {
 		rows[i] = &persistence.PostImage{
@@ -214,12 +237,21 @@ func (a *Posts) Create(ctx context.Context, p Principal, in domain.PostInput, im
 		}
 	}
 	err = a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return persistence.InsertPost(ctx, tx, row, rows)
+		if err := persistence.InsertPost(ctx, tx, row, rows); err != nil {
+			return err
+		}
+		if groupID == uuid.Nil {
+			return nil
+		}
+		var err error
+		notices, err = groupPostNotices(ctx, tx, groupID, row.ID, p.UserID)
+		return err
 	})
 	if err != nil {
 		cleanup()
 		return PostResult{}, err
 	}
+	pushNotices(ctx, a.d.DB, a.d.Pusher, a.d.Log, p.UserID, notices)
 	view, err := persistence.PostByID(ctx, a.d.DB, row.ID, p.UserID)
 	if err != nil {
 		return PostResult{}, err
@@ -228,9 +260,43 @@ func (a *Posts) Create(ctx context.Context, p Principal, in domain.PostInput, im
 	return PostResult{Post: NewPostView(view)}, nil
 }
 
-// Feed is everyone's posts, newest first.
+// groupToPostIn checks the groupId of a new post: "" is none; otherwise
+// the caller must be a member (403), and the group must exist for them
+// (404 for a secret group they are not in).
+func (a *Posts) groupToPostIn(ctx context.Context, p Principal, raw string) (uuid.UUID, error) {
+	if raw == "" {
+		return uuid.Nil, nil
+	}
+	id, err := uuid.Parse(raw)
+	if err != nil {
+		return uuid.Nil, domain.InvalidField("groupId", domain.MsgGroupNotFound)
+	}
+	g, err := persistence.GroupByID(ctx, a.d.DB, id, p.UserID)
+	if isNotFound(err) || (err == nil && !domain.CanSeeGroup(g.Visibility, g.Membership())) {
+		return uuid.Nil, errGroupNotFound
+	}
+	if err != nil {
+		return uuid.Nil, err
+	}
+	if !g.Membership().IsMember() {
+		return uuid.Nil, errNotGroupMember
+	}
+	return id, nil
+}
+
+// Feed is the home feed, newest first: posts outside groups and the posts
+// of the caller's groups.
 func (a *Posts) Feed(ctx context.Context, p Principal, limit int, cursor string) (PostPage, error) {
-	return a.page(ctx, p, uuid.Nil, limit, cursor)
+	limit = keysetLimit(limit, postsPageDefault, postsPageMax)
+	after, err := decodeKeyset(cursor)
+	if err != nil {
+		return PostPage{}, err
+	}
+	groups, err := persistence.MemberGroupIDs(ctx, a.d.DB, p.UserID)
+	if err != nil {
+		return PostPage{}, err
+	}
+	return a.pages.read(ctx, persistence.PostQuery{Groups: groups, After: after, Limit: limit}, p.UserID)
 }
 
 // UserPosts is one user's posts, newest first.
@@ -262,8 +328,9 @@ func (a *Posts) Get(ctx context.Context, p Principal, id uuid.UUID) (PostDetail,
 	if err != nil {
 		return PostDetail{}, err
 	}
-	// A block hides the post as if it were gone; a removed post is shown
-	// to moderators only.
+	// A block hides the post as if it were gone, and so does a closed or
+	// secret group to a non-member; a removed post is shown to moderators
+	// only.
 	if len(row.HiddenFor) > 0 {
 		return PostDetail{}, errPostNotFound
 	}
@@ -304,12 +371,19 @@ func (a *Posts) Update(ctx context.Context, p Principal, id uuid.UUID, in domain
 	return PostResult{Post: NewPostView(row)}, nil
 }
 
-// Delete removes the caller's own post with its images, likes, comments and
+// Delete removes the caller's own post (or, for a group post, one the
+// caller administers the group of) with its images, likes, comments and
 // notifications, then tells the post's watchers.
 func (a *Posts) Delete(ctx context.Context, p Principal, id uuid.UUID) (MessageResult, error) {
 	var keys []string
 	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := a.ownPost(ctx, tx, p, id); err != nil {
+		if lp, err := a.ownPost(ctx, tx, p, id); errors.Is(err, errNotYourPost) {
+			if admin, aerr := groupPostAdmin(ctx, tx, lp.GroupID, p.UserID); aerr != nil {
+				return aerr
+			} else if !admin {
+				return err
+			}
+		} else if err != nil {
 			return err
 		}
 		var err error
@@ -368,7 +442,7 @@ func (a *Posts) gate(ctx context.Context, p Principal, id uuid.UUID) (persistenc
 	} else {
 		g, err = persistence.PostGateOf(ctx, a.d.DB, id, p.UserID)
 	}
-	if isNotFound(err) || (err == nil && (g.Removed || g.Blocked)) {
+	if isNotFound(err) || (err == nil && (g.Removed || g.Blocked || g.GroupLocked)) {
 		return g, errPostNotFound
 	}
 	return g, err

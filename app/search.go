@@ -57,7 +57,7 @@ type UserSearchResults struct {
 // comments, each by relevance. A blank query answers nothing without
 // searching.
 func (s *Search) Search(ctx context.Context, q string, limit int) (SearchResults, error) {
-	return s.search(ctx, q, limit, nil)
+	return s.search(ctx, q, limit, uuid.Nil, nil)
 }
 
 // SearchFor is Search as p sees it: nothing by or of people with a block
@@ -70,7 +70,7 @@ func (s *Search) SearchFor(ctx context.Context, p Principal, q string, limit int
 	if err != nil {
 		return SearchResults{}, err
 	}
-	return s.search(ctx, q, limit, hide)
+	return s.search(ctx, q, limit, p.UserID, hide)
 }
 
 // UsersFor is Users as p sees it: no one with a block between them and p.
@@ -90,9 +90,11 @@ func (s *Search) UsersFor(ctx context.Context, p Principal, q string, limit int)
 	return res, nil
 }
 
-// search is Search leaving out users in hide and what they wrote. The
+// search is Search leaving out users in hide and what they wrote, and
+// posts and comments of groups reader may not read (uuid.Nil: anyone's
+// public view). The
 // index is asked for as many more hits as could be left out.
-func (s *Search) search(ctx context.Context, q string, limit int, hide map[uuid.UUID]bool) (SearchResults, error) {
+func (s *Search) search(ctx context.Context, q string, limit int, reader uuid.UUID, hide map[uuid.UUID]bool) (SearchResults, error) {
 	out := SearchResults{Results: []SearchResult{}}
 	if strings.TrimSpace(q) == "" {
 		return out, nil
@@ -116,7 +118,7 @@ func (s *Search) search(ctx context.Context, q string, limit int, hide map[uuid.
 			shown[users[i].ID] = userResult(&users[i])
 		}
 	}
-	posts, err := persistence.SearchPostsByIDs(ctx, s.d.DB, ids[domain.SearchPost])
+	posts, err := persistence.SearchPostsByIDs(ctx, s.d.DB, ids[domain.SearchPost], reader)
 	if err != nil {
 		return out, err
 	}
@@ -130,7 +132,7 @@ func (s *Search) search(ctx context.Context, q string, limit int, hide map[uuid.
 			Avatar: p.AuthorAvatar, URL: "/post/" + p.ID.String(),
 		}
 	}
-	comments, err := persistence.SearchCommentsByIDs(ctx, s.d.DB, ids[domain.SearchComment])
+	comments, err := persistence.SearchCommentsByIDs(ctx, s.d.DB, ids[domain.SearchComment], reader)
 	if err != nil {
 		return out, err
 	}

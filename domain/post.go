@@ -35,6 +35,8 @@ const (
 type PostInput struct {
 	Content    string `json:"content"`
 	Visibility string `json:"visibility"`
+	// GroupID, when set, posts in that group (members only).
+	GroupID string `json:"groupId"`
 }
 
 // Post is a validated new post.

@@ -28,6 +28,8 @@ const (
 	SearchUser    SearchKind = "user"
 	SearchPost    SearchKind = "post"
 	SearchComment SearchKind = "comment"
+	// SearchGroup is searched on its own (the groups directory).
+	SearchGroup SearchKind = "group"
 )
 
 // Rank is the kind's place in the result order: users, posts, comments.

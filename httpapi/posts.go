@@ -145,6 +145,9 @@ func postForm(ctx *fasthttp.RequestCtx) (domain.PostInput, []io.Reader, func(), 
 	if in.Visibility, err = formText(form, "visibility"); err != nil {
 		return in, nil, noop, err
 	}
+	if in.GroupID, err = formText(form, "groupId"); err != nil {
+		return in, nil, noop, err
+	}
 	headers := form.File["images"]
 	var files []multipart.File
 	closeAll := func() {

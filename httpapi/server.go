@@ -63,6 +63,8 @@ type Deps struct {
 	// and admins' calls. Nil leaves an area's routes out.
 	Safety     *app.Safety
 	Moderation *app.Moderation
+	// Groups serves the groups API (issue 18); nil leaves it out.
+	Groups *app.Groups
 }
 
 // Server is the node's HTTP server.
@@ -157,6 +159,7 @@ func (s *Server) routes() {
 	s.wsRoutes()
 	s.searchRoutes()
 	s.safetyRoutes()
+	s.groupRoutes()
 }
 
 // Serve answers requests on ln until Shutdown.

@@ -204,6 +204,55 @@ var sweepRoutes = map[string]sweepRoute{
 	"POST /api/admin/moderators/{id}":           {params: withID("peer"), body: moderationBody},
 	"DELETE /api/admin/moderators/{id}":         {params: withID("peer"), body: moderationBody},
 	"GET /api/admin/audit":                      {},
+
+	"POST /api/groups": {body: func(fx *sweepFixtures) any {
+		return map[string]any{"name": "Sweep Club", "handle": fmt.Sprintf("sweep-new-%d", fx.seq()), "description": "d",
+			"kind": "event", "visibility": "closed", "startsAt": "2026-12-01T10:00:00Z", "endsAt": "2026-12-01T12:00:00Z",
+			"course": map[string]any{"program": "BCA", "batch": "21"}}
+	}},
+	"GET /api/groups":                                     {},
+	"GET /api/groups/mine":                                {},
+	"GET /api/groups/suggestions":                         {},
+	"GET /api/groups/{handle}":                            {params: withHandle},
+	"PATCH /api/groups/{handle}":                          {params: withHandle, body: groupPatchBody},
+	"POST /api/groups/{handle}/avatar":                    {params: withHandle, file: "image"},
+	"POST /api/groups/{handle}/cover":                     {params: withHandle, file: "image"},
+	"DELETE /api/groups/{handle}":                         {params: withHandle},
+	"POST /api/groups/{handle}/join":                      {params: withHandle},
+	"POST /api/groups/{handle}/leave":                     {params: withHandle},
+	"DELETE /api/groups/{handle}/request":                 {params: withHandle},
+	"GET /api/groups/{handle}/members":                    {params: withHandle},
+	"GET /api/groups/{handle}/requests":                   {params: withHandle},
+	"POST /api/groups/{handle}/requests/{userId}/approve": {params: withHandleUser},
+	"POST /api/groups/{handle}/requests/{userId}/decline": {params: withHandleUser},
+	"POST /api/groups/{handle}/invitations": {params: withHandle, body: func(fx *sweepFixtures) any {
+		return map[string]any{"userId": fx.ids["other"]}
+	}},
+	"POST /api/groups/{handle}/invitation/decline": {params: withHandle},
+	"PATCH /api/groups/{handle}/members/{userId}": {params: withHandleUser, body: func(*sweepFixtures) any {
+		return map[string]any{"role": "admin"}
+	}},
+	"DELETE /api/groups/{handle}/members/{userId}": {params: withHandleUser},
+	"POST /api/groups/{handle}/transfer": {params: withHandle, body: func(fx *sweepFixtures) any {
+		return map[string]any{"userId": fx.ids["peer"]}
+	}},
+	"PUT /api/groups/{handle}/follow": {params: withHandle, body: func(*sweepFixtures) any { return map[string]any{"closely": true} }},
+	"PUT /api/groups/{handle}/pin": {params: withHandle, body: func(fx *sweepFixtures) any {
+		return map[string]any{"postId": fx.ids["groupPost"]}
+	}},
+	"GET /api/groups/{handle}/posts": {params: withHandle},
+	"GET /api/groups/{handle}/live":  {params: withHandle},
+}
+
+var (
+	withHandle     = map[string]string{"handle": "group"}
+	withHandleUser = map[string]string{"handle": "group", "userId": "peer"}
+)
+
+// groupPatchBody is a plausible edit of the sweep's event group.
+func groupPatchBody(*sweepFixtures) any {
+	return map[string]any{"name": "Sweep Club 2", "description": "edited", "visibility": "public",
+		"startsAt": "2026-12-02T10:00:00Z", "endsAt": "2026-12-02T12:00:00Z"}
 }
 
 // moderationBody is a plausible moderation action: why, and a week.
@@ -237,10 +286,12 @@ func newSweepStack(t *testing.T) *sweepStack {
 		// Post gates cached as serve.go has them, so the safety tests hold
 		// them to blocks and removals.
 		gates := app.NewGates(st.db, st.sessions)
-		d.Posts = app.NewPosts(app.PostsDeps{DB: st.db, Media: st.media, Grains: st.live, Gates: gates, Log: d.Log})
+		d.Posts = app.NewPosts(app.PostsDeps{DB: st.db, Media: st.media, Grains: st.live, Pusher: st.live, Gates: gates,
+			Log: d.Log})
 		d.Safety = app.NewSafety(app.SafetyDeps{DB: st.db, Gates: gates, Log: d.Log})
 		d.Moderation = app.NewModeration(app.ModerationDeps{DB: st.db, Sessions: st.sessions, Pusher: st.live,
 			Grains: st.live, Counts: st.live, Gates: gates, Log: d.Log})
+		d.Groups = app.NewGroups(app.GroupsDeps{DB: st.db, Media: st.media, Pusher: st.live, Index: idx, Log: d.Log})
 	}})
 	hash, err := app.NewHasher(1).Hash(context.Background(), sweepPassword)
 	if err != nil {
@@ -310,6 +361,23 @@ func (sw *sweepStack) fixtures(t *testing.T) *sweepFixtures {
 		t.Fatalf("notifications: %d %v", status, env)
 	}
 	fx.ids["notification"] = list[0].(map[string]any)["id"].(string)
+	// The caller owns a closed event group with a post; the peer asked to
+	// join it (and so is named by the member routes).
+	fx.ids["group"] = fmt.Sprintf("sweep-%d", fx.seq())
+	status, env = sw.call(t, "POST", "/api/groups", tok, map[string]any{"name": "Sweep Group", "handle": fx.ids["group"],
+		"kind": "event", "visibility": "closed", "startsAt": "2026-12-01T10:00:00Z", "endsAt": "2026-12-01T12:00:00Z"})
+	if status != 201 {
+		t.Fatalf("group: %d %v", status, env)
+	}
+	groupID := data(env)["id"].(string)
+	status, env = sw.call(t, "POST", "/api/posts", tok, map[string]any{"content": "in the group", "groupId": groupID})
+	if status != 201 {
+		t.Fatalf("group post: %d %v", status, env)
+	}
+	fx.ids["groupPost"] = data(env)["post"].(map[string]any)["id"].(string)
+	if status, env = sw.call(t, "POST", "/api/groups/"+fx.ids["group"]+"/join", peerTok, nil); status != 200 {
+		t.Fatalf("join: %d %v", status, env)
+	}
 	return fx
 }
 

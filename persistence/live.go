@@ -38,7 +38,9 @@ const notificationSnippet = `coalesce((SELECT left(p.content, 100) FROM posts p 
 // notificationColumns are what the display queries read of a notification
 // (alias n), in the order scanNotification takes them.
 const notificationColumns = `n.id, n.user_id, n.type, n.sender_id, n.post_id, n.comment_id, n.is_read,
-	n.actor_count, n.created_at, n.updated_at, n.note, ` + notificationActors + `, ` + notificationSnippet
+	n.actor_count, n.created_at, n.updated_at, n.note, ` + notificationActors + `, ` + notificationSnippet + `,
+	n.group_id, coalesce((SELECT gg.handle FROM groups gg WHERE gg.id = n.group_id), ''),
+	coalesce((SELECT gg.name FROM groups gg WHERE gg.id = n.group_id), '')`
 
 // actorJSON is one element of notificationActors.
 type actorJSON struct {
@@ -54,17 +56,18 @@ type actorJSON struct {
 // scanNotification reads notificationColumns, then the extra destinations.
 func scanNotification(rows *sql.Rows, extra ...any) (*Notification, error) {
 	n := &Notification{}
-	var sender, post, comment sql.NullString
+	var sender, post, comment, group sql.NullString
 	var actors []byte
 	dst := append([]any{&n.ID, &n.UserID, &n.Type, &sender, &post, &comment, &n.IsRead,
-		&n.ActorCount, &n.CreatedAt, &n.UpdatedAt, &n.Note, &actors, &n.PostSnippet}, extra...)
+		&n.ActorCount, &n.CreatedAt, &n.UpdatedAt, &n.Note, &actors, &n.PostSnippet,
+		&group, &n.GroupHandle, &n.GroupName}, extra...)
 	if err := rows.Scan(dst...); err != nil {
 		return nil, err
 	}
 	for _, f := range []struct {
 		v   sql.NullString
 		dst *uuid.UUID
-	}{{sender, &n.SenderID}, {post, &n.PostID}, {comment, &n.CommentID}} {
+	}{{sender, &n.SenderID}, {post, &n.PostID}, {comment, &n.CommentID}, {group, &n.GroupID}} {
 		if !f.v.Valid {
 			continue
 		}

@@ -139,8 +139,10 @@ type Post struct {
 	Visibility    string    `bun:"visibility,nullzero,notnull,default:'public'"`
 	LikesCount    int       `bun:"likes_count,notnull"`
 	CommentsCount int       `bun:"comments_count,notnull"`
-	CreatedAt     time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
-	UpdatedAt     time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	// GroupID is the post's group; zero (NULL) outside groups.
+	GroupID   uuid.UUID `bun:"group_id,type:uuid,nullzero"`
+	CreatedAt time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	UpdatedAt time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 
 	Author *User        `bun:"rel:belongs-to,join:user_id=id"`
 	Images []*PostImage `bun:"rel:has-many,join:id=post_id"`
@@ -282,6 +284,8 @@ type Notification struct {
 	UpdatedAt time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 	// Note is the text of a moderation notification (why content was removed).
 	Note string `bun:"note,notnull"`
+	// GroupID is the group of a group notification; zero otherwise.
+	GroupID uuid.UUID `bun:"group_id,type:uuid,nullzero"`
 
 	// Actors are the people shown, newest first: a roll-up's newest likers
 	// that still exist, or the sender. Filled by the queries that read
@@ -289,6 +293,9 @@ type Notification struct {
 	Actors []*User `bun:"-"`
 	// PostSnippet is the start of the post's text, when there is a post.
 	PostSnippet string `bun:"-"`
+	// GroupHandle and GroupName describe GroupID for display.
+	GroupHandle string `bun:"-"`
+	GroupName   string `bun:"-"`
 }
 
 // One-time code purposes.

@@ -42,13 +42,20 @@ func UnreadNotificationCount(ctx context.Context, db bun.IDB, userID uuid.UUID) 
 	return n, nil
 }
 
+// notificationReadable leaves out the notifications about a post of a
+// closed or secret group the recipient is not a member of (any more): a
+// group's posts reach nobody else through any path.
+const notificationReadable = ` AND NOT EXISTS (SELECT FROM posts np JOIN groups ng ON ng.id = np.group_id
+	WHERE np.id = n.post_id AND ng.visibility <> 'public' AND NOT EXISTS (SELECT FROM group_members ngm
+		WHERE ngm.group_id = ng.id AND ngm.user_id = n.user_id AND ngm.status = 'member'))`
+
 // NotificationsOf lists userID's notifications, most recently changed
 // first, with their actors and post snippets, starting after the keyset
 // (At is updated_at). A roll-up that changes moves to the top: a reader
 // paging on past it does not meet it again, and every other row keeps its
 // place, so no row is repeated or skipped because one moved.
 func NotificationsOf(ctx context.Context, db bun.IDB, userID uuid.UUID, after Keyset, limit int) ([]*Notification, error) {
-	q := `SELECT ` + notificationColumns + ` FROM notifications n WHERE n.user_id = ?`
+	q := `SELECT ` + notificationColumns + ` FROM notifications n WHERE n.user_id = ?` + notificationReadable
 	args := []any{userID}
 	if !after.IsZero() {
 		q += ` AND (n.updated_at, n.id) < (?, ?)`
@@ -80,7 +87,7 @@ func NotificationsOf(ctx context.Context, db bun.IDB, userID uuid.UUID, after Ke
 // come again, which the client recognises by id), oldest first; of more
 // than limit, the newest limit.
 func NotificationsSince(ctx context.Context, db bun.IDB, userID uuid.UUID, since time.Time, limit int) ([]*Notification, error) {
-	q := `SELECT ` + notificationColumns + ` FROM notifications n WHERE n.user_id = ? AND n.updated_at >= ?
+	q := `SELECT ` + notificationColumns + ` FROM notifications n WHERE n.user_id = ? AND n.updated_at >= ?` + notificationReadable + `
 		ORDER BY n.updated_at DESC, n.id DESC LIMIT ?`
 	rows, err := db.QueryContext(ctx, q, userID, since, limit)
 	if err != nil {

@@ -44,14 +44,26 @@ type PostRow struct {
 	// Removed is whether a moderator removed the post (only PostByID
 	// answers removed posts; lists leave them out).
 	Removed bool `bun:"-"`
+	// Group is the post's group; nil for a post outside groups.
+	Group *PostGroup `bun:"-"`
+}
+
+// PostGroup is the group a post belongs to, as posts show it.
+type PostGroup struct {
+	ID                       uuid.UUID
+	Handle, Name, Visibility string
 }
 
 // PostQuery selects a page of posts, newest first, for one or more readers.
 type PostQuery struct {
 	Viewers []uuid.UUID // whose likes fill LikedBy (and IsLiked, the first's)
 	Author  uuid.UUID   // only this author's posts; zero for everyone's
-	After   Keyset      // the last post of the previous page (At, ID)
-	Limit   int
+	// Group: only this group's posts. Zero with Author zero is the home
+	// feed: posts outside groups and those of the groups in Groups.
+	Group  uuid.UUID
+	Groups []uuid.UUID
+	After  Keyset // the last post of the previous page (At, ID)
+	Limit  int
 	// HiddenFrom leaves out, in the query, the posts hidden from this reader
 	// (as HiddenFor marks them), so that the page still holds Limit posts
 	// when more exist. For a query of one reader; zero for none.
@@ -89,6 +101,11 @@ func hiddenSQL(mutes bool) string {
 		q += `
 		OR EXISTS (SELECT FROM user_mutes m WHERE m.muter_id = v.u AND m.muted_id = p.user_id)`
 	}
+	// A post of a closed or secret group is for its members only, on
+	// every path that reads posts through here.
+	q += `
+		OR (g.visibility IN ('closed', 'secret') AND NOT EXISTS (SELECT FROM group_members gm
+			WHERE gm.group_id = p.group_id AND gm.user_id = v.u AND gm.status = 'member'))`
 	return q + ` ORDER BY v.i)`
 }
 
@@ -116,11 +133,12 @@ func postsSQLHiding(where string, limit int, mutes bool) string {
 		FROM post_images pi WHERE pi.post_id = p.id),
 	ARRAY(SELECT v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
 		WHERE EXISTS (SELECT FROM post_likes pl WHERE pl.post_id = p.id AND pl.user_id = v.u) ORDER BY v.i),
-	` + hiddenSQL(mutes) + `, p.removed_at IS NOT NULL
-FROM (SELECT id, user_id, content, visibility, likes_count, comments_count, created_at, updated_at, removed_at
+	` + hiddenSQL(mutes) + `, p.removed_at IS NOT NULL, p.group_id, g.handle, g.name, g.visibility
+FROM (SELECT id, user_id, content, visibility, likes_count, comments_count, created_at, updated_at, removed_at, group_id
 	FROM posts` + where + `
 	ORDER BY created_at DESC, id DESC LIMIT ` + strconv.Itoa(limit) + `) AS p
 JOIN users u ON u.id = p.user_id
+LEFT JOIN groups g ON g.id = p.group_id
 ORDER BY p.created_at DESC, p.id DESC`
 }
 
@@ -140,10 +158,16 @@ func queryPosts(ctx context.Context, db bun.IDB, query string, args ...any) ([]*
 		var images []byte
 		var created, updated int64
 		var likedBy, hiddenFor []byte
+		var groupID uuid.NullUUID
+		var gHandle, gName, gVis sql.NullString
 		if err := rows.Scan(&r.ID, &r.UserID, &r.Content, &r.Visibility, &r.LikesCount, &r.CommentsCount,
 			&created, &updated, &r.Author.Name, &r.Author.Role, &univ, &r.Author.Department,
-			&r.Author.AvatarURL, &r.Author.AvatarKey, &images, &likedBy, &hiddenFor, &r.Removed); err != nil {
+			&r.Author.AvatarURL, &r.Author.AvatarKey, &images, &likedBy, &hiddenFor, &r.Removed,
+			&groupID, &gHandle, &gName, &gVis); err != nil {
 			return nil, err
+		}
+		if groupID.Valid {
+			r.Group = &PostGroup{ID: groupID.UUID, Handle: gHandle.String, Name: gName.String, Visibility: gVis.String}
 		}
 		var err error
 		if r.LikedBy, err = parsePositions(likedBy); err != nil {
@@ -174,16 +198,25 @@ func Posts(ctx context.Context, db bun.IDB, pq PostQuery) ([]*PostRow, bool, err
 	// Removed posts are never listed; a reader's mutes hide posts from
 	// the feed only (not from the author's own page).
 	where := " WHERE removed_at IS NULL"
-	if pq.Author != uuid.Nil {
+	switch {
+	case pq.Group != uuid.Nil:
+		args = append(args, pq.Group)
+		where += " AND group_id = $2"
+	case pq.Author != uuid.Nil:
 		args = append(args, pq.Author)
 		where += " AND user_id = $2"
+	default:
+		// The home feed: posts outside groups and the reader's groups'.
+		// Readers sharing one query share their groups (app/pages.go).
+		args = append(args, uuidArray(pq.Groups))
+		where += " AND (group_id IS NULL OR group_id = ANY($2::uuid[]))"
 	}
 	if !pq.After.IsZero() {
 		n := len(args)
 		args = append(args, pq.After.At, pq.After.ID)
 		where += fmt.Sprintf(" AND (created_at, id) < ($%d, $%d)", n+1, n+2)
 	}
-	mutes := pq.Author == uuid.Nil
+	mutes := pq.Author == uuid.Nil && pq.Group == uuid.Nil
 	if pq.HiddenFrom != uuid.Nil {
 		args = append(args, pq.HiddenFrom)
 		where += hiddenFromSQL(len(args), mutes)
@@ -221,6 +254,11 @@ func InsertPost(ctx context.Context, db bun.IDB, p *Post, images []*PostImage) e
 			return fmt.Errorf("persistence: insert post images: %w", err)
 		}
 	}
+	if p.GroupID != uuid.Nil {
+		if _, err := db.ExecContext(ctx, "UPDATE groups SET posts_count = posts_count + 1 WHERE id = ?", p.GroupID); err != nil {
+			return fmt.Errorf("persistence: group posts count: %w", err)
+		}
+	}
 	return AddOutbox(ctx, db, EntityPost, p.ID, OpUpsert)
 }
 
@@ -228,17 +266,20 @@ func InsertPost(ctx context.Context, db bun.IDB, p *Post, images []*PostImage) e
 type LockedPost struct {
 	AuthorID uuid.UUID
 	Images   int
+	GroupID  uuid.UUID // zero outside groups
 }
 
 // LockPost locks the post's row for the rest of tx and answers its author
 // and image count; domain.ErrNotFound if there is no such post.
 func LockPost(ctx context.Context, tx bun.IDB, id uuid.UUID) (LockedPost, error) {
 	var lp LockedPost
-	err := tx.QueryRowContext(ctx, `SELECT p.user_id, (SELECT count(*) FROM post_images pi WHERE pi.post_id = p.id)
-		FROM posts p WHERE p.id = ? FOR UPDATE`, id).Scan(&lp.AuthorID, &lp.Images)
+	var group uuid.NullUUID
+	err := tx.QueryRowContext(ctx, `SELECT p.user_id, (SELECT count(*) FROM post_images pi WHERE pi.post_id = p.id), p.group_id
+		FROM posts p WHERE p.id = ? FOR UPDATE`, id).Scan(&lp.AuthorID, &lp.Images, &group)
 	if err != nil {
 		return lp, notFound(err, "persistence: lock post")
 	}
+	lp.GroupID = group.UUID
 	return lp, nil
 }
 
@@ -268,12 +309,18 @@ func DeletePost(ctx context.Context, tx bun.IDB, id uuid.UUID) ([]string, error)
 	if err := AddOutbox(ctx, tx, EntityPost, id, OpDelete); err != nil {
 		return nil, err
 	}
-	res, err := tx.NewDelete().Model((*Post)(nil)).Where("id = ?", id).Exec(ctx)
+	var group uuid.NullUUID
+	err := tx.QueryRowContext(ctx, "DELETE FROM posts WHERE id = ? RETURNING group_id", id).Scan(&group)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("persistence: delete post: %w", domain.ErrNotFound)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("persistence: delete post: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return nil, fmt.Errorf("persistence: delete post: %w", domain.ErrNotFound)
+	if group.Valid {
+		if _, err := tx.ExecContext(ctx, "UPDATE groups SET posts_count = posts_count - 1 WHERE id = ?", group.UUID); err != nil {
+			return nil, fmt.Errorf("persistence: group posts count: %w", err)
+		}
 	}
 	return keys, nil
 }

@@ -164,8 +164,9 @@ func PostsByAmong(ctx context.Context, db bun.IDB, author uuid.UUID, ids []uuid.
 }
 
 // WatchablePosts answers which of ids viewer may watch live: posts that
-// exist, are not removed, and whose author has no block with viewer either
-// way. One query for a watch frame however many posts it lists (at most
+// exist, are not removed, whose author has no block with viewer either
+// way, and that are outside groups, in a public group or in one of viewer's
+// groups. One query for a watch frame however many posts it lists (at most
 // realtime.MaxWatched), through the primary keys.
 func WatchablePosts(ctx context.Context, db bun.IDB, viewer uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
 	if len(ids) == 0 {
@@ -174,7 +175,8 @@ func WatchablePosts(ctx context.Context, db bun.IDB, viewer uuid.UUID, ids []uui
 	var out []uuid.UUID
 	err := db.NewRaw(`SELECT p.id FROM posts p WHERE p.id = ANY (?0::uuid[]) AND p.removed_at IS NULL
 		AND NOT EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = ?1)
-		AND NOT EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = p.user_id)`,
+		AND NOT EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = p.user_id)
+		AND (p.group_id IS NULL OR `+groupReadableBy("?1")+`)`,
 		uuidArray(ids), viewer).Scan(ctx, &out)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: watchable posts: %w", err)
@@ -630,6 +632,9 @@ type PostGate struct {
 	AuthorID uuid.UUID
 	Removed  bool
 	Blocked  bool // a block stands between the post's author and the viewer
+	// GroupLocked: the post is in a closed or secret group the viewer is
+	// not a member of.
+	GroupLocked bool
 }
 
 // PostMeta is what a post's gate needs of the post itself.
@@ -656,8 +661,10 @@ func PostGateOf(ctx context.Context, db bun.IDB, id, viewer uuid.UUID) (PostGate
 	var g PostGate
 	err := db.QueryRowContext(ctx, `SELECT p.user_id, p.removed_at IS NOT NULL,
 		EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = ?1)
-		OR EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = p.user_id)
-		FROM posts p WHERE p.id = ?0`, id, viewer).Scan(&g.AuthorID, &g.Removed, &g.Blocked)
+		OR EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = p.user_id),
+		p.group_id IS NOT NULL AND EXISTS (SELECT FROM groups g WHERE g.id = p.group_id AND g.visibility <> 'public')
+		AND NOT EXISTS (SELECT FROM group_members gm WHERE gm.group_id = p.group_id AND gm.user_id = ?1 AND gm.status = 'member')
+		FROM posts p WHERE p.id = ?0`, id, viewer).Scan(&g.AuthorID, &g.Removed, &g.Blocked, &g.GroupLocked)
 	if err != nil {
 		return g, notFound(err, "persistence: post gate")
 	}

@@ -137,6 +137,37 @@ func CommentTexts(ctx context.Context, db bun.IDB, ids []uuid.UUID) ([]SearchTex
 	return textsByIDs(ctx, db, "comments", ids)
 }
 
+// GroupText is what the index reads of a group.
+type GroupText struct {
+	ID          uuid.UUID `bun:"id,type:uuid"`
+	Name        string    `bun:"name"`
+	Handle      string    `bun:"handle"`
+	Description string    `bun:"description"`
+}
+
+// GroupTexts loads the groups among ids that exist.
+func GroupTexts(ctx context.Context, db bun.IDB, ids []uuid.UUID) ([]GroupText, error) {
+	var out []GroupText
+	if len(ids) == 0 {
+		return out, nil
+	}
+	if err := db.NewSelect().Column("id", "name", "handle", "description").Table("groups").
+		Where("id IN (?)", bun.In(ids)).Scan(ctx, &out); err != nil {
+		return nil, fmt.Errorf("persistence: group texts: %w", err)
+	}
+	return out, nil
+}
+
+// GroupTextsAfter is a keyset page of groups in id order.
+func GroupTextsAfter(ctx context.Context, db bun.IDB, after uuid.UUID, limit int) ([]GroupText, error) {
+	var out []GroupText
+	if err := db.NewSelect().Column("id", "name", "handle", "description").Table("groups").
+		Where("id > ?", after).Order("id").Limit(int64(limit)).Scan(ctx, &out); err != nil {
+		return nil, fmt.Errorf("persistence: group texts after: %w", err)
+	}
+	return out, nil
+}
+
 // PostTextsAfter is a keyset page of post contents in id order.
 func PostTextsAfter(ctx context.Context, db bun.IDB, after uuid.UUID, limit int) ([]SearchText, error) {
 	return textsAfter(ctx, db, "posts", after, limit)
@@ -192,14 +223,19 @@ type SearchPost struct {
 }
 
 // SearchPostsByIDs loads the posts among ids that exist, with their authors.
-func SearchPostsByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID) ([]SearchPost, error) {
+//
+// Posts of closed and secret groups are left out unless reader is a member
+// (the index holds every post; who may read one is decided here, per
+// reader, at query time).
+func SearchPostsByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID, reader uuid.UUID) ([]SearchPost, error) {
 	var out []SearchPost
 	if len(ids) == 0 {
 		return out, nil
 	}
 	err := db.NewSelect().TableExpr("posts AS p").Join("JOIN users AS u ON u.id = p.user_id").
 		ColumnExpr("p.id, p.user_id AS author_id, p.content, u.name AS author_name, u.avatar_url AS author_avatar").
-		Where("p.id IN (?) AND p.removed_at IS NULL", bun.In(ids)).Scan(ctx, &out)
+		Where("p.id IN (?) AND p.removed_at IS NULL", bun.In(ids)).
+		Where(groupReadable, reader).Scan(ctx, &out)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: search posts: %w", err)
 	}
@@ -219,7 +255,9 @@ type SearchComment struct {
 }
 
 // SearchCommentsByIDs loads the comments among ids that exist.
-func SearchCommentsByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID) ([]SearchComment, error) {
+// Comments on posts of closed and secret groups are left out unless reader
+// is a member.
+func SearchCommentsByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID, reader uuid.UUID) ([]SearchComment, error) {
 	var out []SearchComment
 	if len(ids) == 0 {
 		return out, nil
@@ -229,9 +267,20 @@ func SearchCommentsByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID) ([]Se
 		Join("JOIN posts AS p ON p.id = c.post_id").
 		Join("JOIN users AS pu ON pu.id = p.user_id").
 		ColumnExpr("c.id, c.post_id, c.user_id AS author_id, p.user_id AS post_author_id, c.content, cu.avatar_url AS author_avatar, pu.name AS post_author_name").
-		Where("c.id IN (?) AND c.removed_at IS NULL AND p.removed_at IS NULL", bun.In(ids)).Scan(ctx, &out)
+		Where("c.id IN (?) AND c.removed_at IS NULL AND p.removed_at IS NULL", bun.In(ids)).
+		Where(groupReadable, reader).Scan(ctx, &out)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: search comments: %w", err)
 	}
 	return out, nil
+}
+
+// groupReadable is the condition that the post p is outside groups, in a
+// public group, or in a group ?0 is a member of.
+var groupReadable = groupReadableBy("?0")
+
+// groupReadableBy is groupReadable with reader as the reader's placeholder.
+func groupReadableBy(reader string) string {
+	return `p.group_id IS NULL OR EXISTS (SELECT FROM groups rg WHERE rg.id = p.group_id AND rg.visibility = 'public')
+	OR EXISTS (SELECT FROM group_members rgm WHERE rgm.group_id = p.group_id AND rgm.user_id = ` + reader + ` AND rgm.status = 'member')`
 }

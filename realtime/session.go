@@ -154,6 +154,8 @@ func (s *session) Receive(ctx actor.Context) {
 		s.close(m.Code, m.Reason)
 	case *actors.SessionRevoked:
 		s.recheck()
+	case *watchChecked:
+		s.watchChecked(m)
 	case *resumed:
 		for _, f := range m.frames {
 			if !s.push(outFrame{kind: outText, data: f}) {
@@ -164,8 +166,6 @@ func (s *session) Receive(ctx actor.Context) {
 		if !m.valid {
 			s.close(ClosePolicy, "Token revoked")
 		}
-	case *watchChecked:
-		s.watchChecked(m)
 	case *clientFrame:
 		s.clientFrame(m.data)
 	case *peerPing:

@@ -20,7 +20,7 @@ import (
 // schemaVersion names the layout of the documents below. An index built
 // with another version is rebuilt at open; bump it with every change to the
 // analyzers or fields.
-const schemaVersion = "1"
+const schemaVersion = "2"
 
 // textAnalyzer splits words, folds accents and lower-cases.
 const textAnalyzer = "campus_text"
@@ -46,7 +46,11 @@ var (
 	userFields    = kindFields{domain.SearchUser, "u:", "u", "ux"}
 	postFields    = kindFields{domain.SearchPost, "p:", "p", "px"}
 	commentFields = kindFields{domain.SearchComment, "c:", "c", "cx"}
-	allKinds      = []kindFields{userFields, postFields, commentFields}
+	groupFields   = kindFields{domain.SearchGroup, "g:", "g", "gx"}
+	// allKinds are the kinds of the search overlay; groups are searched
+	// on their own, in the groups directory.
+	allKinds  = []kindFields{userFields, postFields, commentFields}
+	everyKind = []kindFields{userFields, postFields, commentFields, groupFields}
 )
 
 func fieldsOf(entity string) (kindFields, bool) {
@@ -57,6 +61,8 @@ func fieldsOf(entity string) (kindFields, bool) {
 		return postFields, true
 	case persistence.EntityComment:
 		return commentFields, true
+	case persistence.EntityGroup:
+		return groupFields, true
 	}
 	return kindFields{}, false
 }
@@ -65,7 +71,7 @@ func (f kindFields) docID(id uuid.UUID) string { return f.docPrefix + id.String(
 
 // parseDocID splits a document id into its kind and entity id.
 func parseDocID(docID string) (domain.SearchKind, uuid.UUID, error) {
-	for _, f := range allKinds {
+	for _, f := range everyKind {
 		if rest, ok := strings.CutPrefix(docID, f.docPrefix); ok {
 			id, err := uuid.Parse(rest)
 			if err != nil {
@@ -134,6 +140,13 @@ func (b *docBuilder) userDoc(u *persistence.User) *document.Document {
 	text := strings.Join([]string{u.Name, u.UniversityID, u.Department, u.Course, u.Batch}, " ")
 	subtitle := domain.UserSearchSubtitle(domain.Role(u.Role), u.UniversityID, u.Department)
 	return b.doc(userFields, u.ID, text, u.Name, subtitle)
+}
+
+// groupDoc indexes a group's name, handle and description; the exact forms
+// are its name and handle, so typing either finds it first.
+func (b *docBuilder) groupDoc(g *persistence.GroupText) *document.Document {
+	text := strings.Join([]string{g.Name, g.Handle, strings.ReplaceAll(g.Handle, "-", " "), g.Description}, " ")
+	return b.doc(groupFields, g.ID, text, g.Name, g.Handle)
 }
 
 // textDoc indexes a post's or comment's content. Its title is the snippet;

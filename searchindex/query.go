@@ -247,6 +247,13 @@ func (x *Index) SearchUsers(ctx context.Context, q string, limit int) ([]Hit, er
 	return x.search(ctx, q, limit, []kindFields{userFields})
 }
 
+// SearchGroups is Search over groups only (the groups directory): exact
+// names and handles first, then by relevance. Who may see a group is for
+// the caller to decide.
+func (x *Index) SearchGroups(ctx context.Context, q string, limit int) ([]Hit, error) {
+	return x.search(ctx, q, limit, []kindFields{groupFields})
+}
+
 func (x *Index) search(ctx context.Context, q string, limit int, kinds []kindFields) ([]Hit, error) {
 	if err := x.usable(); err != nil {
 		return nil, err // closed, or rebuilding: not even from the cache
@@ -258,8 +265,8 @@ func (x *Index) search(ctx context.Context, q string, limit int, kinds []kindFie
 	if x.cache == nil {
 		return x.compute(ctx, p, limit, kinds)
 	}
-	// len(kinds) tells Search (all kinds) from SearchUsers (users only).
-	key := fmt.Sprintf("%d|%d|%t|%s", len(kinds), limit, p.prefixLast, p.exact)
+	// The kinds tell Search (all kinds) from SearchUsers and SearchGroups.
+	key := fmt.Sprintf("%d|%s|%d|%t|%s", len(kinds), kinds[0].kind, limit, p.prefixLast, p.exact)
 	hits, err := x.cache.get(key, func() ([]Hit, error) {
 		// Shared with concurrent identical searches: one caller giving up
 		// must not fail the others.

@@ -42,15 +42,15 @@ type Progress struct {
 
 // Stats describe a finished rebuild.
 type Stats struct {
-	Users, Posts, Comments int64
-	Elapsed                time.Duration
+	Users, Posts, Comments, Groups int64
+	Elapsed                        time.Duration
 	// Applied is the outbox position stored in the new index: every
 	// outbox entry at or below it is reflected by the scan.
 	Applied int64
 }
 
 // Docs is the number of documents indexed.
-func (s Stats) Docs() int64 { return s.Users + s.Posts + s.Comments }
+func (s Stats) Docs() int64 { return s.Users + s.Posts + s.Comments + s.Groups }
 
 // DocsPerSecond is the rebuild's indexing rate, database reads included.
 func (s Stats) DocsPerSecond() float64 {
@@ -202,6 +202,11 @@ func fill(ctx context.Context, db *bun.DB, bi bleve.Index, docs *docBuilder, sta
 				return st, err
 			}
 		}
+		for i := range p.groups {
+			if err := b.index(docs.groupDoc(&p.groups[i])); err != nil {
+				return st, err
+			}
+		}
 		switch p.kind {
 		case userFields:
 			st.Users += int64(len(p.users))
@@ -209,6 +214,8 @@ func fill(ctx context.Context, db *bun.DB, bi bleve.Index, docs *docBuilder, sta
 			st.Posts += int64(len(p.texts))
 		case commentFields:
 			st.Comments += int64(len(p.texts))
+		case groupFields:
+			st.Groups += int64(len(p.groups))
 		}
 		if b.size() >= rebuildBatch {
 			if err := flush(); err != nil {
@@ -233,9 +240,10 @@ func fill(ctx context.Context, db *bun.DB, bi bleve.Index, docs *docBuilder, sta
 
 // page is one database page of one kind.
 type page struct {
-	kind  kindFields
-	users []persistence.User
-	texts []persistence.SearchText
+	kind   kindFields
+	users  []persistence.User
+	texts  []persistence.SearchText
+	groups []persistence.GroupText
 }
 
 // scan pages through users, posts and comments in id order.
@@ -283,6 +291,22 @@ func scan(ctx context.Context, tx bun.Tx, out chan<- page) error {
 			if len(ts) < rebuildPage {
 				break
 			}
+		}
+	}
+	after = uuid.Nil
+	for {
+		gs, err := persistence.GroupTextsAfter(ctx, tx, after, rebuildPage)
+		if err != nil {
+			return err
+		}
+		if len(gs) > 0 {
+			after = gs[len(gs)-1].ID
+			if err := send(page{kind: groupFields, groups: gs}); err != nil {
+				return err
+			}
+		}
+		if len(gs) < rebuildPage {
+			break
 		}
 	}
 	return nil

@@ -245,7 +245,18 @@ func (x *Index) changes(ctx context.Context, entries []persistence.OutboxEntry) 
 		f, _ := fieldsOf(entity)
 		list := slices.Collect(maps.Keys(set))
 		found := map[uuid.UUID]bool{}
-		if entity == persistence.EntityUser {
+		if entity == persistence.EntityGroup {
+			gs, err := persistence.GroupTexts(ctx, x.opts.DB, list)
+			if err != nil {
+				return nil, err
+			}
+			for i := range gs {
+				found[gs[i].ID] = true
+				if err := b.index(x.docs.groupDoc(&gs[i])); err != nil {
+					return nil, err
+				}
+			}
+		} else if entity == persistence.EntityUser {
 			us, err := persistence.SearchUsersByIDs(ctx, x.opts.DB, list)
 			if err != nil {
 				return nil, err
