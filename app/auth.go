@@ -69,10 +69,13 @@ type Sessions struct {
 
 // SafetyChange is a change another node (or this one) announced on the
 // safety channel that cached gates must hear: a block made or lifted
-// between A and B, or a post (Post) removed by a moderator.
+// between A and B, a post (Post) removed by a moderator, a membership of
+// Member in Group changed, or (Member zero) Group's visibility changed or
+// the group went.
 type SafetyChange struct {
-	A, B uuid.UUID
-	Post uuid.UUID
+	A, B          uuid.UUID
+	Post          uuid.UUID
+	Group, Member uuid.UUID
 }
 
 type cachedVersion struct {
@@ -206,6 +209,14 @@ func (s *Sessions) heard(payload string) {
 	}
 	if id, ok := persistence.ParsePostRemovedPayload(payload); ok {
 		s.changed(SafetyChange{Post: id})
+		return
+	}
+	if g, u, ok := persistence.ParseMemberChangedPayload(payload); ok {
+		s.changed(SafetyChange{Group: g, Member: u})
+		return
+	}
+	if g, ok := persistence.ParseGroupChangedPayload(payload); ok {
+		s.changed(SafetyChange{Group: g})
 	}
 }
 

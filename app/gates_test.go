@@ -116,3 +116,94 @@ func TestGatesFollowEveryNode(t *testing.T) {
 		}
 	})
 }
+
+// TestGatesFollowGroups: a node's cached gate of a closed group's post and
+// its cached member groups follow memberships and visibility changed
+// anywhere (the group triggers' NOTIFYs), and a public group's posts are
+// open to all.
+func TestGatesFollowGroups(t *testing.T) {
+	ctx := context.Background()
+	db := testdb.New(t)
+	signer, err := NewSigner([]byte("0123456789abcdef0123456789abcdef"), "Campus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gates := NewGates(db, listeningNode(t, db, signer))
+	var users []*persistence.User
+	for _, name := range []string{"owner", "reader"} {
+		u := &persistence.User{ID: persistence.NewID(), Name: name, Role: "student", PasswordHash: "x",
+			Email: name + "@uni.edu", EmailVerifiedAt: time.Now()}
+		if err := persistence.InsertUser(ctx, db, u); err != nil {
+			t.Fatal(err)
+		}
+		users = append(users, u)
+	}
+	owner, reader := users[0], users[1]
+	group := persistence.NewID()
+	if _, err := db.ExecContext(ctx, `INSERT INTO groups (id, handle, name, kind, visibility) VALUES (?, 'chess-club', 'Chess', 'club', 'closed');
+		INSERT INTO group_members (group_id, user_id, status, role, joined_at) VALUES (?, ?, 'member', 'owner', now())`,
+		group, group, owner.ID); err != nil {
+		t.Fatal(err)
+	}
+	post := &persistence.Post{ID: persistence.NewID(), UserID: owner.ID, Content: "members only", Visibility: "public", GroupID: group}
+	if err := persistence.InsertPost(ctx, db, post, nil); err != nil {
+		t.Fatal(err)
+	}
+	exec := func(q string, args ...any) func(t *testing.T) {
+		return func(t *testing.T) {
+			if _, err := db.ExecContext(ctx, q, args...); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	steps := []struct {
+		name    string
+		change  func(t *testing.T)
+		locked  bool
+		inGroup bool // the reader's member groups hold the group
+	}{
+		{"a closed group to a non-member", func(*testing.T) {}, true, false},
+		{"the reader asks to join", exec(`INSERT INTO group_members (group_id, user_id, status) VALUES (?, ?, 'requested')`, group, reader.ID), true, false},
+		{"an admin approves", exec(`UPDATE group_members SET status = 'member', joined_at = now() WHERE group_id = ? AND user_id = ?`, group, reader.ID), false, true},
+		{"the reader leaves", exec(`DELETE FROM group_members WHERE group_id = ? AND user_id = ?`, group, reader.ID), true, false},
+		{"the group turns public", exec(`UPDATE groups SET visibility = 'public' WHERE id = ?`, group), false, false},
+		{"and secret", exec(`UPDATE groups SET visibility = 'secret' WHERE id = ?`, group), true, false},
+	}
+	for _, s := range steps {
+		t.Run(s.name, func(t *testing.T) {
+			// The cache holds the state before the change.
+			if _, err := gates.Post(ctx, post.ID, reader.ID); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := gates.MemberGroups(ctx, reader.ID); err != nil {
+				t.Fatal(err)
+			}
+			s.change(t)
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				g, err := gates.Post(ctx, post.ID, reader.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids, err := gates.MemberGroups(ctx, reader.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				in := len(ids) == 1 && ids[0] == group
+				if g.GroupLocked == s.locked && in == s.inGroup {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("locked %v, in group %v; want %v, %v", g.GroupLocked, in, s.locked, s.inGroup)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		})
+	}
+	t.Run("the author passes", func(t *testing.T) {
+		g, err := gates.Post(ctx, post.ID, owner.ID)
+		if err != nil || g.GroupLocked {
+			t.Fatalf("gate %+v, %v", g, err)
+		}
+	})
+}

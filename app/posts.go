@@ -292,7 +292,12 @@ func (a *Posts) Feed(ctx context.Context, p Principal, limit int, cursor string)
 	if err != nil {
 		return PostPage{}, err
 	}
-	groups, err := persistence.MemberGroupIDs(ctx, a.d.DB, p.UserID)
+	var groups []uuid.UUID
+	if a.d.Gates != nil {
+		groups, err = a.d.Gates.MemberGroups(ctx, p.UserID)
+	} else {
+		groups, err = persistence.MemberGroupIDs(ctx, a.d.DB, p.UserID)
+	}
 	if err != nil {
 		return PostPage{}, err
 	}

@@ -116,6 +116,33 @@ func ParseUnblockPayload(payload string) (a, b uuid.UUID, ok bool) {
 	return ParseBlockPayload(rest)
 }
 
+// memberChangedPrefix and groupChangedPrefix mark the payloads the group
+// triggers send (migration 20261124000009): a membership row of (group,
+// user) changed; a group's visibility changed or the group went.
+const (
+	memberChangedPrefix = "member-changed:"
+	groupChangedPrefix  = "group-changed:"
+)
+
+// ParseMemberChangedPayload reads a member-changed payload.
+func ParseMemberChangedPayload(payload string) (group, user uuid.UUID, ok bool) {
+	rest, found := strings.CutPrefix(payload, memberChangedPrefix)
+	if !found {
+		return uuid.Nil, uuid.Nil, false
+	}
+	return ParseBlockPayload(rest)
+}
+
+// ParseGroupChangedPayload reads a group-changed payload.
+func ParseGroupChangedPayload(payload string) (uuid.UUID, bool) {
+	rest, found := strings.CutPrefix(payload, groupChangedPrefix)
+	if !found {
+		return uuid.Nil, false
+	}
+	id, err := uuid.Parse(rest)
+	return id, err == nil
+}
+
 // PostRemovedPayload is the NOTIFY payload of a post a moderator removed.
 func PostRemovedPayload(id uuid.UUID) string { return postRemovedPrefix + id.String() }
 
@@ -641,18 +668,33 @@ type PostGate struct {
 type PostMeta struct {
 	AuthorID uuid.UUID
 	Removed  bool
+	GroupID  uuid.UUID // uuid.Nil outside groups
 }
 
-// PostMetaOf answers post id's author and whether it was removed;
-// domain.ErrNotFound if there is no such post.
+// PostMetaOf answers post id's author, whether it was removed and its
+// group; domain.ErrNotFound if there is no such post.
 func PostMetaOf(ctx context.Context, db bun.IDB, id uuid.UUID) (PostMeta, error) {
 	var m PostMeta
-	err := db.QueryRowContext(ctx, `SELECT user_id, removed_at IS NOT NULL FROM posts WHERE id = ?`, id).
-		Scan(&m.AuthorID, &m.Removed)
+	var group uuid.NullUUID
+	err := db.QueryRowContext(ctx, `SELECT user_id, removed_at IS NOT NULL, group_id FROM posts WHERE id = ?`, id).
+		Scan(&m.AuthorID, &m.Removed, &group)
 	if err != nil {
 		return m, notFound(err, "persistence: post meta")
 	}
+	m.GroupID = group.UUID
 	return m, nil
+}
+
+// GroupAccess answers group's visibility and whether user is a member of
+// it; domain.ErrNotFound if there is no such group.
+func GroupAccess(ctx context.Context, db bun.IDB, group, user uuid.UUID) (visibility string, member bool, err error) {
+	err = db.QueryRowContext(ctx, `SELECT g.visibility, EXISTS (SELECT FROM group_members gm
+		WHERE gm.group_id = g.id AND gm.user_id = ? AND gm.status = 'member') FROM groups g WHERE g.id = ?`,
+		user, group).Scan(&visibility, &member)
+	if err != nil {
+		return "", false, notFound(err, "persistence: group access")
+	}
+	return visibility, member, nil
 }
 
 // PostGateOf answers the gate of post id for viewer; domain.ErrNotFound if
