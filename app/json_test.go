@@ -52,9 +52,6 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 				CreatedAt: base.Add(time.Duration(rng.Int64N(1 << 50))).Round(time.Microsecond),
 				UpdatedAt: base.Add(time.Duration(rng.Int64N(1 << 40))),
 			}
-			if rng.IntN(2) == 0 {
-				v.Group = &PostGroupView{ID: randString(), Handle: randString(), Name: randString(), Visibility: randString()}
-			}
 			if rng.IntN(3) > 0 {
 				v.Images = make([]PostImageView, rng.IntN(4))
 				for k := range v.Images {
@@ -63,6 +60,9 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 			}
 			if rng.IntN(4) == 0 {
 				v.CreatedAt = v.CreatedAt.In(time.FixedZone("", 0))
+			}
+			if rng.IntN(3) == 0 {
+				v.Group = &PostGroupView{ID: randString(), Handle: randString(), Name: randString(), Visibility: randString()}
 			}
 			page.Posts = append(page.Posts, v)
 		}

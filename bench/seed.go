@@ -57,6 +57,8 @@ type world struct {
 	// event is the campus event's posts; eventPaced and eventShared the
 	// same number again for its paced runs.
 	event, eventPaced, eventShared []uuid.UUID
+	// cluster is the cluster scenario's posts.
+	cluster []uuid.UUID
 
 	// Search terms: rare ones match a handful of documents, common ones
 	// thousands.
@@ -176,7 +178,7 @@ func (b *bench) seed(ctx context.Context) (*world, error) {
 
 	// Posts: the bench's own first, then the feed's. Comments are counted
 	// up front because posts.comments_count must match the rows.
-	special := 6 + 3*o.evPosts
+	special := 6 + 3*o.evPosts + o.clPosts
 	nPosts := special + o.posts
 	postIDs := make([]uuid.UUID, nPosts)
 	for i := range postIDs {
@@ -184,7 +186,8 @@ func (b *bench) seed(ctx context.Context) (*world, error) {
 	}
 	w.probe, w.naive, w.hot, w.feedHot, w.crash, w.fan = postIDs[0], postIDs[1], postIDs[2], postIDs[3], postIDs[4], postIDs[5]
 	w.event, w.eventPaced = postIDs[6:6+o.evPosts], postIDs[6+o.evPosts:6+2*o.evPosts]
-	w.eventShared = postIDs[6+2*o.evPosts : special]
+	w.eventShared = postIDs[6+2*o.evPosts : 6+3*o.evPosts]
+	w.cluster = postIDs[6+3*o.evPosts : special]
 	commentPost := make([]int32, o.comments)
 	commentCount := make([]int32, nPosts)
 	for i := range commentPost {

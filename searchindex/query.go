@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -266,13 +265,8 @@ func (x *Index) search(ctx context.Context, q string, limit int, kinds []kindFie
 	if x.cache == nil {
 		return x.compute(ctx, p, limit, kinds)
 	}
-	// The first part tells Search (3: all kinds) from SearchUsers (1) and
-	// SearchGroups (g).
-	which := strconv.Itoa(len(kinds))
-	if kinds[0] == groupFields {
-		which = "g"
-	}
-	key := fmt.Sprintf("%s|%d|%t|%s", which, limit, p.prefixLast, p.exact)
+	// The kinds tell Search (all kinds) from SearchUsers and SearchGroups.
+	key := fmt.Sprintf("%d|%s|%d|%t|%s", len(kinds), kinds[0].kind, limit, p.prefixLast, p.exact)
 	hits, err := x.cache.get(key, func() ([]Hit, error) {
 		// Shared with concurrent identical searches: one caller giving up
 		// must not fail the others.
