@@ -201,7 +201,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Profiles:      app.NewProfiles(app.ProfilesDeps{DB: db, Media: store, Log: log}),
 		Friends:       app.NewFriends(app.FriendsDeps{DB: db, Log: log, Pusher: live, Brakes: brakes}),
 		Notifications: app.NewNotifications(app.NotificationsDeps{DB: db, Log: log}),
-		Posts:         app.NewPosts(app.PostsDeps{DB: db, Media: store, Grains: live, Brakes: brakes, Log: log}),
+		Posts:         app.NewPosts(app.PostsDeps{DB: db, Media: store, Grains: live, Fanout: live, Brakes: brakes, Log: log}),
 		Realtime:      app.NewRealtime(db, sessions),
 		Sockets:       sockets,
 		Search:        app.NewSearch(app.SearchDeps{DB: db, Index: searchIdx}),
