@@ -14,7 +14,7 @@ import { makePost } from '../posts/testPosts';
 import { newPostIdsAtom, newPostsLabel } from './feedAtoms';
 import { FeedPage } from './FeedPage';
 
-const me = { id: 'u1', name: 'Asha Rao', role: 'student', universityId: 'BWU/BCA/20/123', avatar: { url: '' } };
+const me = { id: 'u1', name: 'Asha Rao', role: 'student' as const, universityId: 'BWU/BCA/20/123', avatar: { url: '' } };
 const friend = { id: 'u2', name: 'Ravi Kumar', role: 'student', universityId: 'BWU/BCA/20/7', avatar: { url: '' } };
 const ok = (data: unknown) => json({ status: 'success', data });
 
@@ -91,7 +91,7 @@ describe('new posts pill (issue 16)', () => {
     });
     const store = renderFeed();
     await screen.findByText('Post old1');
-    act(() => store.set(postCreatedAtom, makePost({ id: 'mine', author: { ...me, avatar: { url: '' } } })));
+    act(() => store.set(postCreatedAtom, makePost({ id: 'mine', author: { ...me, role: 'student', avatar: { url: '' } } })));
     announce(store, 'mine');
     expect(screen.queryByRole('button', { name: /new post/ })).toBeNull();
   });
