@@ -198,7 +198,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Media:         store.Handler(),
 		Sessions:      sessions,
 		Accounts:      accounts,
-		Profiles:      app.NewProfiles(app.ProfilesDeps{DB: db, Media: store, Log: log}),
+		Profiles:      app.NewProfiles(app.ProfilesDeps{DB: db, Media: store, Notifier: live, Log: log}),
 		Friends:       app.NewFriends(app.FriendsDeps{DB: db, Log: log, Pusher: live, Brakes: brakes}),
 		Notifications: app.NewNotifications(app.NotificationsDeps{DB: db, Log: log}),
 		Posts:         app.NewPosts(app.PostsDeps{DB: db, Media: store, Grains: live, Fanout: live, Brakes: brakes, Log: log}),

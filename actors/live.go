@@ -412,6 +412,22 @@ func (l *Live) PushToUser(ctx context.Context, userID uuid.UUID, event string, d
 	return nil
 }
 
+// NotifyUser asks the user's grain to create one notification of typ from
+// sender (app.Notifier: a profile like), and answers once it is committed
+// and pushed. Like notify it may be repeated: the id is made here once.
+func (l *Live) NotifyUser(ctx context.Context, userID uuid.UUID, typ string, sender uuid.UUID) error {
+	msg := &NotifyRequest{Items: []*Notify{{Id: persistence.NewID().String(), Type: typ, SenderId: sender.String()}}}
+	res, err := l.request(ctx, userID.String(), UserKind, msg)
+	if err != nil {
+		return err
+	}
+	r, ok := res.(*NotifyResponse)
+	if !ok {
+		return fmt.Errorf("actors: user grain answered %T", res)
+	}
+	return failure(r.Failure)
+}
+
 // notify asks the user's grain to create notifications, retrying once: the
 // ids make a repeat harmless. Called from a post grain's goroutine, after
 // the grain counted it in notifying.

@@ -169,6 +169,8 @@ func NewNotificationView(n *persistence.Notification) NotificationView {
 		v.Message = name + " accepted your friend request"
 	case persistence.NotifyLike:
 		v.Message = domain.RollupActors(names(v.Actors), v.ActorCount) + " liked your post"
+	case persistence.NotifyProfileLike:
+		v.Message = domain.RollupActors(names(v.Actors), v.ActorCount) + " liked your profile"
 	case persistence.NotifyComment:
 		v.Message = name + " commented on your post"
 	case persistence.NotifyModeration:

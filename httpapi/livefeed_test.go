@@ -223,3 +223,63 @@ func sendRequest(t *testing.T, sw *sweepStack, tok string, receiver uuid.UUID) s
 	}
 	return data(env)["friendRequest"].(map[string]any)["id"].(string)
 }
+
+// TestProfileLikeNotifies: a profile like notifies the profile's owner
+// live, rolled up like post likes: one profile_like notification whose text
+// names the newest likers and counts everyone who likes the profile; a like
+// taken back and given again adds no row and counts no one twice.
+func TestProfileLikeNotifies(t *testing.T) {
+	sw := newSweepStack(t)
+	owner, ownerTok := sw.member(t, "Profile Owner")
+	sock := sw.connect(t, ownerTok)
+	likers := map[string]string{}
+	for _, name := range []string{"Asha", "Bikram", "Chitra"} {
+		_, tok := sw.member(t, name)
+		likers[name] = tok
+	}
+	var firstID string
+	for i, tc := range []struct {
+		name    string
+		calls   []string // "like" or "unlike", by liker
+		by      string
+		message string
+		unread  float64
+	}{
+		{"first like", []string{"like"}, "Asha", "Asha liked your profile", 1},
+		{"second liker rolls up", []string{"like"}, "Bikram", "Bikram and Asha liked your profile", 1},
+		{"unlike and like again counts once", []string{"unlike", "like"}, "Asha", "Asha and Bikram liked your profile", 1},
+		{"third liker", []string{"like"}, "Chitra", "Chitra and 2 others liked your profile", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, call := range tc.calls {
+				if status, env := sw.call(t, "POST", "/api/profile/"+owner.ID.String()+"/"+call, likers[tc.by], nil); status != 200 {
+					t.Fatalf("%s: %d %v", call, status, env)
+				}
+			}
+			f := sock.Next(t, "notification")
+			if f.Data["type"] != "profile_like" || f.Data["message"] != tc.message || f.Data["unreadCount"] != tc.unread {
+				t.Fatalf("notification %v, want profile_like %q with %v unread", f.Data, tc.message, tc.unread)
+			}
+			if i == 0 {
+				firstID, _ = f.Data["id"].(string)
+			} else if f.Data["id"] != firstID {
+				t.Fatalf("roll-up id %v, want the first's %s", f.Data["id"], firstID)
+			}
+			n, err := sw.db.NewSelect().Table("notifications").Where("user_id = ? AND type = 'profile_like'", owner.ID).
+				Count(context.Background())
+			if err != nil || n != 1 {
+				t.Fatalf("%d profile_like rows (%v), want 1", n, err)
+			}
+		})
+	}
+	// Read, then liked again: unread again, once.
+	if status, env := sw.call(t, "PATCH", "/api/notifications/mark-all-as-read", ownerTok, nil); status != 200 {
+		t.Fatalf("read all: %d %v", status, env)
+	}
+	if status, env := sw.call(t, "POST", "/api/profile/"+owner.ID.String()+"/like", likers["Bikram"], nil); status != 200 {
+		t.Fatalf("like: %d %v", status, env)
+	}
+	if f := sock.Next(t, "notification"); f.Data["unreadCount"] != float64(1) || f.Data["message"] != "Bikram and 2 others liked your profile" {
+		t.Fatalf("after reading: %v", f.Data)
+	}
+}

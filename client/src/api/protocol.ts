@@ -16,7 +16,8 @@ export interface FromUser {
  */
 export interface ServerNotification {
   id: string;
-  type: 'friend_request' | 'friend_accepted' | 'like' | 'comment' | 'other' | string;
+  /** profile_like (issue 16) rolls up like `like`: one per person, its actors the newest likers. */
+  type: 'friend_request' | 'friend_accepted' | 'like' | 'comment' | 'other' | 'profile_like' | string;
   sender?: FromUser;
   actors?: FromUser[];
   actorCount?: number;

@@ -9,6 +9,7 @@ import { handleServerFrame } from '../../api/socket';
 import { installFakeFetch, json } from '../../test/fakeFetch';
 import { friendsListAtom, loadAllFriendsDataAtom, receivedRequestsAtom, sentRequestsAtom } from '../friends/friendsAtoms';
 import { suggestionReason } from '../friends/friendsApi';
+import { notificationTarget, toAppNotification } from '../notifications/model';
 import { postAtom, postCreatedAtom, upsertPostsAtom } from '../posts/postsAtoms';
 import { makePost } from '../posts/testPosts';
 import { newPostIdsAtom, newPostsLabel } from './feedAtoms';
@@ -213,5 +214,19 @@ describe('suggestion reason (issue 16)', () => {
     expect(within(tara).getByText('3 mutual friends')).toBeTruthy();
     const omar = within(box).getByText('Omar', { selector: '.people__name' }).closest('li')!;
     expect(within(omar).getByText('Same course and batch')).toBeTruthy();
+  });
+});
+
+describe('profile like notification (issue 16)', () => {
+  it('reads as a roll-up and opens the newest liker', () => {
+    const actors = [
+      { id: 'u7', name: 'Chitra', avatar: { url: '' } },
+      { id: 'u8', name: 'Asha', avatar: { url: '' } },
+    ];
+    const n = toAppNotification({ id: 'n1', type: 'profile_like', actors, actorCount: 3, unreadCount: 1 });
+    expect(n.message).toBe('Chitra and 2 others liked your profile');
+    expect(notificationTarget(n)).toEqual({ page: 'profile', userId: 'u7' });
+    const sent = toAppNotification({ id: 'n1', type: 'profile_like', actors, actorCount: 3, message: 'From the server', unreadCount: 1 });
+    expect(sent.message).toBe('From the server');
   });
 });
