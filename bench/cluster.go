@@ -157,6 +157,9 @@ func (b *bench) cluster(ctx context.Context) {
 	for w := range cl.cur {
 		cl.cur[w].Store(int32(w % 3)) // round-robin
 	}
+	// A new node builds its own search index from the database and merges
+	// its segments in the background: that work must not land in a phase.
+	cl.settle(ctx)
 
 	// Viewers on every node watch every post of the scenario.
 	pools := make([]*pool, 3)
@@ -241,6 +244,7 @@ func (b *bench) cluster(ctx context.Context) {
 		return
 	}
 	joinTook := time.Since(joinStart)
+	cl.settle(ctx)
 	fourth.up.Store(true)
 	for w := range cl.cur {
 		if w%3 == 0 {
@@ -249,7 +253,8 @@ func (b *bench) cluster(ctx context.Context) {
 	}
 	join := cl.run(ctx, "4th node", D, nil)
 	r.add(sc, "c) 4th node: likes it acknowledged", float64(join.ok[fourth.i].Load())/join.secs(), "likes/s").
-		note("of %.0f likes/s in all; start to ready with 3 members %.1f s", float64(join.total())/join.secs(), joinTook.Seconds())
+		note("of %.0f likes/s in all; start to ready with 3 members %.1f s (it builds its own search index first)",
+			float64(join.total())/join.secs(), joinTook.Seconds())
 	cl.failRows(sc, "c)", join)
 	ok = b.consistencyRow(ctx, sc, cl.lr) && ok
 
@@ -338,6 +343,35 @@ func (cl *clusterLoad) failRows(sc, label string, ph *clPhase) {
 	}
 	cl.b.rep.text(sc, label+" failed attempts by status", statusText(ph.attempts)).
 		note("%d failed after retries (%s)", sum(ph.failed), statusText(ph.failed))
+}
+
+// settle waits, up to a bound, until the running nodes together use
+// under 0.2 core over a second.
+func (cl *clusterLoad) settle(ctx context.Context) {
+	limit := 2 * time.Minute
+	if cl.b.o.quick {
+		limit = 20 * time.Second
+	}
+	busy := func() time.Duration {
+		var total time.Duration
+		for _, n := range cl.nodes {
+			if done, _ := n.srv.exited(); !done {
+				own, _, _ := procCPU(n.srv.pid())
+				total += own
+			}
+		}
+		return total
+	}
+	start := time.Now()
+	for time.Since(start) < limit && ctx.Err() == nil {
+		a := busy()
+		time.Sleep(time.Second)
+		if busy()-a < 200*time.Millisecond {
+			cl.b.progress("cluster: nodes idle after %.0fs", time.Since(start).Seconds())
+			return
+		}
+	}
+	cl.b.progress("cluster: nodes still busy after %s; measuring anyway", limit)
 }
 
 // waitMembers polls the node's /api/ready until it answers 200 with want
