@@ -73,7 +73,7 @@ e2e: system-browser client build
 generate:
 	$(GO) generate ./...
 
-bench: system client build
+bench: system system-etcd client build
 	$(GO) run ./bench $(BENCH_ARGS)
 
 soak: system client build

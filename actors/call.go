@@ -22,28 +22,32 @@ import (
 // (in well under a second with the etcd provider's dead-peer probe), to the
 // grain's new owner, within the same deadline.
 type departures struct {
-	mu   sync.Mutex
-	next chan struct{} // closed at the next departure, then replaced
-	left map[string]struct{}
-	sub  *eventstream.Subscription
+	mu      sync.Mutex
+	next    chan struct{}       // closed at the next departure, then replaced
+	members map[string]struct{} // addresses of the current members; nil before the first topology
+	sub     *eventstream.Subscription
 }
 
 func newDepartures(es *eventstream.EventStream) *departures {
-	d := &departures{next: make(chan struct{}), left: map[string]struct{}{}}
+	d := &departures{next: make(chan struct{})}
 	d.sub = es.Subscribe(func(evt any) {
 		t, ok := evt.(*cluster.ClusterTopology)
-		if !ok || len(t.Left) == 0 {
+		if !ok {
 			return
+		}
+		members := make(map[string]struct{}, len(t.Members))
+		for _, m := range t.Members {
+			members[m.Address()] = struct{}{}
 		}
 		d.mu.Lock()
 		defer d.mu.Unlock()
-		for _, m := range t.Left {
-			// A left member's address never comes back with the same
-			// process: its ID is blocked for good.
-			d.left[m.Address()] = struct{}{}
+		// By current membership, not by the departures seen: a node
+		// restarted on the same address is a member again.
+		d.members = members
+		if len(t.Left) > 0 {
+			close(d.next)
+			d.next = make(chan struct{})
 		}
-		close(d.next)
-		d.next = make(chan struct{})
 	})
 	return d
 }
@@ -55,12 +59,15 @@ func (d *departures) wait() <-chan struct{} {
 	return d.next
 }
 
-// gone reports whether the member at addr has left.
+// gone reports whether the member at addr is not in the topology.
 func (d *departures) gone(addr string) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	_, ok := d.left[addr]
-	return ok
+	if d.members == nil {
+		return false
+	}
+	_, ok := d.members[addr]
+	return !ok
 }
 
 // errNoOwner means no member hosts the grain's kind right now (the

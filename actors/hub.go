@@ -244,6 +244,20 @@ func (h *hubActor) Receive(ctx actor.Context) {
 		for _, s := range h.users[id] {
 			ctx.Send(s.pid, m)
 		}
+	case *DeliverToUsers:
+		var m *SessionFrames
+		for _, text := range msg.GetUserIds() {
+			id, err := uuid.Parse(text)
+			if err != nil {
+				continue
+			}
+			for _, s := range h.users[id] {
+				if m == nil {
+					m = &SessionFrames{Frames: msg.GetFrames()}
+				}
+				ctx.Send(s.pid, m)
+			}
+		}
 	case *DeliverToWatchers:
 		id, err := uuid.Parse(msg.GetPostId())
 		if err != nil {

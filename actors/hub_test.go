@@ -127,3 +127,56 @@ func TestHubDropsWatchesOnBlock(t *testing.T) {
 		})
 	}
 }
+
+// TestHubDeliversToUsers: one DeliverToUsers reaches every local session of
+// each listed user, once, and no one else's; malformed ids are skipped.
+func TestHubDeliversToUsers(t *testing.T) {
+	n := startNode(t)
+	us := n.users(t, 3)
+	a, b, c := us[0], us[1], us[2]
+	system := n.node.Cluster.ActorSystem
+	session := func(user uuid.UUID) chan []byte {
+		t.Helper()
+		p := &probeSession{hub: n.hub, user: user, registered: make(chan error, 1), frames: make(chan []byte, 8)}
+		pid := system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return p }))
+		t.Cleanup(func() { system.Root.Stop(pid) })
+		if err := <-p.registered; err != nil {
+			t.Fatal(err)
+		}
+		return p.frames
+	}
+	socks := []struct {
+		name string
+		ch   chan []byte
+		want bool
+	}{
+		{"a's first socket", session(a.ID), true},
+		{"a's second socket", session(a.ID), true},
+		{"b", session(b.ID), true},
+		{"c, not listed", session(c.ID), false},
+	}
+	hub := actor.NewPID(system.Address(), actors.HubName)
+	system.Root.Send(hub, &actors.DeliverToUsers{UserIds: []string{a.ID.String(), "not-a-uuid", b.ID.String()},
+		Frames: [][]byte{[]byte(`{"event":"post:new"}`)}})
+	// Then every socket gets a frame of its own: the fence after which a
+	// socket that was not meant to get post:new will not.
+	for _, u := range []uuid.UUID{a.ID, b.ID, c.ID} {
+		system.Root.Send(hub, &actors.DeliverToUser{UserId: u.String(), Frames: [][]byte{[]byte(`{"event":"fence"}`)}})
+	}
+	for _, s := range socks {
+		t.Run(s.name, func(t *testing.T) {
+			var got []string
+			for len(got) == 0 || got[len(got)-1] != `{"event":"fence"}` {
+				select {
+				case f := <-s.ch:
+					got = append(got, string(f))
+				case <-time.After(10 * time.Second):
+					t.Fatalf("frames so far %v", got)
+				}
+			}
+			if heard := len(got) == 2 && got[0] == `{"event":"post:new"}`; heard != s.want || (!s.want && len(got) != 1) {
+				t.Fatalf("frames %v, want post:new: %v", got, s.want)
+			}
+		})
+	}
+}

@@ -356,6 +356,45 @@ func (l *Live) PostDeleted(_ context.Context, postID uuid.UUID) error {
 	return nil
 }
 
+// PushToUsers sends one event to every open socket of each of users, on
+// every node: one DeliverToUsers broadcast, the frame encoded once, however
+// many people get it (app.Fanout). Like PostDeleted it skips the user
+// grains: nothing is stored, and an event for hundreds of friends would
+// otherwise cost a grain call each. Who may receive it is the caller's
+// decision (blocks, mutes).
+func (l *Live) PushToUsers(_ context.Context, users []uuid.UUID, event string, data any) error {
+	if l.cluster == nil {
+		return ErrNotStarted
+	}
+	if len(users) == 0 {
+		return nil
+	}
+	f, err := Frame(event, data)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, len(users))
+	for i, u := range users {
+		ids[i] = u.String()
+	}
+	broadcast(l.cluster, &DeliverToUsers{UserIds: ids, Frames: [][]byte{f}})
+	return nil
+}
+
+// PushToWatchers sends one event to every socket watching the post, on
+// every node (app.Fanout): post:edited.
+func (l *Live) PushToWatchers(_ context.Context, postID uuid.UUID, event string, data any) error {
+	if l.cluster == nil {
+		return ErrNotStarted
+	}
+	f, err := Frame(event, data)
+	if err != nil {
+		return err
+	}
+	broadcast(l.cluster, &DeliverToWatchers{PostId: postID.String(), Frames: [][]byte{f}})
+	return nil
+}
+
 // PushToUser sends an event to every open socket of the user on every node,
 // through the user's grain (app.Pusher). It is not retried: a push that
 // timed out may still have gone out, and a lost push loses nothing, since
@@ -373,6 +412,22 @@ func (l *Live) PushToUser(ctx context.Context, userID uuid.UUID, event string, d
 		return fmt.Errorf("actors: user grain answered %T", res)
 	}
 	return nil
+}
+
+// NotifyUser asks the user's grain to create one notification of typ from
+// sender (app.Notifier: a profile like), and answers once it is committed
+// and pushed. Like notify it may be repeated: the id is made here once.
+func (l *Live) NotifyUser(ctx context.Context, userID uuid.UUID, typ string, sender uuid.UUID) error {
+	msg := &NotifyRequest{Items: []*Notify{{Id: persistence.NewID().String(), Type: typ, SenderId: sender.String()}}}
+	res, err := l.request(ctx, userID.String(), UserKind, msg)
+	if err != nil {
+		return err
+	}
+	r, ok := res.(*NotifyResponse)
+	if !ok {
+		return fmt.Errorf("actors: user grain answered %T", res)
+	}
+	return failure(r.Failure)
 }
 
 // notify asks the user's grain to create notifications, retrying once: the

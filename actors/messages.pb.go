@@ -858,6 +858,62 @@ func (x *DeliverToUser) GetFrames() [][]byte {
 	return nil
 }
 
+// Frames for the sockets of several users on this node: one broadcast per
+// node for an event many people get at once (post:new to an author's
+// friends), where a DeliverToUser each would cost a message per person and
+// node.
+type DeliverToUsers struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	UserIds       []string               `protobuf:"bytes,1,rep,name=user_ids,json=userIds,proto3" json:"user_ids,omitempty"`
+	Frames        [][]byte               `protobuf:"bytes,2,rep,name=frames,proto3" json:"frames,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeliverToUsers) Reset() {
+	*x = DeliverToUsers{}
+	mi := &file_messages_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeliverToUsers) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeliverToUsers) ProtoMessage() {}
+
+func (x *DeliverToUsers) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeliverToUsers.ProtoReflect.Descriptor instead.
+func (*DeliverToUsers) Descriptor() ([]byte, []int) {
+	return file_messages_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *DeliverToUsers) GetUserIds() []string {
+	if x != nil {
+		return x.UserIds
+	}
+	return nil
+}
+
+func (x *DeliverToUsers) GetFrames() [][]byte {
+	if x != nil {
+		return x.Frames
+	}
+	return nil
+}
+
 // Frames for the sockets on this node watching one post. forget drops the
 // post's watchers afterwards (the post was deleted).
 type DeliverToWatchers struct {
@@ -871,7 +927,7 @@ type DeliverToWatchers struct {
 
 func (x *DeliverToWatchers) Reset() {
 	*x = DeliverToWatchers{}
-	mi := &file_messages_proto_msgTypes[14]
+	mi := &file_messages_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -883,7 +939,7 @@ func (x *DeliverToWatchers) String() string {
 func (*DeliverToWatchers) ProtoMessage() {}
 
 func (x *DeliverToWatchers) ProtoReflect() protoreflect.Message {
-	mi := &file_messages_proto_msgTypes[14]
+	mi := &file_messages_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -896,7 +952,7 @@ func (x *DeliverToWatchers) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeliverToWatchers.ProtoReflect.Descriptor instead.
 func (*DeliverToWatchers) Descriptor() ([]byte, []int) {
-	return file_messages_proto_rawDescGZIP(), []int{14}
+	return file_messages_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *DeliverToWatchers) GetPostId() string {
@@ -932,7 +988,7 @@ type PostCount struct {
 
 func (x *PostCount) Reset() {
 	*x = PostCount{}
-	mi := &file_messages_proto_msgTypes[15]
+	mi := &file_messages_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -944,7 +1000,7 @@ func (x *PostCount) String() string {
 func (*PostCount) ProtoMessage() {}
 
 func (x *PostCount) ProtoReflect() protoreflect.Message {
-	mi := &file_messages_proto_msgTypes[15]
+	mi := &file_messages_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -957,7 +1013,7 @@ func (x *PostCount) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PostCount.ProtoReflect.Descriptor instead.
 func (*PostCount) Descriptor() ([]byte, []int) {
-	return file_messages_proto_rawDescGZIP(), []int{15}
+	return file_messages_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *PostCount) GetPostId() string {
@@ -993,7 +1049,7 @@ type CountsTick struct {
 
 func (x *CountsTick) Reset() {
 	*x = CountsTick{}
-	mi := &file_messages_proto_msgTypes[16]
+	mi := &file_messages_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1005,7 +1061,7 @@ func (x *CountsTick) String() string {
 func (*CountsTick) ProtoMessage() {}
 
 func (x *CountsTick) ProtoReflect() protoreflect.Message {
-	mi := &file_messages_proto_msgTypes[16]
+	mi := &file_messages_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1018,7 +1074,7 @@ func (x *CountsTick) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountsTick.ProtoReflect.Descriptor instead.
 func (*CountsTick) Descriptor() ([]byte, []int) {
-	return file_messages_proto_rawDescGZIP(), []int{16}
+	return file_messages_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *CountsTick) GetCounts() []*PostCount {
@@ -1077,6 +1133,9 @@ const file_messages_proto_rawDesc = "" +
 	"\fPushResponse\"@\n" +
 	"\rDeliverToUser\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x16\n" +
+	"\x06frames\x18\x02 \x03(\fR\x06frames\"C\n" +
+	"\x0eDeliverToUsers\x12\x19\n" +
+	"\buser_ids\x18\x01 \x03(\tR\auserIds\x12\x16\n" +
 	"\x06frames\x18\x02 \x03(\fR\x06frames\"\\\n" +
 	"\x11DeliverToWatchers\x12\x17\n" +
 	"\apost_id\x18\x01 \x01(\tR\x06postId\x12\x16\n" +
@@ -1114,7 +1173,7 @@ func file_messages_proto_rawDescGZIP() []byte {
 }
 
 var file_messages_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
+var file_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_messages_proto_goTypes = []any{
 	(Failure)(0),                  // 0: campus.actors.Failure
 	(LikeOp)(0),                   // 1: campus.actors.LikeOp
@@ -1132,9 +1191,10 @@ var file_messages_proto_goTypes = []any{
 	(*PushRequest)(nil),           // 13: campus.actors.PushRequest
 	(*PushResponse)(nil),          // 14: campus.actors.PushResponse
 	(*DeliverToUser)(nil),         // 15: campus.actors.DeliverToUser
-	(*DeliverToWatchers)(nil),     // 16: campus.actors.DeliverToWatchers
-	(*PostCount)(nil),             // 17: campus.actors.PostCount
-	(*CountsTick)(nil),            // 18: campus.actors.CountsTick
+	(*DeliverToUsers)(nil),        // 16: campus.actors.DeliverToUsers
+	(*DeliverToWatchers)(nil),     // 17: campus.actors.DeliverToWatchers
+	(*PostCount)(nil),             // 18: campus.actors.PostCount
+	(*CountsTick)(nil),            // 19: campus.actors.CountsTick
 }
 var file_messages_proto_depIdxs = []int32{
 	1,  // 0: campus.actors.LikeRequest.op:type_name -> campus.actors.LikeOp
@@ -1143,7 +1203,7 @@ var file_messages_proto_depIdxs = []int32{
 	0,  // 3: campus.actors.RemoveCommentResponse.failure:type_name -> campus.actors.Failure
 	10, // 4: campus.actors.NotifyRequest.items:type_name -> campus.actors.Notify
 	0,  // 5: campus.actors.NotifyResponse.failure:type_name -> campus.actors.Failure
-	17, // 6: campus.actors.CountsTick.counts:type_name -> campus.actors.PostCount
+	18, // 6: campus.actors.CountsTick.counts:type_name -> campus.actors.PostCount
 	7,  // [7:7] is the sub-list for method output_type
 	7,  // [7:7] is the sub-list for method input_type
 	7,  // [7:7] is the sub-list for extension type_name
@@ -1162,7 +1222,7 @@ func file_messages_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_messages_proto_rawDesc), len(file_messages_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   17,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -417,6 +417,7 @@ func (a *Friends) Decline(ctx context.Context, p Principal, id uuid.UUID) (Frien
 	if err != nil {
 		return FriendRequestResult{}, err
 	}
+	a.pushRemoved(ctx, res.senderID, res.receiver, res.view.ID, RemovedDeclined)
 	return FriendRequestResult{FriendRequest: res.view, Message: "Friend request declined"}, nil
 }
 
@@ -432,6 +433,7 @@ func (a *Friends) Cancel(ctx context.Context, p Principal, id uuid.UUID) (Friend
 	if err != nil {
 		return FriendRequestResult{}, err
 	}
+	a.pushRemoved(ctx, res.receiver.ID, res.sender, res.view.ID, RemovedCancelled)
 	return FriendRequestResult{FriendRequest: res.view, Message: "Friend request cancelled"}, nil
 }
 
@@ -454,6 +456,7 @@ func (a *Friends) close(ctx context.Context, tx bun.Tx, r *persistence.FriendReq
 type answered struct {
 	view     FriendRequestView
 	senderID uuid.UUID
+	sender   *persistence.User
 	receiver *persistence.User
 }
 
@@ -484,7 +487,7 @@ func (a *Friends) answer(ctx context.Context, p Principal, id uuid.UUID,
 		if err != nil {
 			return err
 		}
-		out = answered{view: newRequestView(r, sender, receiver), senderID: r.SenderID, receiver: receiver}
+		out = answered{view: newRequestView(r, sender, receiver), senderID: r.SenderID, sender: sender, receiver: receiver}
 		return nil
 	})
 	if isNotFound(err) {
@@ -548,7 +551,27 @@ func (a *Friends) Unfriend(ctx context.Context, p Principal, id uuid.UUID) (Unfr
 	if err != nil {
 		return UnfriendResult{}, err
 	}
+	if me, err := persistence.UserByID(ctx, a.d.DB, p.UserID); err != nil {
+		a.d.Log.Warn().Err(err).Str("user_id", id.String()).Msg("unfriend not pushed")
+	} else {
+		a.pushRemoved(ctx, id, me, "", RemovedUnfriended)
+	}
 	return UnfriendResult{Message: "Friend removed", UserID: id.String()}, nil
+}
+
+// pushRemoved tells to, live, that from ended their request or friendship
+// (friend:removed), so that to's lists, buttons and suggestions change
+// without a reload. After the commit; failures are logged only.
+func (a *Friends) pushRemoved(ctx context.Context, to uuid.UUID, from *persistence.User, requestID, reason string) {
+	if a.d.Pusher == nil || from == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pushTimeout)
+	defer cancel()
+	ev := FriendRemovedEvent{FromUser: NewUserRef(from), UserID: from.ID.String(), RequestID: requestID, Reason: reason}
+	if err := a.d.Pusher.PushToUser(ctx, to, EventFriendRemoved, ev); err != nil {
+		a.d.Log.Warn().Err(err).Str("user_id", to.String()).Str("event", EventFriendRemoved).Msg("live push failed")
+	}
 }
 
 // pushPersonal tells to, live, that from did something (event) and sends

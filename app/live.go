@@ -19,14 +19,70 @@ type Pusher interface {
 	PushToUser(ctx context.Context, userID uuid.UUID, event string, data any) error
 }
 
+// Fanout sends one live event to many sockets at once, on every node (in
+// production actors.Live: one broadcast per node, the frame encoded once).
+// Like Pusher it runs after the commit and a lost event loses nothing.
+type Fanout interface {
+	// PushToUsers reaches every open socket of each of users.
+	PushToUsers(ctx context.Context, users []uuid.UUID, event string, data any) error
+	// PushToWatchers reaches every socket that watches the post.
+	PushToWatchers(ctx context.Context, postID uuid.UUID, event string, data any) error
+}
+
 // Websocket event names of DESIGN §6 that use cases push to a person.
+//
+// Beyond DESIGN §6 (issue 16; the client's list is client/src/api/protocol.ts):
+//   - post:new {postId, authorId}: a friend (or the reader on another
+//     device) posted; ids only, the client fetches the posts when the reader
+//     asks for them. To the author's friends (not those who mute the author
+//     or share a block with them, persistence.LiveAudience) and the author.
+//   - post:edited {postId, content, images, updatedAt}: the author changed a
+//     post; to its watchers, the same friends and the author.
+//   - friend:removed {fromUser, userId, requestId?, reason}: a request was
+//     declined ("declined", to its sender) or cancelled ("cancelled", to its
+//     receiver), or a friendship ended ("unfriended", to the other one).
 const (
 	EventFriendRequest = "friend:request"
 	EventFriendAccept  = "friend:accept"
+	EventFriendRemoved = "friend:removed"
 	EventPostLike      = "post:like"
 	EventPostComment   = "post:comment"
+	EventPostNew       = "post:new"
+	EventPostEdited    = "post:edited"
 	EventNotification  = "notification"
 )
+
+// PostNewEvent is the post:new payload: ids only, so a post by someone with
+// a thousand friends costs a thousand tiny frames, not a thousand renders.
+type PostNewEvent struct {
+	PostID   string `json:"postId"`
+	AuthorID string `json:"authorId"`
+}
+
+// PostEditedEvent is the post:edited payload: what an edit can change.
+type PostEditedEvent struct {
+	PostID    string          `json:"postId"`
+	Content   string          `json:"content"`
+	Images    []PostImageView `json:"images"`
+	UpdatedAt time.Time       `json:"updatedAt"`
+}
+
+// Reasons of friend:removed.
+const (
+	RemovedDeclined   = "declined"
+	RemovedCancelled  = "cancelled"
+	RemovedUnfriended = "unfriended"
+)
+
+// FriendRemovedEvent is the friend:removed payload: FromUser ended the
+// relation with the recipient; UserID is FromUser's id (what the client's
+// lists key on), RequestID the request that was declined or cancelled.
+type FriendRemovedEvent struct {
+	FromUser  UserRef `json:"fromUser"`
+	UserID    string  `json:"userId"`
+	RequestID string  `json:"requestId,omitempty"`
+	Reason    string  `json:"reason"`
+}
 
 // PersonalEvent is the payload of friend:request, friend:accept, post:like
 // and post:comment: who did it and, for the last two, on which post.
@@ -125,6 +181,8 @@ func NewNotificationView(n *persistence.Notification) NotificationView {
 		v.Message = name + " accepted your friend request"
 	case persistence.NotifyLike:
 		v.Message = domain.RollupActors(names(v.Actors), v.ActorCount) + " liked your post"
+	case persistence.NotifyProfileLike:
+		v.Message = domain.RollupActors(names(v.Actors), v.ActorCount) + " liked your profile"
 	case persistence.NotifyComment:
 		v.Message = name + " commented on your post"
 	case persistence.NotifyModeration:

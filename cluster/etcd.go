@@ -69,7 +69,7 @@ type etcdProvider struct {
 	// live on. dead is touched only by the run goroutine.
 	suspects chan string
 	probed   chan probeResult
-	dead     map[string]time.Time
+	dead     map[string]struct{}
 	sub      *eventstream.Subscription
 }
 
@@ -140,7 +140,7 @@ func (p *etcdProvider) StartMember(c *protocluster.Cluster) error {
 	p.prefix = etcdBaseKey + "/" + c.Config.Name + "/"
 	p.self = &protocluster.Member{Id: c.ActorSystem.ID, Host: host, Port: int32(port), Kinds: c.GetClusterKinds()}
 
-	p.suspects, p.probed, p.dead = make(chan string, 64), make(chan probeResult, 64), map[string]time.Time{}
+	p.suspects, p.probed, p.dead = make(chan string, 64), make(chan probeResult, 64), map[string]struct{}{}
 	// Remoting publishes EndpointTerminatedEvent as soon as a connection to
 	// a peer breaks: a killed process's sockets are closed by its kernel, so
 	// its peers hear of it within milliseconds, long before its lease ends.
@@ -301,7 +301,7 @@ func (p *etcdProvider) follow(ctx context.Context, reg registration) error {
 			if m := p.listed(members, r.addr); m != nil && r.dead {
 				p.log.Warn().Str("member", m.Id).Str("address", r.addr).
 					Msg("etcd: peer's connection lost and its port refuses connections: dropped before its lease expires")
-				p.dead[m.Id] = time.Now()
+				p.dead[m.Id] = struct{}{}
 				p.publish(members)
 			}
 		case w, ok := <-watch:

@@ -95,6 +95,24 @@ func TestThreeProcesses(t *testing.T) {
 			resp.Header.Get("Content-Type"), len(served), len(imgBytes))
 	}
 
+	// A friend's socket on node 1 hears of a post made through node 2
+	// (post:new, one DeliverToUsers broadcast to every node's hub).
+	t.Run("post:new reaches a friend on another node", func(t *testing.T) {
+		friend := newUser("Cluster Friend")
+		if _, err := persistence.AddFriendship(context.Background(), db, author.ID, friend.ID); err != nil {
+			t.Fatal(err)
+		}
+		fs := wstest.Connect(t, nodes[1].addr, login(nodes[1], friend))
+		status, env := nodes[2].call(t, "POST", "/api/posts", authorTok, map[string]any{"content": "for my friends", "visibility": "public"})
+		if status != 201 {
+			t.Fatalf("create post on node 2: %d %v", status, env)
+		}
+		id := data(env)["post"].(map[string]any)["id"].(string)
+		if f := fs.Next(t, "post:new"); f.Data["postId"] != id || f.Data["authorId"] != author.ID.String() {
+			t.Fatalf("post:new %v, want %s by %s", f.Data, id, author.ID)
+		}
+	})
+
 	watcher := newUser("Cluster Watcher")
 	ws := wstest.Connect(t, nodes[2].addr, login(nodes[1], watcher))
 	ws.Watch(t, posts...)

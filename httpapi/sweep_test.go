@@ -279,7 +279,7 @@ func newSweepStack(t *testing.T) *sweepStack {
 		}
 		t.Cleanup(func() { _ = idx.Close() })
 		sw.idx = idx
-		d.Profiles = app.NewProfiles(app.ProfilesDeps{DB: st.db, Media: st.media, Log: d.Log})
+		d.Profiles = app.NewProfiles(app.ProfilesDeps{DB: st.db, Media: st.media, Notifier: st.live, Log: d.Log})
 		d.Friends = app.NewFriends(app.FriendsDeps{DB: st.db, Log: d.Log, Pusher: st.live})
 		d.Notifications = app.NewNotifications(app.NotificationsDeps{DB: st.db, Log: d.Log})
 		d.Search = app.NewSearch(app.SearchDeps{DB: st.db, Index: idx})

@@ -226,6 +226,14 @@ func DeleteAccount(ctx context.Context, tx bun.Tx, id uuid.UUID) (DeletedAccount
 			WHERE pl.user_id = ?0 AND n.post_id = pl.post_id AND n.type = 'like'`},
 		{"empty like notifications", `DELETE FROM notifications n USING post_likes pl
 			WHERE pl.user_id = ?0 AND n.post_id = pl.post_id AND n.type = 'like' AND n.actor_count = 0`},
+		// Profile-like roll-ups the same way (the counters step above
+		// still sees their profile_likes rows).
+		{"profile like notifications", `UPDATE notifications n SET actor_ids = array_remove(n.actor_ids, ?0),
+				actor_count = greatest(n.actor_count - 1, 0)
+			FROM profile_likes pl
+			WHERE pl.liker_id = ?0 AND n.user_id = pl.user_id AND n.type = 'profile_like'`},
+		{"empty profile like notifications", `DELETE FROM notifications n USING profile_likes pl
+			WHERE pl.liker_id = ?0 AND n.user_id = pl.user_id AND n.type = 'profile_like' AND n.actor_count = 0`},
 		// Groups lose a member and their posts; a group they owned passes to
 		// its longest-standing admin, else its longest-standing member.
 		{"group member counters", `UPDATE groups g SET members_count = g.members_count - 1

@@ -247,3 +247,30 @@ func IsPendingPairConflict(err error) bool {
 	name, ok := IsUniqueViolation(err)
 	return ok && (name == "friend_requests_pending_pair_key" || name == "friend_requests_pending_key")
 }
+
+// LiveAudience is who gets author's live feed events (post:new,
+// post:edited): author's friends, without those who mute author or stand on
+// either side of a block with them. A block ends the friendship too, but a
+// friendship made before the safety tables (or re-made by a race with the
+// block) must still not leak a post.
+func LiveAudience(ctx context.Context, db bun.IDB, author, group uuid.UUID) ([]uuid.UUID, error) {
+	// A group post's audience is the group's members (whose home feed shows
+	// it), never anyone else: a closed or secret group's posts must not
+	// reach non-members, even as ids.
+	source := `SELECT user_high AS id FROM friendships WHERE user_low = ?0
+			UNION ALL
+			SELECT user_low FROM friendships WHERE user_high = ?0`
+	if group != uuid.Nil {
+		source = `SELECT user_id AS id FROM group_members WHERE group_id = ?1 AND status = 'member' AND user_id <> ?0`
+	}
+	var ids []uuid.UUID
+	err := db.NewRaw(`SELECT f.id FROM (`+source+`) f
+		WHERE NOT EXISTS (SELECT 1 FROM user_mutes m WHERE m.muter_id = f.id AND m.muted_id = ?0)
+		  AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocker_id = f.id AND b.blocked_id = ?0)
+		  AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocker_id = ?0 AND b.blocked_id = f.id)`, author, group).
+		Scan(ctx, &ids)
+	if err != nil {
+		return nil, fmt.Errorf("persistence: live audience: %w", err)
+	}
+	return ids, nil
+}

@@ -27,7 +27,7 @@ const RecentActors = 3
 const notificationActors = `(SELECT coalesce(json_agg(json_build_object(
 		'id', u.id, 'name', u.name, 'role', u.role, 'universityId', coalesce(u.university_id, ''),
 		'department', u.department, 'avatarUrl', u.avatar_url, 'avatarKey', u.avatar_key) ORDER BY a.o), '[]')
-	FROM unnest(CASE WHEN n.type = 'like' AND cardinality(n.actor_ids) > 0 THEN n.actor_ids
+	FROM unnest(CASE WHEN n.type IN ('like', 'profile_like') AND cardinality(n.actor_ids) > 0 THEN n.actor_ids
 		ELSE array_remove(ARRAY[n.sender_id], NULL) END) WITH ORDINALITY AS a (id, o)
 	JOIN users u ON u.id = a.id)`
 
@@ -100,6 +100,8 @@ func scanNotification(rows *sql.Rows, extra ...any) (*Notification, error) {
 //
 //   - Other kinds are inserted, one row each, in the order given; an id
 //     already stored (a retried request) is skipped.
+//   - Profile likes roll up the same way: one `profile_like` row per
+//     user, its count the people who like the profile now.
 //   - Likes roll up: one row per post, inserted or updated in place (one's
 //     own like of one's own post notifies no one). Its
 //     actors become the batch's likers, newest first, then the ones it had,
@@ -125,7 +127,7 @@ var createNotificationsSQL = numbered(`WITH input AS (
 		  AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocked_id = x.user_id AND b.blocker_id = nullif(x.sender, '')::uuid)
 	), ins AS (
 		INSERT INTO notifications (id, user_id, type, sender_id, post_id, comment_id)
-		SELECT id, user_id, type, sender, post, comment FROM input WHERE type <> 'like' ORDER BY ord
+		SELECT id, user_id, type, sender, post, comment FROM input WHERE type NOT IN ('like', 'profile_like') ORDER BY ord
 		ON CONFLICT DO NOTHING
 		RETURNING *
 	), likes AS (
@@ -156,13 +158,40 @@ var createNotificationsSQL = numbered(`WITH input AS (
 			updated_at = now(),
 			is_read = false
 		RETURNING *
+	), plikes AS (
+		SELECT l.user_id, (array_agg(l.id ORDER BY l.ord DESC))[1] AS id,
+			(SELECT array_agg(s.sender ORDER BY s.last DESC) FROM (
+				SELECT i.sender, max(i.ord) AS last FROM input i
+				WHERE i.type = 'profile_like' AND i.user_id = l.user_id AND i.sender <> i.user_id
+				GROUP BY i.sender
+				ORDER BY last DESC LIMIT ` + strconv.Itoa(RecentActors) + `) s) AS actors,
+			count(DISTINCT l.sender) AS fresh
+		FROM input l WHERE l.type = 'profile_like' AND l.sender IS NOT NULL AND l.sender <> l.user_id
+		GROUP BY l.user_id
+	), pbefore AS (
+		SELECT n.user_id FROM notifications n
+		WHERE n.type = 'profile_like' AND NOT n.is_read AND n.user_id IN (SELECT user_id FROM plikes)
+	), pup AS (
+		INSERT INTO notifications AS n (id, user_id, type, actor_ids, actor_count)
+		SELECT l.id, l.user_id, 'profile_like', l.actors, greatest(l.fresh,
+			(SELECT count(*) FROM profile_likes pl WHERE pl.user_id = l.user_id))
+		FROM plikes l
+		ON CONFLICT (user_id) WHERE type = 'profile_like' DO UPDATE SET
+			actor_ids = (SELECT array_agg(r.a ORDER BY r.o) FROM (
+				SELECT a.a, min(a.o) AS o FROM unnest(excluded.actor_ids || n.actor_ids) WITH ORDINALITY AS a (a, o)
+				GROUP BY a.a ORDER BY o LIMIT ` + strconv.Itoa(RecentActors) + `) r),
+			actor_count = excluded.actor_count,
+			updated_at = now(),
+			is_read = false
+		RETURNING *
 	), done AS (
-		SELECT * FROM ins UNION ALL SELECT * FROM up
+		SELECT * FROM ins UNION ALL SELECT * FROM up UNION ALL SELECT * FROM pup
 	)
 	SELECT ` + notificationColumns + `,
 		(SELECT unread_notifications FROM users WHERE id = ?)
 			+ (SELECT count(*) FROM ins)
 			+ (SELECT count(*) FROM likes WHERE post NOT IN (SELECT post_id FROM before))
+			+ (SELECT count(*) FROM plikes WHERE user_id NOT IN (SELECT user_id FROM pbefore))
 	FROM done n`)
 
 // numbered turns Bun's ? placeholders into $1, $2, … in order (the

@@ -184,3 +184,22 @@ func TestOpen(t *testing.T) {
 		})
 	}
 }
+
+// TestProfileLikeRollupKey: migration 20261124000007 admits the
+// profile_like kind and allows one such row per user (its roll-up).
+func TestProfileLikeRollupKey(t *testing.T) {
+	ctx := context.Background()
+	db := testdb.New(t)
+	u := newUser("Key Owner")
+	insert(t, db, u)
+	add := func() error {
+		_, err := db.ExecContext(ctx, `INSERT INTO notifications (id, user_id, type) VALUES (?, ?, 'profile_like')`, persistence.NewID(), u.ID)
+		return err
+	}
+	if err := add(); err != nil {
+		t.Fatalf("first profile_like row: %v", err)
+	}
+	if err := add(); err == nil {
+		t.Fatal("a second profile_like row of one user was accepted")
+	}
+}

@@ -256,6 +256,9 @@ const (
 	NotifyLike           = "like"
 	NotifyComment        = "comment"
 	NotifyOther          = "other"
+	// NotifyProfileLike rolls up like NotifyLike, one row per user rather
+	// than per post (migration 20261124000007).
+	NotifyProfileLike = "profile_like"
 )
 
 // Notification is something that happened to UserID. SenderID, PostID and

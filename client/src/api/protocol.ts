@@ -16,7 +16,8 @@ export interface FromUser {
  */
 export interface ServerNotification {
   id: string;
-  type: 'friend_request' | 'friend_accepted' | 'like' | 'comment' | 'other' | string;
+  /** profile_like (issue 16) rolls up like `like`: one per person, its actors the newest likers. */
+  type: 'friend_request' | 'friend_accepted' | 'like' | 'comment' | 'other' | 'profile_like' | string;
   sender?: FromUser;
   actors?: FromUser[];
   actorCount?: number;
@@ -51,6 +52,25 @@ export interface ServerEvents {
    */
   'post:counts': { posts: PostCounts[] };
   'post:deleted': { postId: string };
+  /**
+   * Beyond DESIGN §6 (issue 16): a friend (or this user on another device)
+   * posted. Ids only; the feed's "N new posts" pill fetches the posts when
+   * pressed. Not sent for authors the reader muted or shares a block with.
+   */
+  'post:new': { postId: string; authorId: string };
+  /** Beyond DESIGN §6: the author edited a post this socket watches or may show (a friend's). */
+  'post:edited': { postId: string; content: string; images?: unknown[]; updatedAt: string };
+  /**
+   * Beyond DESIGN §6: fromUser declined the viewer's request ('declined'),
+   * cancelled the request they sent ('cancelled') or ended the friendship
+   * ('unfriended'). userId is fromUser's id.
+   */
+  'friend:removed': {
+    fromUser: FromUser;
+    userId: string;
+    requestId?: string;
+    reason: 'declined' | 'cancelled' | 'unfriended' | string;
+  };
   'test:response': Record<string, unknown>;
   error: { message: string };
 }
@@ -90,6 +110,9 @@ export const SERVER_EVENT_NAMES: readonly ServerEventName[] = [
   'notification',
   'post:counts',
   'post:deleted',
+  'post:new',
+  'post:edited',
+  'friend:removed',
   'test:response',
   'error',
 ];

@@ -12,7 +12,13 @@
 
 import type { createStore } from 'jotai';
 import { SOCKET_CONNECT_TIMEOUT_MS, SOCKET_TEST_PING_MS } from '../constants';
-import { friendAcceptedAtom, friendRequestReceivedAtom, refreshPendingRequestsAtom } from '../features/friends/friendsAtoms';
+import { postAnnouncedAtom } from '../features/feed/feedAtoms';
+import {
+  friendAcceptedAtom,
+  friendRemovedAtom,
+  friendRequestReceivedAtom,
+  refreshPendingRequestsAtom,
+} from '../features/friends/friendsAtoms';
 import { toAppNotification } from '../features/notifications/model';
 import {
   addNotificationAtom,
@@ -22,6 +28,7 @@ import {
 import { fetchPost } from '../features/posts/postsApi';
 import {
   applyPostCountsAtom,
+  applyPostEditedAtom,
   removePostAtom,
   upsertPostsAtom,
 } from '../features/posts/postsAtoms';
@@ -95,6 +102,27 @@ export function handleServerFrame(store: Store, frame: ServerFrame): void {
       break;
     case 'post:deleted':
       if (typeof frame.data.postId === 'string') store.set(removePostAtom, frame.data.postId);
+      break;
+    case 'post:new':
+      if (typeof frame.data.postId === 'string') store.set(postAnnouncedAtom, frame.data.postId);
+      break;
+    case 'post:edited':
+      if (typeof frame.data.postId === 'string' && typeof frame.data.content === 'string') {
+        store.set(applyPostEditedAtom, {
+          postId: frame.data.postId,
+          content: frame.data.content,
+          images: Array.isArray(frame.data.images) ? frame.data.images : undefined,
+          updatedAt: typeof frame.data.updatedAt === 'string' ? frame.data.updatedAt : '',
+        });
+      }
+      break;
+    case 'friend:removed':
+      if (typeof frame.data.userId === 'string') {
+        store.set(friendRemovedAtom, {
+          userId: frame.data.userId,
+          requestId: typeof frame.data.requestId === 'string' ? frame.data.requestId : undefined,
+        });
+      }
       break;
     case 'test:response':
       store.set(recordTestResponseAtom, Date.now());

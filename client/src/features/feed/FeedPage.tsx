@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { productNameAtom } from '../../app/config';
 import { navigateAtom, presetFriendsTab } from '../../app/navigation';
 import { FEED_SKELETON_CARDS } from '../../constants';
@@ -14,8 +14,12 @@ import {
   feedLoadingMoreAtom,
   feedPostIdsAtom,
   feedStatusAtom,
+  fetchNewPostsAtom,
+  insertNewPostsAtom,
   loadFeedAtom,
   loadMoreFeedAtom,
+  newPostIdsAtom,
+  newPostsLabel,
 } from './feedAtoms';
 import { PeopleYouMayKnow } from './PeopleYouMayKnow';
 import { QuickLinks } from './QuickLinks';
@@ -48,6 +52,91 @@ function EmptyFeed({ onCreate }: { onCreate: () => void }) {
   );
 }
 
+/** Where a post card is on screen: its id and its top edge in viewport pixels. */
+export interface CardAnchor {
+  id: string;
+  top: number;
+}
+
+/**
+ * The first post card the reader can see (the first whose bottom is below
+ * `fromY`, the sticky top bar's bottom), to keep still while posts are
+ * inserted above it.
+ */
+export function firstVisibleCard(list: ParentNode | null, fromY = 0): CardAnchor | null {
+  if (!list) return null;
+  for (const el of Array.from(list.querySelectorAll<HTMLElement>('[data-post-id]'))) {
+    const r = el.getBoundingClientRect();
+    if (r.bottom > fromY) return { id: el.dataset.postId ?? '', top: r.top };
+  }
+  return null;
+}
+
+/** The bottom of the sticky top bar (0 when it is not there). */
+function topBarBottom(): number {
+  const bar = document.querySelector('.top-bar');
+  return bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+}
+
+/**
+ * Issue 16: "N new posts" at the top of the feed, as Mastodon and Bluesky
+ * have it. New posts by friends are announced live (`post:new`) and fetched
+ * only when the pill is pressed; they go in above without moving what the
+ * reader is looking at: the first visible card's offset is measured before
+ * the insert and the page scrolled by its change after. The count is
+ * announced politely to screen readers.
+ */
+function NewPostsPill({ listRef }: { listRef: RefObject<HTMLDivElement | null> }) {
+  const ids = useAtomValue(newPostIdsAtom);
+  const fetchNew = useSetAtom(fetchNewPostsAtom);
+  const insert = useSetAtom(insertNewPostsAtom);
+  const [busy, setBusy] = useState(false);
+  const anchor = useRef<CardAnchor | null>(null);
+  const feedIds = useAtomValue(feedPostIdsAtom);
+
+  // After the insert has rendered, before paint: scroll by however far the
+  // anchored card moved (the browser's own scroll anchoring may have done
+  // part of it already; this corrects the rest, to the pixel).
+  useLayoutEffect(() => {
+    const a = anchor.current;
+    if (!a) return;
+    anchor.current = null;
+    const el = listRef.current?.querySelector<HTMLElement>(`[data-post-id="${CSS.escape(a.id)}"]`);
+    if (!el) return;
+    const delta = el.getBoundingClientRect().top - a.top;
+    if (Math.abs(delta) >= 0.5) window.scrollBy(0, delta);
+  }, [feedIds, listRef]);
+
+  const onShow = async () => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      const posts = await fetchNew();
+      // At the very top there is nothing to hold still: the new posts show.
+      anchor.current = window.scrollY > 0 ? firstVisibleCard(listRef.current, topBarBottom()) : null;
+      insert(posts);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const n = ids.length;
+  // Always rendered and 0 px tall: the pill floats over the feed, so its
+  // coming and going moves nothing.
+  return (
+    <div className="feed__new-posts">
+      <div className="visually-hidden" role="status" aria-live="polite">
+        {n > 0 ? newPostsLabel(n) : ''}
+      </div>
+      {n > 0 && (
+        <button type="button" className="new-posts-pill" onClick={() => void onShow()} aria-busy={busy}>
+          <span aria-hidden="true">↑</span> {newPostsLabel(n)}
+        </button>
+      )}
+    </div>
+  );
+}
+
 /** Spec §2.12 home feed: Quick Links, composer and posts, People You May Know. */
 export function FeedPage() {
   const me = useAtomValue(currentUserAtom);
@@ -58,6 +147,7 @@ export function FeedPage() {
   const load = useSetAtom(loadFeedAtom);
   const loadMore = useSetAtom(loadMoreFeedAtom);
   const [dialogOpen, setDialogOpen] = useState(false);
+  const listRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     void load();
@@ -78,6 +168,7 @@ export function FeedPage() {
           Feed
         </h1>
         <Composer onOpen={openDialog} />
+        {status === 'ready' && <NewPostsPill listRef={listRef} />}
         <PullToRefresh onRefresh={() => load()} onLoadMore={() => void loadMore()} hasMore={hasMore} loadingMore={loadingMore} className="feed">
           {(status === 'idle' || status === 'loading') && ids.length === 0 && (
             <div className="feed__list" aria-busy="true" aria-label="Loading posts">
@@ -96,7 +187,7 @@ export function FeedPage() {
           )}
           {status === 'ready' && ids.length === 0 && <EmptyFeed onCreate={openDialog} />}
           {ids.length > 0 && (
-            <div className="feed__list">
+            <div className="feed__list" ref={listRef}>
               {ids.map((id) => (
                 <PostCard key={id} postId={id} />
               ))}

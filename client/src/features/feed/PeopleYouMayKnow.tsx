@@ -7,7 +7,7 @@ import { Avatar } from '../../ui/Avatar';
 import { CheckIcon, PlusUserIcon } from '../../ui/icons';
 import { Skeleton } from '../../ui/Skeleton';
 import { acceptRequestAtom, loadRequestsAtom, receivedRequestsAtom } from '../friends/friendsAtoms';
-import { fetchSuggestions, sendFriendRequest, type Suggestion } from '../friends/friendsApi';
+import { fetchSuggestions, sendFriendRequest, suggestionReason, type Suggestion } from '../friends/friendsApi';
 
 type SendState = 'sending' | 'sent' | 'friends';
 
@@ -88,9 +88,9 @@ export function PeopleYouMayKnow() {
                   <Avatar name={s.user.name} url={s.user.avatar.url} />
                   <span className="people__text">
                     <span className="people__name">{s.user.name}</span>
-                    <span className="people__sub">
-                      {s.mutualFriends > 0 ? `${s.mutualFriends} mutual friend${s.mutualFriends === 1 ? '' : 's'}` : userSubtitle(s.user)}
-                    </span>
+                    {/* The same two lines as the find-people page: who, and why suggested. */}
+                    <span className="people__sub">{userSubtitle(s.user)}</span>
+                    {suggestionReason(s) && <span className="people__sub people__reason">{suggestionReason(s)}</span>}
                   </span>
                 </button>
                 <button

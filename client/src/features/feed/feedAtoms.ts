@@ -1,10 +1,13 @@
 // The home feed (spec §2.12): ids in server order with a keyset cursor; the
 // posts themselves live in the shared posts store. Posts created in this
-// session since the last refresh go on top (spec §4 Post dialog).
+// session since the last refresh go on top (spec §4 Post dialog). Posts
+// announced live (`post:new`, issue 16) wait behind the "N new posts" pill
+// until the reader asks for them.
 
 import { atom } from 'jotai';
 import { FEED_PAGE_SIZE } from '../../constants';
-import { fetchFeed } from '../posts/postsApi';
+import { fetchFeed, fetchPost } from '../posts/postsApi';
+import type { Post } from '../posts/model';
 import { createdPostIdsAtom, existingIds, postsByIdReadAtom, upsertPostsAtom } from '../posts/postsAtoms';
 
 export type FeedStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -17,6 +20,11 @@ const loadingMoreAtom = atom(false);
 const createdBaselineAtom = atom<ReadonlySet<string>>(new Set<string>());
 /** Bumped by every first-page load, so an older answer cannot overwrite a newer one. */
 const generationAtom = atom(0);
+/** Posts announced by `post:new` since they were last shown, newest first. */
+const announcedIdsAtom = atom<string[]>([]);
+
+/** Most announced posts remembered (and fetched by one press of the pill). */
+export const MAX_NEW_POSTS = 50;
 
 export const feedStatusAtom = atom((get) => get(statusAtom));
 export const feedHasMoreAtom = atom((get) => get(cursorAtom) !== null);
@@ -68,4 +76,54 @@ export const loadMoreFeedAtom = atom(null, async (get, set) => {
   } finally {
     set(loadingMoreAtom, false);
   }
+});
+
+/** Announced posts the feed does not show yet: the pill's count. */
+export const newPostIdsAtom = atom((get) => {
+  const shown = new Set([...get(feedIdsAtom), ...get(createdPostIdsAtom)]);
+  return get(announcedIdsAtom).filter((id) => !shown.has(id));
+});
+
+/** The pill's text: "1 new post", "3 new posts". */
+export function newPostsLabel(n: number): string {
+  return `${n} new ${n === 1 ? 'post' : 'posts'}`;
+}
+
+/** Live `post:new`: remembered for the pill (a post shown already is ignored by the count). */
+export const postAnnouncedAtom = atom(null, (get, set, postId: string) => {
+  const ids = get(announcedIdsAtom);
+  if (!postId || ids.includes(postId)) return;
+  set(announcedIdsAtom, [postId, ...ids].slice(0, MAX_NEW_POSTS));
+});
+
+/**
+ * Fetches the announced posts, newest first. One that is gone (deleted, or
+ * hidden by a block meanwhile) is forgotten. The feed does not change yet:
+ * the screen inserts them with insertNewPostsAtom once it has measured
+ * where the reader is.
+ */
+export const fetchNewPostsAtom = atom(null, async (get, set): Promise<Post[]> => {
+  const ids = get(newPostIdsAtom);
+  const found = await Promise.all(
+    ids.map((id) =>
+      fetchPost(id).then(
+        (r) => r.post,
+        () => null,
+      ),
+    ),
+  );
+  const missing = new Set(ids.filter((_, i) => found[i] === null));
+  if (missing.size > 0) set(announcedIdsAtom, get(announcedIdsAtom).filter((id) => !missing.has(id)));
+  return found.filter((p): p is Post => p !== null).sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+});
+
+/** Puts fetched new posts on top of the feed, in one store update, and clears them from the pill. */
+export const insertNewPostsAtom = atom(null, (get, set, posts: readonly Post[]) => {
+  if (posts.length === 0) return;
+  set(upsertPostsAtom, posts);
+  const have = new Set(get(feedIdsAtom));
+  const fresh = posts.map((p) => p.id).filter((id) => !have.has(id));
+  set(feedIdsAtom, [...fresh, ...get(feedIdsAtom)]);
+  const done = new Set(posts.map((p) => p.id));
+  set(announcedIdsAtom, get(announcedIdsAtom).filter((id) => !done.has(id)));
 });

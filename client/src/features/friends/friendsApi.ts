@@ -12,6 +12,21 @@ export interface Suggestion {
   priority: number;
 }
 
+/**
+ * Why someone is suggested, worded the same on the find-people page and the
+ * feed's People You May Know: mutual friends first, else the course or batch
+ * shared; '' when neither.
+ */
+export function suggestionReason(s: Pick<Suggestion, 'mutualFriends' | 'relevance'>): string {
+  if (s.mutualFriends > 0) return `${s.mutualFriends} mutual friend${s.mutualFriends === 1 ? '' : 's'}`;
+  const course = s.relevance.includes('course');
+  const batch = s.relevance.includes('batch');
+  if (course && batch) return 'Same course and batch';
+  if (course) return 'Same course';
+  if (batch) return 'Same batch';
+  return '';
+}
+
 /** Spec §3 Friend request: only pending ones are shown. */
 export interface FriendRequest {
   id: string;

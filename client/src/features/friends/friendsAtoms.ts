@@ -1,7 +1,7 @@
 // Friends state (spec §2.15, §4 Friend request): the friends list, received
 // and sent requests, suggestions, and the pending count behind the red
 // Friends buttons (spec §2.9). The socket writes into it (friend:request,
-// friend:accept). Primitive atoms stay private.
+// friend:accept, friend:removed). Primitive atoms stay private.
 
 import { atom, type Getter, type Setter } from 'jotai';
 import type { UserSummary } from '../../api/models';
@@ -193,4 +193,23 @@ export const friendAcceptedAtom = atom(null, (get, set) => {
   void set(refreshPendingRequestsAtom); // a crossing request of theirs is gone too
   if (get(friendsBaseAtom)) void set(loadFriendsAtom);
   if (get(sentBaseAtom)) void set(loadRequestsAtom);
+});
+
+/**
+ * Live `friend:removed` (issue 16): the other person declined the viewer's
+ * request, cancelled the one they sent, or ended the friendship. Their
+ * entries leave the lists at once, profiles re-check their button, and
+ * loaded suggestions are re-read (the person may be suggested again).
+ */
+export const friendRemovedAtom = atom(null, (get, set, e: { userId: string; requestId?: string }) => {
+  const gone = (r: FriendRequest) => r.id === e.requestId || r.sender.id === e.userId || r.receiver.id === e.userId;
+  const received = get(receivedBaseAtom);
+  if (received) setReceived(set, received.filter((r) => !gone(r)));
+  else void set(refreshPendingRequestsAtom);
+  const sent = get(sentBaseAtom);
+  if (sent) set(sentBaseAtom, sent.filter((r) => !gone(r)));
+  const friends = get(friendsBaseAtom);
+  if (friends) set(friendsBaseAtom, friends.filter((f) => f.id !== e.userId));
+  bump(get, set);
+  if (get(suggestionsBaseAtom) !== null) void set(loadSuggestionsAtom);
 });

@@ -84,6 +84,7 @@ export function toAppNotification(n: ServerNotification | Record<string, unknown
     friend_accepted: `${name} accepted your friend request`,
     like: `${rollupActors(actors.map((a) => a.name || 'User'), actorCount)} liked your post`,
     comment: `${name} commented on your post`,
+    profile_like: `${rollupActors(actors.map((a) => a.name || 'User'), actorCount)} liked your profile`,
   };
   return {
     id: str(r.id) || str(r._id),

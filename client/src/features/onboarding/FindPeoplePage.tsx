@@ -9,7 +9,7 @@ import { showToastAtom } from '../../ui/toast';
 import { currentUserAtom, updateCurrentUserAtom } from '../auth/authAtoms';
 import { AuthCard } from '../auth/AuthCard';
 import { readSignupHandoff } from '../auth/signupHandoff';
-import { fetchSuggestions, type Suggestion } from '../friends/friendsApi';
+import { fetchSuggestions, suggestionReason, type Suggestion } from '../friends/friendsApi';
 import { finishOnboardingAtom, onboardingAtom } from './onboardingAtoms';
 import { setupProfile, type ProfileSetupPayload } from './profileApi';
 import './Onboarding.css';
@@ -170,11 +170,7 @@ export function FindPeoplePage() {
                     <Avatar name={s.user.name} url={s.user.avatar.url} size={56} />
                     <span className="find-people__name">{s.user.name}</span>
                     <span className="find-people__meta">{userSubtitle(s.user)}</span>
-                    {s.mutualFriends > 0 && (
-                      <span className="find-people__meta">
-                        {s.mutualFriends} mutual friend{s.mutualFriends === 1 ? '' : 's'}
-                      </span>
-                    )}
+                    {suggestionReason(s) && <span className="find-people__meta">{suggestionReason(s)}</span>}
                   </button>
                 </li>
               );

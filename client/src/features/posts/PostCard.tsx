@@ -170,13 +170,15 @@ export function PostCard({ postId, commentsOpen = false, initialComments, initia
       )}
 
       <div className="post-card__stats">
-        <span className="post-card__likes" aria-label={`${post.likesCount} ${post.likesCount === 1 ? 'like' : 'likes'}`}>
+        <span className="post-card__likes">
           {post.likesCount > 0 && (
             <span className="post-card__like-dot" aria-hidden="true">
               <HeartIcon size={12} filled />
             </span>
           )}
-          <span data-testid="likes-count">{post.likesCount}</span>
+          <span>
+            <span data-testid="likes-count">{post.likesCount}</span> {post.likesCount === 1 ? 'like' : 'likes'}
+          </span>
         </span>
         <button type="button" className="link-button post-card__comments-count" onClick={() => setShowComments((v) => !v)}>
           <span data-testid="comments-count">{post.commentsCount}</span> {post.commentsCount === 1 ? 'comment' : 'comments'}

@@ -6,7 +6,7 @@
 import { atom, type Atom, type Getter, type Setter } from 'jotai';
 import { deletePost, setLike } from './postsApi';
 import type { PostCounts } from '../../api/protocol';
-import type { Post } from './model';
+import { editedAtOf, normalizeImages, type Post } from './model';
 
 const postsByIdAtom = atom<Record<string, Post>>({});
 /** Posts created in this session, newest first; lists merge them in (spec §4 Post dialog). */
@@ -99,6 +99,22 @@ export const bumpCommentsCountAtom = atom(null, (get, set, e: { postId: string; 
   const cur = get(postsByIdAtom)[e.postId];
   if (cur) patchPost(get, set, e.postId, { commentsCount: Math.max(0, cur.commentsCount + e.delta) });
 });
+
+/**
+ * Socket `post:edited`: the author changed a post; every copy on screen
+ * shows the new text (and images, when the event carries them) with its
+ * "edited" marker. Posts not loaded here are ignored; a repeat is harmless.
+ */
+export const applyPostEditedAtom = atom(
+  null,
+  (get, set, e: { postId: string; content: string; images?: unknown[]; updatedAt: string }) => {
+    const cur = get(postsByIdAtom)[e.postId];
+    if (!cur) return;
+    const patch: Partial<Post> = { content: e.content, editedAt: editedAtOf(cur.createdAt, e.updatedAt) || cur.editedAt };
+    if (Array.isArray(e.images)) patch.images = normalizeImages(e.images);
+    patchPost(get, set, e.postId, patch);
+  },
+);
 
 /** Drops a post everywhere (deleted here, or socket `post:deleted`). */
 export const removePostAtom = atom(null, (get, set, postId: string) => {
