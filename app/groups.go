@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"time"
 
@@ -54,10 +55,13 @@ type GroupsDeps struct {
 type Groups struct {
 	d     GroupsDeps
 	pages *pageReads
+	hot   *hotLists
 }
 
 // NewGroups wires the group use cases.
-func NewGroups(d GroupsDeps) *Groups { return &Groups{d: d, pages: newPageReads(d.DB, d.Log)} }
+func NewGroups(d GroupsDeps) *Groups {
+	return &Groups{d: d, pages: newPageReads(d.DB, d.Log), hot: newHotLists(d.DB)}
+}
 
 // GroupMe is the caller's standing in a group.
 type GroupMe struct {
@@ -866,11 +870,11 @@ func (a *Groups) Live(ctx context.Context, p Principal, handle string) (GroupLiv
 	if err != nil {
 		return GroupLive{}, err
 	}
-	ids, err := persistence.HotGroupPosts(ctx, a.d.DB, r.ID, hotWindow, hotMax)
+	ids, err := a.hot.get(ctx, r.ID)
 	if err != nil {
 		return GroupLive{}, err
 	}
-	load := ids
+	load := slices.Clone(ids)
 	if r.PinnedPostID != uuid.Nil {
 		load = append([]uuid.UUID{r.PinnedPostID}, ids...)
 	}
