@@ -341,15 +341,11 @@ func (a *Posts) Get(ctx context.Context, p Principal, id uuid.UUID) (PostDetail,
 	}
 	// A block hides the post as if it were gone, and so does a closed or
 	// secret group to a non-member; a removed post is shown to moderators
-	// only.
-	if len(row.HiddenFor) > 0 {
-		return PostDetail{}, errPostNotFound
-	}
-	if row.Removed {
-		if c, err := capabilitiesOf(ctx, a.d.DB, p.UserID); err != nil {
+	// only. Moderators read group posts too (reports reach them), but a
+	// block still stands.
+	if len(row.HiddenFor) > 0 || row.Removed {
+		if err := a.moderatorMayRead(ctx, p, id, row); err != nil {
 			return PostDetail{}, err
-		} else if !c.Moderator {
-			return PostDetail{}, errPostNotFound
 		}
 	}
 	cs, err := a.comments(ctx, p, id, 0, "")
@@ -357,6 +353,32 @@ func (a *Posts) Get(ctx context.Context, p Principal, id uuid.UUID) (PostDetail,
 		return PostDetail{}, err
 	}
 	return PostDetail{Post: NewPostView(row), Comments: cs.Comments, NextCursor: cs.NextCursor}, nil
+}
+
+// moderatorMayRead answers nil when p may read the hidden or removed post
+// row as a moderator: it is hidden only by its group (no block) and p is a
+// moderator; errPostNotFound otherwise.
+func (a *Posts) moderatorMayRead(ctx context.Context, p Principal, id uuid.UUID, row *persistence.PostRow) error {
+	if len(row.HiddenFor) > 0 {
+		g, err := persistence.PostGateOf(ctx, a.d.DB, id, p.UserID)
+		if isNotFound(err) {
+			return errPostNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if g.Blocked || !g.GroupLocked {
+			return errPostNotFound
+		}
+	}
+	c, err := capabilitiesOf(ctx, a.d.DB, p.UserID)
+	if err != nil {
+		return err
+	}
+	if !c.Moderator {
+		return errPostNotFound
+	}
+	return nil
 }
 
 // Update replaces the text of the caller's own post.

@@ -234,6 +234,21 @@ func DeleteAccount(ctx context.Context, tx bun.Tx, id uuid.UUID) (DeletedAccount
 			WHERE pl.liker_id = ?0 AND n.user_id = pl.user_id AND n.type = 'profile_like'`},
 		{"empty profile like notifications", `DELETE FROM notifications n USING profile_likes pl
 			WHERE pl.liker_id = ?0 AND n.user_id = pl.user_id AND n.type = 'profile_like' AND n.actor_count = 0`},
+		// Groups lose a member and their posts; a group they owned passes to
+		// its longest-standing admin, else its longest-standing member.
+		{"group member counters", `UPDATE groups g SET members_count = g.members_count - 1
+			FROM group_members m WHERE m.user_id = ?0 AND m.status = 'member' AND g.id = m.group_id`},
+		{"group post counters", `UPDATE groups g SET posts_count = g.posts_count - p.n
+			FROM (SELECT group_id, count(*) AS n FROM posts WHERE user_id = ?0 AND group_id IS NOT NULL GROUP BY group_id) p
+			WHERE g.id = p.group_id`},
+		{"group owners step down", `UPDATE group_members SET role = 'member' WHERE user_id = ?0 AND role = 'owner'`},
+		{"group heirs", `UPDATE group_members m SET role = 'owner'
+			FROM (SELECT DISTINCT ON (gm.group_id) gm.group_id, gm.user_id FROM group_members gm
+				WHERE gm.group_id IN (SELECT group_id FROM group_members WHERE user_id = ?0)
+				AND gm.user_id <> ?0 AND gm.status = 'member'
+				AND NOT EXISTS (SELECT FROM group_members o WHERE o.group_id = gm.group_id AND o.role = 'owner')
+				ORDER BY gm.group_id, gm.role = 'admin' DESC, gm.joined_at, gm.user_id) h
+			WHERE m.group_id = h.group_id AND m.user_id = h.user_id`},
 		{"user", `DELETE FROM users WHERE id = ?0`},
 	}
 	for _, s := range steps {
