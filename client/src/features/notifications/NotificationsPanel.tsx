@@ -7,6 +7,7 @@ import { TrashIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
 import { notificationTarget, type AppNotification } from './model';
 import { AcceptRequestButton, PostHint } from './NotificationExtras';
+import { GroupInvitationActions } from '../groups/GroupInvitationActions';
 import {
   clearNotificationAtom,
   loadMoreNotificationsAtom,
@@ -59,6 +60,7 @@ function Item({ n, now, onOpen }: { n: AppNotification; now: number; onOpen: (n:
         )}
       </button>
       {n.type === 'friend_request' && n.userId && <AcceptRequestButton senderId={n.userId} />}
+      {n.type === 'group_invitation' && n.group && <GroupInvitationActions group={n.group} />}
       <button type="button" className="icon-button notification__delete" onClick={() => void clear(n.id)} aria-label="Delete notification">
         <TrashIcon size={18} />
       </button>
