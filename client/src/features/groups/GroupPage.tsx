@@ -15,6 +15,7 @@ import { CreatePostDialog } from '../posts/CreatePostDialog';
 import { PostCard } from '../posts/PostCard';
 import { fetchPost } from '../posts/postsApi';
 import { postAtom, upsertPostsAtom } from '../posts/postsAtoms';
+import { notificationsAtom } from '../notifications/notificationsAtoms';
 import { ConfirmDialog } from '../safety/ConfirmDialog';
 import { GroupFormDialog } from './GroupFormDialog';
 import { MembersPanel, RequestsPanel } from './GroupMembers';
@@ -380,6 +381,17 @@ export function GroupPage({ handle }: { handle: string }) {
   useEffect(() => {
     void load(handle);
   }, [handle, load]);
+
+  // A live notification about this group (my request approved, an
+  // invitation) changes what I may do here: read the group again.
+  const latest = useAtomValue(notificationsAtom)[0];
+  const latestKey = latest?.group?.handle === handle && latest.type !== 'group_post' ? `${latest.id}:${latest.timestamp}` : '';
+  const seenKey = useRef(latestKey);
+  useEffect(() => {
+    if (!latestKey || latestKey === seenKey.current) return; // the page's first load covers the older ones
+    seenKey.current = latestKey;
+    void load(handle);
+  }, [latestKey, handle, load]);
 
   if (!group) {
     if (status === 'notfound') {

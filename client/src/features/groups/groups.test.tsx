@@ -259,7 +259,7 @@ describe('group notifications', () => {
     });
     const list = await screen.findByRole('list', { name: 'Notifications list' });
     expect(within(list).getByText('Ravi Kumar invited you to join Secret Society')).toBeTruthy();
-    expect(within(list).getByText("You're now a member of Secret Society")).toBeTruthy();
+    expect(within(list).getByText('Your request to join Secret Society was approved')).toBeTruthy();
     fireEvent.click(await within(list).findByRole('button', { name: 'Accept invitation to Secret Society' }));
     expect(await within(list).findByText('Joined')).toBeTruthy();
     expect(calls(fetchMock, '/api/groups/secret-society/join', 'POST')).toHaveLength(1);

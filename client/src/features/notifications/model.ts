@@ -110,7 +110,7 @@ export function toAppNotification(n: ServerNotification | Record<string, unknown
   const groupName = group?.name ?? 'a group';
   const fallback: Record<string, string> = {
     group_join_request: `${name} asked to join ${groupName}`,
-    group_join_approved: `You're now a member of ${groupName}`,
+    group_join_approved: `Your request to join ${groupName} was approved`,
     group_invitation: `${name} invited you to join ${groupName}`,
     group_post: `${name} posted in ${groupName}`,
     friend_request: `${name} sent you a friend request`,
