@@ -304,5 +304,5 @@ describe('accessibility (issue 16)', () => {
     await page.getByRole('article', { name: 'Pinned post' }).waitFor();
     await check('group-live');
     expect(findings, describeFindings(findings)).toEqual([]);
-  });
+  }, 300_000); // about twenty screens, four variants each, on a shared 2-core machine
 });
