@@ -207,6 +207,63 @@ describe('groups (issue 18)', () => {
     await shootAll(a.page, 'group-live');
 
     for (const s of [a, b]) expect(s.problems.errors).toEqual([]);
-    for (const s of [a, b, c]) await s.page.context().close();
+  });
+
+  it('A invites a friend to a secret club, C accepts from the notification and posts; A, following closely, is told live', async () => {
+    const tokA = tokens[asha.email]!.token;
+    const cId = tokens[chitra.email]!.id;
+    const sent = await api<{ friendRequest: { id: string } }>(baseURL, 'POST', '/friends/send-request', { receiverId: cId }, tokA);
+    expect(sent.status, sent.message).toBe(201);
+    expect((await api(baseURL, 'PATCH', `/friends/accept-request/${sent.data.friendRequest.id}`, undefined, tokens[chitra.email]!.token)).status).toBe(200);
+    const name = `Secret ${n}`;
+    const handle = `secret-${n}`;
+    const made = await api(baseURL, 'POST', '/groups', { name, handle, kind: 'club', visibility: 'secret' }, tokA);
+    expect(made.status, made.message).toBe(201);
+
+    // Before the invitation, the secret club does not exist for C.
+    await c.page.goto(`/g/${handle}`);
+    await c.page.getByRole('heading', { name: 'Group not found' }).waitFor();
+
+    // A follows the club closely and invites C from the dialog.
+    await openGroup(a.page, handle, name);
+    const follow = a.page.getByRole('switch', { name: 'Notify me of every post' });
+    await follow.click();
+    await a.page.waitForFunction(() => document.querySelector('[role="switch"]')?.getAttribute('aria-checked') === 'true');
+    await a.page.getByRole('button', { name: 'Invite', exact: true }).click();
+    const invite = a.page.getByRole('dialog', { name: `Invite friends to ${name}` });
+    await invite.getByRole('button', { name: `Invite ${chitra.name}` }).click();
+    await invite.getByText('Invited').waitFor();
+    await a.page.keyboard.press('Escape');
+    // A keeps the notifications open: what comes next arrives over the socket.
+    await a.page.getByRole('button', { name: /^Notifications/ }).click();
+    const aPanel = a.page.getByRole('dialog', { name: 'Notifications' });
+    await aPanel.waitFor();
+
+    // C is told live, accepts in the row, and opens the club from it.
+    await c.page.goto('/');
+    await c.page.getByRole('button', { name: /What's on your mind/ }).waitFor();
+    await c.page.getByRole('button', { name: /^Notifications 1 unread/ }).click();
+    const cPanel = c.page.getByRole('dialog', { name: 'Notifications' });
+    await cPanel.getByText(`${asha.name} invited you to join ${name}`).waitFor();
+    await cPanel.getByRole('button', { name: `Accept invitation to ${name}` }).click();
+    await cPanel.getByText('Joined').waitFor();
+    await cPanel.getByText(`${asha.name} invited you to join ${name}`).click();
+    await c.page.waitForURL((u) => u.pathname === `/g/${handle}`);
+    await c.page.getByRole('button', { name: 'Leave group' }).waitFor();
+
+    // C posts; A's open panel gets the group_post notification live and opens the post.
+    const cPost = `Meet at the old library, 9 pm ${n}`;
+    await c.page.getByRole('button', { name: /What's on your mind/ }).click();
+    const dialog = c.page.getByRole('dialog', { name: 'Create post' });
+    await dialog.getByLabel('Post text').fill(cPost);
+    await dialog.getByRole('button', { name: 'Post', exact: true }).click();
+    await postCard(c.page, cPost).waitFor();
+    const row = aPanel.getByText(`${chitra.name} posted in ${name}`);
+    await row.waitFor({ timeout: 20_000 });
+    await row.click();
+    await a.page.waitForURL((u) => u.pathname.startsWith('/post/'));
+    await postCard(a.page, cPost).waitFor();
+
+    for (const s of [a, c]) expect(s.problems.errors).toEqual([]);
   });
 });
