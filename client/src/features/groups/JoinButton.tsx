@@ -1,10 +1,11 @@
-import { useSetAtom, useStore } from 'jotai';
+import { useAtomValue, useSetAtom, useStore } from 'jotai';
 import { useState } from 'react';
 import { isApiError } from '../../api/http';
 import { showToastAtom } from '../../ui/toast';
+import { currentUserAtom } from '../auth/authAtoms';
 import { ConfirmDialog } from '../safety/ConfirmDialog';
 import { cancelJoinRequestAtom, declineInvitationAtom, groupAtom, joinGroupAtom, leaveGroupAtom } from './groupsAtoms';
-import { JOIN_LABELS, joinAction, type Group } from './model';
+import { courseEligible, JOIN_LABELS, joinAction, type Group } from './model';
 
 /** The toast after a membership change, from the group as it now is. */
 export function joinedMessage(before: Group['me']['status'], after: Group | undefined): string | null {
@@ -29,7 +30,8 @@ export function JoinButton({ group, compact = false }: { group: Group; compact?:
   const toast = useSetAtom(showToastAtom);
   const [busy, setBusy] = useState(false);
   const [confirmLeave, setConfirmLeave] = useState(false);
-  const action = joinAction(group);
+  const me = useAtomValue(currentUserAtom);
+  const action = joinAction(group, courseEligible(group.course, me?.universityId ?? ''));
   if (!action) return null;
 
   const run = async (fn: () => Promise<void>, fallback: string) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   canInvite,
+  courseEligible,
   canReadPosts,
   draftBody,
   EMPTY_DRAFT,
@@ -100,6 +101,17 @@ describe('what a viewer may do', () => {
     ['closed', me('member', 'owner'), null],
   ] as const)('%s, %j → %s', (visibility, m, action) => {
     expect(joinAction({ visibility, me: m })).toBe(action);
+  });
+
+  it('offers a one-click join to a closed course group opened to my program and batch', () => {
+    const course = { program: 'BCA', batch: '20' };
+    expect(courseEligible(course, 'bwu/bca/20/123')).toBe(true);
+    expect(courseEligible(course, 'BWU/BCA/21/123')).toBe(false);
+    expect(courseEligible(course, 'BWU/MCA/20/123')).toBe(false);
+    expect(courseEligible(course, '')).toBe(false);
+    expect(courseEligible(null, 'BWU/BCA/20/123')).toBe(false);
+    expect(joinAction({ visibility: 'closed', me: me('none') }, true)).toBe('join');
+    expect(joinAction({ visibility: 'secret', me: me('invited') }, true)).toBe('accept');
   });
 
   it.each([

@@ -158,7 +158,19 @@ export function canInvite(g: Pick<Group, 'visibility' | 'me'>): boolean {
 /** The membership button a viewer sees, or null when there is none (an owner, who must transfer first). */
 export type JoinAction = 'join' | 'request' | 'cancel' | 'accept' | 'leave' | null;
 
-export function joinAction(g: Pick<Group, 'visibility' | 'me'>): JoinAction {
+/**
+ * Whether a university ID (BWU/BCA/20/123) has the program and batch a course
+ * group is opened to: such a student joins in one click (the server decides;
+ * this only picks the button's words).
+ */
+export function courseEligible(course: GroupCourse | null, universityId: string): boolean {
+  if (!course) return false;
+  const parts = universityId.trim().toUpperCase().split('/');
+  return parts.length === 4 && parts[1] === course.program.toUpperCase() && parts[2] === course.batch;
+}
+
+/** `eligible`: the viewer may join a closed course group in one click (courseEligible). */
+export function joinAction(g: Pick<Group, 'visibility' | 'me'>, eligible = false): JoinAction {
   switch (g.me.status) {
     case 'member':
       return g.me.role === 'owner' ? null : 'leave';
@@ -167,8 +179,7 @@ export function joinAction(g: Pick<Group, 'visibility' | 'me'>): JoinAction {
     case 'invited':
       return 'accept';
     case 'none':
-      // A course group may let this viewer in at once; the server decides, the button asks.
-      return g.visibility === 'closed' ? 'request' : 'join';
+      return g.visibility === 'closed' && !eligible ? 'request' : 'join';
   }
 }
 
