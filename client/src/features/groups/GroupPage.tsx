@@ -382,16 +382,19 @@ export function GroupPage({ handle }: { handle: string }) {
     void load(handle);
   }, [handle, load]);
 
-  // A live notification about this group (my request approved, an
-  // invitation) changes what I may do here: read the group again.
+  // A live notification about this group changes what is here: my request
+  // approved or an invitation (what I may do: read the group again), a new
+  // post for a close follower (the feed: read it again).
   const latest = useAtomValue(notificationsAtom)[0];
-  const latestKey = latest?.group?.handle === handle && latest.type !== 'group_post' ? `${latest.id}:${latest.timestamp}` : '';
+  const latestKey = latest?.group?.handle === handle ? `${latest.type}:${latest.id}:${latest.timestamp}` : '';
   const seenKey = useRef(latestKey);
+  const loadFeed = useSetAtom(loadGroupFeedAtom);
   useEffect(() => {
     if (!latestKey || latestKey === seenKey.current) return; // the page's first load covers the older ones
     seenKey.current = latestKey;
-    void load(handle);
-  }, [latestKey, handle, load]);
+    if (latestKey.startsWith('group_post:')) void loadFeed(handle);
+    else void load(handle);
+  }, [latestKey, handle, load, loadFeed]);
 
   if (!group) {
     if (status === 'notfound') {

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { installFakeFetch, json } from '../../test/fakeFetch';
 import { Toaster } from '../../ui/Toaster';
 import { NotificationsPanel } from '../notifications/NotificationsPanel';
-import { openNotificationsPanelAtom, setNotificationsAtom } from '../notifications/notificationsAtoms';
+import { addNotificationAtom, openNotificationsPanelAtom, setNotificationsAtom } from '../notifications/notificationsAtoms';
 import { toAppNotification } from '../notifications/model';
 import { applyPostCountsAtom, postAtom } from '../posts/postsAtoms';
 import { watchedPostIdsAtom } from '../posts/watchAtoms';
@@ -149,6 +149,26 @@ describe('group page', () => {
     const sent = calls(fetchMock, '/api/posts', 'POST')[0]![1] as RequestInit;
     expect(JSON.parse(String(sent.body))).toMatchObject({ content: 'Demo day at 5', groupId: 'g1' });
     expect(store.get(groupFeedAtom('robotics')).ids).toEqual(['p2', 'p1']);
+  });
+
+  it('reads the feed again when a close follower is told of a new post in it', async () => {
+    let posts = [post('p1')];
+    const fetchMock = installFakeFetch({
+      '/api/groups/robotics': () => ok(group({ me: { status: 'member', role: 'member', followClosely: true } })),
+      '/api/groups/robotics/posts': () => ok({ posts, nextCursor: null }),
+    });
+    const store = renderIn(<GroupPage handle="robotics" />);
+    await screen.findByText('Post p1');
+    posts = [post('p2', { content: 'Fresh from Ravi' }), ...posts];
+    act(() =>
+      store.set(
+        addNotificationAtom,
+        toAppNotification({ id: 'n5', type: 'group_post', sender: ravi, post: { id: 'p2' }, group: { id: 'g1', handle: 'robotics', name: 'Robotics Club' }, createdAt: new Date().toISOString(), unreadCount: 1 }),
+      ),
+    );
+    await screen.findByText('Fresh from Ravi');
+    expect(calls(fetchMock, '/api/groups/robotics/posts')).toHaveLength(2);
+    expect(calls(fetchMock, '/api/groups/robotics')).toHaveLength(1);
   });
 
   it('follows closely and reverts when the server refuses', async () => {
