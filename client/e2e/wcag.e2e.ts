@@ -74,12 +74,13 @@ describe('accessibility (issue 16)', () => {
   let page: Page;
   let problems: PageProblems;
   let other: { id: string; token: string };
+  let self: { id: string; token: string };
   let postId = '';
 
   beforeAll(async () => {
     browser = await launch();
     ({ page, problems } = await newPage(browser, baseURL));
-    await createStudent(walker);
+    self = await createStudent(walker);
     other = await createStudent(liker);
   });
 
@@ -260,6 +261,48 @@ describe('accessibility (issue 16)', () => {
     await page.goto('/settings');
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     await check('settings');
+
+    // Groups (issue 18): the directory, the create dialog, a group's page and tabs, the big screen.
+    const handle = `wcag-${n}`;
+    const made = await api<{ id: string }>(
+      baseURL,
+      'POST',
+      '/groups',
+      {
+        name: `Accessible Fest ${n}`,
+        handle,
+        kind: 'event',
+        visibility: 'public',
+        description: 'Every screen, every theme',
+        startsAt: new Date(Date.now() - 3_600_000).toISOString(),
+        endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+      self.token,
+    );
+    expect(made.status, made.message).toBe(201);
+    const gp = await api<{ post: { id: string } }>(baseURL, 'POST', '/posts', { content: `Welcome, all ${n}`, visibility: 'public', groupId: made.data.id }, self.token);
+    expect(gp.status, gp.message).toBe(201);
+    expect((await api(baseURL, 'PUT', `/groups/${handle}/pin`, { postId: gp.data.post.id }, self.token)).status).toBe(200);
+    await page.goto('/groups');
+    await page.getByRole('heading', { name: 'Groups', level: 1 }).waitFor();
+    await page.getByRole('list', { name: 'Your groups' }).waitFor();
+    await check('groups');
+    await page.getByRole('button', { name: 'Create group' }).click();
+    await page.getByRole('dialog', { name: 'Create group' }).waitFor();
+    await check('group-create');
+    await page.keyboard.press('Escape');
+    await page.goto(`/g/${handle}`);
+    await page.getByRole('heading', { name: `Accessible Fest ${n}`, level: 1 }).waitFor();
+    await page.locator('article.post-card').first().waitFor();
+    await check('group');
+    for (const tab of ['About', 'Members', 'Requests']) {
+      await page.getByRole('tab', { name: tab }).click();
+      await page.waitForTimeout(300);
+      await check(`group-${tab.toLowerCase()}`);
+    }
+    await page.goto(`/g/${handle}/live`);
+    await page.getByRole('article', { name: 'Pinned post' }).waitFor();
+    await check('group-live');
     expect(findings, describeFindings(findings)).toEqual([]);
-  });
+  }, 300_000); // about twenty screens, four variants each, on a shared 2-core machine
 });

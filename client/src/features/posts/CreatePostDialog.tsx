@@ -33,8 +33,19 @@ function revoke(a: Attachment): void {
   if (a.url && typeof URL.revokeObjectURL === 'function') URL.revokeObjectURL(a.url);
 }
 
-/** Spec §2.13 create-post dialog. */
-export function CreatePostDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+/**
+ * Spec §2.13 create-post dialog. With `group`, the post goes into that group
+ * (issue 18) and the dialog says where.
+ */
+export function CreatePostDialog({
+  open,
+  onClose,
+  group,
+}: {
+  open: boolean;
+  onClose: () => void;
+  group?: { id: string; name: string };
+}) {
   const me = useAtomValue(currentUserAtom);
   const postCreated = useSetAtom(postCreatedAtom);
   const [content, setContent] = useState('');
@@ -97,7 +108,7 @@ export function CreatePostDialog({ open, onClose }: { open: boolean; onClose: ()
       const post = await submitWithRetries(
         () => {
           if (withImages) setProgress(0);
-          return createPost({ content: content.trim(), images: files }, withImages ? setProgress : undefined);
+          return createPost({ content: content.trim(), images: files, groupId: group?.id }, withImages ? setProgress : undefined);
         },
         { onRetry: (n) => setError(retryingMessage(n)) },
       );
@@ -125,7 +136,7 @@ export function CreatePostDialog({ open, onClose }: { open: boolean; onClose: ()
           {me && <Avatar name={me.name} url={me.avatar.url} />}
           <div>
             <p className="create-post__name">{me?.name}</p>
-            <p className="create-post__id">{idLine}</p>
+            <p className="create-post__id">{group ? `Posting in ${group.name}` : idLine}</p>
           </div>
         </div>
 

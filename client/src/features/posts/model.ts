@@ -17,6 +17,14 @@ export interface PostImage {
   type: string;
 }
 
+/** The group a post belongs to (GROUPS_API: Post JSON gains `group`). */
+export interface PostGroup {
+  id: string;
+  handle: string;
+  name: string;
+  visibility: string;
+}
+
 export interface Post {
   id: string;
   content: string;
@@ -29,6 +37,14 @@ export interface Post {
   createdAt: string;
   /** When the text was last changed; '' if never (issue 16 #2: the "edited" marker). */
   editedAt: string;
+  /** The group it was posted in; null for an ordinary post. */
+  group: PostGroup | null;
+}
+
+export function normalizePostGroup(v: unknown): PostGroup | null {
+  if (!isRecord(v)) return null;
+  const g = { id: idOf(v), handle: str(v.handle), name: str(v.name), visibility: str(v.visibility) || 'public' };
+  return g.id && g.handle ? g : null;
 }
 
 /**
@@ -84,6 +100,7 @@ export function normalizePost(v: unknown): Post {
     author,
     createdAt: str(r.createdAt),
     editedAt: str(r.editedAt) || editedAtOf(str(r.createdAt), str(r.updatedAt)),
+    group: normalizePostGroup(r.group),
   };
 }
 

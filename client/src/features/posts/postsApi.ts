@@ -10,14 +10,14 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-function query(params: Record<string, string | number | null | undefined>): string {
+export function query(params: Record<string, string | number | null | undefined>): string {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== '') q.set(k, String(v));
   const s = q.toString();
   return s ? `?${s}` : '';
 }
 
-function postsPage(data: unknown): Page<Post> {
+export function postsPage(data: unknown): Page<Post> {
   const r = isRecord(data) ? data : {};
   const list = Array.isArray(r.posts) ? r.posts : Array.isArray(data) ? data : [];
   return { items: list.map(normalizePost).filter((p) => p.id !== ''), nextCursor: str(r.nextCursor) || null };
@@ -45,6 +45,8 @@ export async function fetchPost(
 export interface NewPost {
   content: string;
   images: File[];
+  /** Posts into this group (members only, GROUPS_API). */
+  groupId?: string;
 }
 
 /**
@@ -54,11 +56,12 @@ export interface NewPost {
 export async function createPost(p: NewPost, onProgress?: (percent: number) => void): Promise<Post> {
   let data: unknown;
   if (p.images.length === 0) {
-    data = await apiPost<unknown>('/posts', { content: p.content, visibility: 'public' });
+    data = await apiPost<unknown>('/posts', { content: p.content, visibility: 'public', ...(p.groupId ? { groupId: p.groupId } : {}) });
   } else {
     const form = new FormData();
     form.append('content', p.content);
     form.append('visibility', 'public');
+    if (p.groupId) form.append('groupId', p.groupId);
     for (const f of p.images) form.append('images', f, f.name);
     data = await upload<unknown>('/posts', form, { onProgress });
   }
