@@ -3,7 +3,6 @@ package cluster_test
 import (
 	"context"
 	"errors"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,19 +31,7 @@ func TestSuspensionAcrossProcesses(t *testing.T) {
 	dbURL := testdb.NewURL(t)
 	db := openDB(t, dbURL)
 
-	manage := []int{freePort(t), freePort(t), freePort(t)}
-	var hosts []string
-	for _, p := range manage {
-		hosts = append(hosts, "127.0.0.1:"+strconv.Itoa(p))
-	}
-	nodes := make([]*node, 3)
-	for i := range nodes {
-		nodes[i] = startNode(t, bin, i, dbURL, "CAMPUS_CLUSTER_HOSTS="+strings.Join(hosts, ","),
-			"CAMPUS_CLUSTER_MANAGE_PORT="+strconv.Itoa(manage[i]))
-	}
-	for _, n := range nodes {
-		n.waitMembers(t, 3, 90*time.Second)
-	}
+	nodes := startCluster(t, bin, dbURL, 3)
 	one, two, three := nodes[0], nodes[1], nodes[2]
 
 	newUser, login := userMaker(t, db)
