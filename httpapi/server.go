@@ -63,6 +63,9 @@ type Deps struct {
 	// and admins' calls. Nil leaves an area's routes out.
 	Safety     *app.Safety
 	Moderation *app.Moderation
+	// Push serves the Web Push key and the devices' subscriptions; nil
+	// leaves the routes out.
+	Push *app.Push
 }
 
 // Server is the node's HTTP server.
@@ -157,6 +160,7 @@ func (s *Server) routes() {
 	s.wsRoutes()
 	s.searchRoutes()
 	s.safetyRoutes()
+	s.pushRoutes()
 }
 
 // Serve answers requests on ln until Shutdown.
