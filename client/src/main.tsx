@@ -6,6 +6,7 @@ import { createStore, Provider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { registerServiceWorker } from './app/pwa';
 import { applyTheme, effectiveThemeAtom } from './features/theme';
 
 const store = createStore();
@@ -22,3 +23,5 @@ createRoot(rootEl).render(
     </Provider>
   </StrictMode>,
 );
+
+registerServiceWorker();
