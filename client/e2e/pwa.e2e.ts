@@ -10,6 +10,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api } from './support/api';
+import { axeAllVariants, describeFindings } from './support/axe';
 import { launch, newPage, shootAll, type PageProblems } from './support/browser';
 import { waitForCode } from './support/mail';
 
@@ -123,6 +124,8 @@ describe('installable app and offline shell', () => {
     await banner.getByText('You’re offline.').waitFor();
     await page.getByText("Couldn't load posts").waitFor();
     await shootAll(page, 'offline');
+    const offlineFindings = await axeAllVariants(page, 'offline');
+    expect(offlineFindings, describeFindings(offlineFindings)).toEqual([]);
 
     // Back online: the banner says so and the feed loads without a click.
     await context.setOffline(false);
@@ -195,6 +198,8 @@ describe('push notifications toggle', () => {
       expect(await toggle.isEnabled()).toBe(true);
     }
     await shootAll(page, 'push-settings');
+    const findings = await axeAllVariants(page, 'push-settings');
+    expect(findings, describeFindings(findings)).toEqual([]);
     // Chromium logs why its (incognito) contexts cannot subscribe; nothing else.
     expect(problems.errors.filter((e) => !/does not support the Push API in incognito/.test(e))).toEqual([]);
     await context.close();
