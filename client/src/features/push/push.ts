@@ -80,10 +80,19 @@ export async function enablePush(): Promise<void> {
 }
 
 /** Removes this device's subscription from the server and the browser. */
+/**
+ * Removes this device's subscription from the server and the browser. The
+ * browser's goes even when the server cannot be told: the device is off
+ * either way, and the server drops the row at the push service's 410.
+ */
 export async function disablePush(): Promise<void> {
+  if (!pushSupported()) return;
   const reg = await navigator.serviceWorker.getRegistration();
   const sub = reg ? await reg.pushManager.getSubscription() : null;
   if (!sub) return;
-  await request('DELETE', '/push/subscriptions', { body: { endpoint: sub.endpoint } });
-  await sub.unsubscribe();
+  try {
+    await request('DELETE', '/push/subscriptions', { body: { endpoint: sub.endpoint } });
+  } finally {
+    await sub.unsubscribe();
+  }
 }
