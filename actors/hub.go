@@ -319,6 +319,12 @@ func (h *hubActor) Receive(ctx actor.Context) {
 		h.forgetOldBlocks()
 	case *hubCount:
 		ctx.Respond(len(h.sessions))
+	case *SocketsOfUserRequest:
+		n := 0
+		if id, err := uuid.Parse(msg.GetUserId()); err == nil {
+			n = len(h.users[id])
+		}
+		ctx.Respond(&SocketsOfUserResponse{Sockets: int32(n)})
 	}
 }
 

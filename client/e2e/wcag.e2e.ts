@@ -186,6 +186,8 @@ describe('accessibility (issue 16)', () => {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    // The service worker (issue 16) installed on an earlier screen would answer from its cache.
+    await cdp.send('Network.setBypassServiceWorker', { bypass: true });
     const firstScreen = async () => {
       await page.goto('/');
       await page.locator('article.post-card').first().waitFor({ timeout: 60_000 });
@@ -219,6 +221,7 @@ describe('accessibility (issue 16)', () => {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
+    await cdp.send('Network.setBypassServiceWorker', { bypass: false });
     await cdp.detach();
   });
 

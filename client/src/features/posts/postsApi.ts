@@ -2,6 +2,7 @@
 
 import { apiDelete, apiGet, apiPost, apiPut, upload } from '../../api/http';
 import { isRecord, str } from '../../api/models';
+import { feedFirstPagePath, takePrefetched } from '../../api/prefetch';
 import { COMMENTS_PAGE_SIZE, FEED_PAGE_SIZE } from '../../constants';
 import { normalizeComment, normalizePost, type Comment, type Post } from './model';
 
@@ -24,7 +25,10 @@ export function postsPage(data: unknown): Page<Post> {
 }
 
 export async function fetchFeed(cursor: string | null, limit = FEED_PAGE_SIZE, signal?: AbortSignal): Promise<Page<Post>> {
-  return postsPage(await apiGet<unknown>(`/posts/feed${query({ limit, cursor })}`, { signal }));
+  const path = `/posts/feed${query({ limit, cursor })}`;
+  // The first page may already be on its way (main.tsx, api/prefetch.ts).
+  const early = cursor === null && path === feedFirstPagePath(limit) ? takePrefetched(path) : undefined;
+  return postsPage(await (early ?? apiGet<unknown>(path, { signal })));
 }
 
 export async function fetchUserPosts(userId: string, cursor: string | null, limit = FEED_PAGE_SIZE): Promise<Page<Post>> {
