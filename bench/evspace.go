@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	mrand "math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/uptrace/bun"
 	"github.com/valyala/fasthttp"
 )
 
@@ -32,11 +36,72 @@ func (b *bench) eventSpace(ctx context.Context) {
 	pace := time.Duration(float64(b.o.evLikers) / rate * float64(time.Second))
 	scr := &screens{b: b, n: b.o.screens, period: time.Second, uri: b.uri("/api/groups/" + b.w.spaceHandle + "/live")}
 	b.progress("event space: %s likes/s offered (%s), %d big screens on /api/groups/%s/live", group(int64(rate)), why, scr.n, b.w.spaceHandle)
+	backlog, err := b.spaceBacklog(ctx, b.o.evspaceBacklog)
+	if err != nil {
+		b.rep.skip(sc, err)
+		return
+	}
 	b.eventRun(ctx, sc, b.w.spacePosts, eventSpec{
 		pace: pace, offered: why, shared: true, name: "event space",
+		prep: func(lr *likeRun) {
+			for _, s := range backlog {
+				lr.state[s] = stLiked
+			}
+		},
 		along: func(start int64) func() { return scr.run(ctx, start) },
-		rows:  func() { scr.rows(sc) },
+		rows: func() {
+			scr.rows(sc)
+			if len(backlog) > 0 {
+				b.rep.add(sc, "likes already given", float64(len(backlog)), "").
+					note("--evspace-backlog: in the 9 minutes before the run, by the last users, Zipf over the posts")
+			}
+		},
 	})
+}
+
+// spaceBacklog gives n likes on the event space's posts, dated over the
+// last nine minutes, before the run: an event in progress, whose likes the
+// big screen's "last ten minutes" counts. They are by the last users (the
+// likers start from the first, so their schedule stays clear of them),
+// Zipf over the posts like the likers' and at most half the users per
+// post; likes_count follows and the table is vacuumed, as autovacuum would
+// have over those minutes. It answers the likeRun slots (post×user) liked.
+func (b *bench) spaceBacklog(ctx context.Context, n int) ([]int, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	posts, U := b.w.spacePosts, len(b.w.users)
+	weights, sum := make([]float64, len(posts)), 0.0
+	for r := range posts {
+		weights[r] = 1 / math.Pow(float64(r+1), 1.1)
+		sum += weights[r]
+	}
+	var slots []int
+	for r := range posts {
+		k := min(int(float64(n)*weights[r]/sum), U/2)
+		for j := 0; j < k; j++ {
+			slots = append(slots, r*U+U-1-j)
+		}
+	}
+	rng := mrand.New(mrand.NewPCG(uint64(b.o.seed), 77))
+	now := time.Now().UTC()
+	var done atomic.Int64
+	err := b.copyRows(ctx, "post_likes", "post_id, user_id, created_at", len(slots), &done, func(i int, bw *bufio.Writer) {
+		at := now.Add(-time.Duration(rng.Int64N(int64(9 * time.Minute))))
+		fmt.Fprintf(bw, "%s\t%s\t%s\n", posts[slots[i]/U], b.w.users[slots[i]%U], at.Format("2006-01-02 15:04:05.000000+00"))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("event space backlog: %w", err)
+	}
+	if _, err := b.db.ExecContext(ctx, `UPDATE posts p SET likes_count = (SELECT count(*) FROM post_likes pl WHERE pl.post_id = p.id)
+		WHERE p.id IN (?)`, bun.In(posts)); err != nil {
+		return nil, fmt.Errorf("event space backlog: likes_count: %w", err)
+	}
+	if _, err := b.db.ExecContext(ctx, "VACUUM (ANALYZE) post_likes, posts"); err != nil {
+		return nil, fmt.Errorf("event space backlog: vacuum: %w", err)
+	}
+	b.progress("event space: %s likes already given over the last 9 minutes", group(int64(len(slots))))
+	return slots, nil
 }
 
 // screens are big-screen clients, each on its own keep-alive connection,

@@ -52,8 +52,9 @@ type opts struct {
 
 	// The event space: its offered likes/s when the campus event did not
 	// run (else half the event's closed loop) and its big-screen clients.
-	evspaceRate float64
-	screens     int
+	evspaceRate    float64
+	screens        int
+	evspaceBacklog int
 
 	feedConc   int
 	queries    int
@@ -158,6 +159,7 @@ func parseFlags(args []string) (opts, error) {
 	fs.IntVar(&o.evWatch, "event-watch", 0, "campus event: posts each viewer watches (default 20)")
 	fs.Float64Var(&o.evspaceRate, "evspace-rate", 0, "event space: likes/s offered when the campus event did not run (default 500; quick 100); else half its closed loop's")
 	fs.IntVar(&o.screens, "screens", 0, "event space: big-screen clients, each calling GET /api/groups/{handle}/live once a second (default 50; quick 10)")
+	fs.IntVar(&o.evspaceBacklog, "evspace-backlog", 0, "event space: likes already given in the last 9 minutes when it starts (an event in progress; the big screen counts them), by the last users, Zipf over the posts (default 0)")
 	fs.IntVar(&o.feedConc, "feed-conc", 0, "feed read: concurrent readers (default 200)")
 	fs.IntVar(&o.queries, "queries", 0, "search: queries (default 1000)")
 	fs.IntVar(&o.searchConc, "search-conc", 0, "search: concurrent searchers (default 8)")
@@ -177,8 +179,8 @@ func parseFlags(args []string) (opts, error) {
 	if o.users != 0 && o.users < 100 {
 		return o, errors.New("--users: at least 100")
 	}
-	if o.evspaceRate < 0 || o.screens < 0 {
-		return o, errors.New("--evspace-rate, --screens: not negative")
+	if o.evspaceRate < 0 || o.screens < 0 || o.evspaceBacklog < 0 {
+		return o, errors.New("--evspace-rate, --screens, --evspace-backlog: not negative")
 	}
 	if o.url != "" && o.dbURL == "" {
 		return o, errors.New("--url needs --database-url (the bench seeds and checks through Postgres)")

@@ -92,6 +92,9 @@ type eventSpec struct {
 	// at their start; the window opens a warm-up later) and stopped when
 	// they end: load that runs beside them and keeps its own books.
 	along func(start int64) (stop func())
+	// prep, when set, adjusts the like run before it starts (likes that
+	// were there before it).
+	prep func(lr *likeRun)
 	// rows, when set, adds along's figures after the likes' and before the
 	// consistency check.
 	rows func()
@@ -137,6 +140,9 @@ func (b *bench) eventRun(ctx context.Context, sc string, posts []uuid.UUID, spec
 	}
 	lr := b.newLikeRun(name, posts, picker)
 	lr.pace = pace
+	if spec.prep != nil {
+		spec.prep(lr)
+	}
 	b.progress("%s: %d likers over %d posts (Zipf), %d viewers watching %d each, %s", name, b.o.evLikers, len(posts), len(p.vs), b.o.evWatch, b.o.duration)
 	p.rec.Store(true)
 	done := b.cpu.phase(name)
