@@ -165,6 +165,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		return err
 	}
 	sessions := app.NewSessions(db, signer, log)
+	gates := app.NewGates(db, sessions)
 	bg, stopBackground := context.WithCancel(context.Background())
 	defer stopBackground()
 	go sessions.Listen(bg)
@@ -202,13 +203,13 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Friends:       app.NewFriends(app.FriendsDeps{DB: db, Log: log, Pusher: live, Brakes: brakes}),
 		Notifications: app.NewNotifications(app.NotificationsDeps{DB: db, Log: log}),
 		Posts: app.NewPosts(app.PostsDeps{DB: db, Media: store, Grains: live, Brakes: brakes, Pusher: live,
-			Log: log}),
+			Gates: gates, Log: log}),
 		Realtime: app.NewRealtime(db, sessions),
 		Sockets:  sockets,
 		Search:   app.NewSearch(app.SearchDeps{DB: db, Index: searchIdx}),
-		Safety:   app.NewSafety(app.SafetyDeps{DB: db, Log: log}),
+		Safety:   app.NewSafety(app.SafetyDeps{DB: db, Gates: gates, Log: log}),
 		Moderation: app.NewModeration(app.ModerationDeps{DB: db, Sessions: sessions, Pusher: live, Grains: live,
-			Log: log}),
+			Counts: live, Gates: gates, Log: log}),
 		Groups: app.NewGroups(app.GroupsDeps{DB: db, Media: store, Pusher: live, Index: searchIdx, Log: log}),
 		Ready: func(ctx context.Context) error {
 			if err := db.PingContext(ctx); err != nil {
@@ -273,6 +274,15 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
 	srv.Drain()
+	if cfg.DrainDelay > 0 {
+		// Ready answers 503 while everything else is still served, until a
+		// load balancer polling it has stopped sending here.
+		log.Info().Dur("delay", cfg.DrainDelay).Msg("draining: ready answers 503")
+		select {
+		case <-time.After(cfg.DrainDelay):
+		case <-sctx.Done():
+		}
+	}
 	if err := sockets.CloseAll(sctx, realtime.RestartReason); err != nil {
 		log.Error().Err(err).Msg("close websockets")
 	}

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // countBatcher collects the counts this node's post grains commit and sends
@@ -21,6 +23,13 @@ type countBatcher struct {
 	mu        sync.Mutex
 	pending   map[string]*PostCount
 	scheduled bool
+}
+
+// PublishCounts sends a post's counts, committed outside its grain (a
+// moderator removed a comment), to the post's watchers on every node with
+// the next tick (app.CountsPublisher).
+func (l *Live) PublishCounts(postID uuid.UUID, likes, comments int) {
+	l.publishCounts(postID.String(), likes, comments)
 }
 
 // publishCounts hands a post's newly committed counts to the node's batcher.

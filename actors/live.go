@@ -101,8 +101,9 @@ type Stats struct {
 type Live struct {
 	cfg Config
 
-	cluster *cluster.Cluster // set by Start
-	hub     *Hub
+	cluster    *cluster.Cluster // set by Start
+	hub        *Hub
+	departures *departures // set by Start
 
 	batches atomic.Int64
 	likes   atomic.Int64
@@ -176,6 +177,7 @@ func (l *Live) Start(c *cluster.Cluster, o HubOptions) (*Hub, error) {
 		return nil, err
 	}
 	l.cluster, l.hub = c, hub
+	l.departures = newDepartures(c.ActorSystem.EventStream)
 	return hub, nil
 }
 
@@ -240,7 +242,7 @@ func (l *Live) request(ctx context.Context, identity, kind string, msg proto.Mes
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("actors: %s grain: %w", kind, err)
 	}
-	res, err := l.cluster.Request(identity, kind, msg, cluster.WithTimeout(remaining(ctx, l.cfg.CallTimeout)))
+	res, err := l.call(identity, kind, msg, time.Now().Add(remaining(ctx, l.cfg.CallTimeout)))
 	if err != nil {
 		return nil, fmt.Errorf("actors: %s grain: %w", kind, err)
 	}

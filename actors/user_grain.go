@@ -16,6 +16,15 @@ import (
 // maxNotifyBatch caps the notifications one user transaction creates.
 const maxNotifyBatch = 500
 
+// likeWriteEvery spaces a user's like-only notification statements: the
+// likes that arrive meanwhile wait and go in the next one. At a campus event
+// the author of a hot post was sent a batch after every commit of the post
+// (a statement back to back, 2 ms of Postgres each, most of its work in the
+// event); a roll-up is pushed on the tick anyway, so a like's notification
+// waits at most this long more. Well under DefaultCallTimeout, which the
+// waiting NotifyRequest is bounded by.
+const likeWriteEvery = time.Second
+
 // userGrain serializes what is personal to one user (DESIGN §4.2): it
 // creates notifications (the database de-duplicates them), counts the
 // unread ones, and only then broadcasts the user's events to every hub. It
@@ -47,7 +56,15 @@ type userGrain struct {
 	rollups     map[uuid.UUID]*persistence.Notification
 	unread      int
 	tickPending bool
+
+	// lastWrite is when the last notification statement started; a write of
+	// likes only waits until likeWriteEvery after it (writeDue pending).
+	lastWrite       time.Time
+	writeDuePending bool
 }
+
+// writeDue is the timer of a like-only write that waited for likeWriteEvery.
+type writeDue struct{}
 
 type notifyWaiter struct {
 	sender *actor.PID
@@ -102,8 +119,11 @@ func (g *userGrain) Receive(ctx actor.Context) {
 	case *likeTick:
 		g.tickPending = false
 		g.pushRollups()
+	case *writeDue:
+		g.writeDuePending = false
+		g.write(ctx)
 	case *actor.ReceiveTimeout:
-		if !g.writing && len(g.queue) == 0 && !g.tickPending {
+		if !g.writing && len(g.queue) == 0 && !g.tickPending && !g.writeDuePending {
 			ctx.Poison(ctx.Self())
 		}
 	case actor.SystemMessage, actor.AutoReceiveMessage:
@@ -126,6 +146,15 @@ func (g *userGrain) write(ctx actor.Context) {
 	if g.writing || len(g.queue) == 0 {
 		return
 	}
+	if wait := likeWriteEvery - time.Since(g.lastWrite); wait > 0 && g.likesOnly() {
+		if !g.writeDuePending {
+			g.writeDuePending = true
+			self, root := ctx.Self(), ctx.ActorSystem().Root
+			time.AfterFunc(wait, func() { root.Send(self, &writeDue{}) })
+		}
+		return
+	}
+	g.lastWrite = time.Now()
 	var waiters []notifyWaiter
 	var ns []*persistence.Notification
 	for len(g.queue) > 0 && (len(ns) == 0 || len(ns)+len(g.queue[0].items) <= maxNotifyBatch) {
@@ -144,6 +173,19 @@ func (g *userGrain) write(ctx actor.Context) {
 		res, err := live.createNotifications(user, ns)
 		root.Send(self, &notifyDone{waiters: waiters, res: res, err: err})
 	}()
+}
+
+// likesOnly reports whether every queued notification is a like (which
+// may wait for likeWriteEvery; anything else is written at once).
+func (g *userGrain) likesOnly() bool {
+	for _, w := range g.queue {
+		for _, it := range w.items {
+			if it.GetType() != persistence.NotifyLike {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // push sends what a committed batch created: other kinds at once, like

@@ -57,9 +57,25 @@ type Sessions struct {
 	// whose NOTIFY was lost too.
 	unheardSince time.Time
 
-	hooksMu    sync.RWMutex
-	hooks      []func(uuid.UUID)
-	blockHooks []func(blocker, blocked uuid.UUID)
+	// generation counts the times the listener came up: a cache keyed on
+	// it (Gates) starts over after every gap in which a NOTIFY could be lost.
+	generation uint64
+
+	hooksMu     sync.RWMutex
+	hooks       []func(uuid.UUID)
+	blockHooks  []func(blocker, blocked uuid.UUID)
+	changeHooks []func(SafetyChange)
+}
+
+// SafetyChange is a change another node (or this one) announced on the
+// safety channel that cached gates must hear: a block made or lifted
+// between A and B, a post (Post) removed by a moderator, a membership of
+// Member in Group changed, or (Member zero) Group's visibility changed or
+// the group went.
+type SafetyChange struct {
+	A, B          uuid.UUID
+	Post          uuid.UUID
+	Group, Member uuid.UUID
 }
 
 type cachedVersion struct {
@@ -147,9 +163,31 @@ func (s *Sessions) OnBlock(fn func(blocker, blocked uuid.UUID)) {
 	s.hooksMu.Unlock()
 }
 
+// OnSafetyChange registers fn to run (on this node) whenever a block is
+// made or lifted, or a post removed, on any node: cached gates forget what
+// it touched.
+func (s *Sessions) OnSafetyChange(fn func(SafetyChange)) {
+	s.hooksMu.Lock()
+	s.changeHooks = append(s.changeHooks, fn)
+	s.hooksMu.Unlock()
+}
+
+// Generation is 0 while revocations and safety changes may go unheard (the
+// listener is down), else a number that changes every time the listener
+// comes back: what was cached under another generation may have missed a
+// NOTIFY.
+func (s *Sessions) Generation() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if !s.listening {
+		return 0
+	}
+	return s.generation
+}
+
 // heard handles a payload of either channel: both travel on one LISTEN
-// connection, and a user id and a block pair cannot be mistaken for each
-// other.
+// connection, and a user id, a block pair and the prefixed payloads cannot
+// be mistaken for each other.
 func (s *Sessions) heard(payload string) {
 	if id, err := uuid.Parse(payload); err == nil {
 		s.revoked(id)
@@ -162,6 +200,32 @@ func (s *Sessions) heard(payload string) {
 		for _, fn := range hooks {
 			fn(a, b)
 		}
+		s.changed(SafetyChange{A: a, B: b})
+		return
+	}
+	if a, b, ok := persistence.ParseUnblockPayload(payload); ok {
+		s.changed(SafetyChange{A: a, B: b})
+		return
+	}
+	if id, ok := persistence.ParsePostRemovedPayload(payload); ok {
+		s.changed(SafetyChange{Post: id})
+		return
+	}
+	if g, u, ok := persistence.ParseMemberChangedPayload(payload); ok {
+		s.changed(SafetyChange{Group: g, Member: u})
+		return
+	}
+	if g, ok := persistence.ParseGroupChangedPayload(payload); ok {
+		s.changed(SafetyChange{Group: g})
+	}
+}
+
+func (s *Sessions) changed(c SafetyChange) {
+	s.hooksMu.RLock()
+	hooks := append([]func(SafetyChange){}, s.changeHooks...)
+	s.hooksMu.RUnlock()
+	for _, fn := range hooks {
+		fn(c)
 	}
 }
 
@@ -302,6 +366,7 @@ func (s *Sessions) catchUp(ctx context.Context) error {
 	s.unheard = nil
 	s.unheardSince = time.Time{}
 	s.listening = true
+	s.generation++
 	s.mu.Unlock()
 	return nil
 }

@@ -144,6 +144,20 @@ func (v *PostView) appendTail(b []byte) []byte {
 	b = appendJSONTime(b, v.CreatedAt)
 	b = append(b, `,"updatedAt":`...)
 	b = appendJSONTime(b, v.UpdatedAt)
+	b = append(b, `,"group":`...)
+	if g := v.Group; g == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, `{"id":`...)
+		b = appendJSONString(b, g.ID)
+		b = append(b, `,"handle":`...)
+		b = appendJSONString(b, g.Handle)
+		b = append(b, `,"name":`...)
+		b = appendJSONString(b, g.Name)
+		b = append(b, `,"visibility":`...)
+		b = appendJSONString(b, g.Visibility)
+		b = append(b, '}')
+	}
 	return append(b, '}')
 }
 

@@ -61,6 +61,9 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 			if rng.IntN(4) == 0 {
 				v.CreatedAt = v.CreatedAt.In(time.FixedZone("", 0))
 			}
+			if rng.IntN(3) == 0 {
+				v.Group = &PostGroupView{ID: randString(), Handle: randString(), Name: randString(), Visibility: randString()}
+			}
 			page.Posts = append(page.Posts, v)
 		}
 		if rng.IntN(2) == 0 {

@@ -34,14 +34,24 @@ var (
 	errNotSuspended     = domain.NotFound(domain.MsgNotSuspended)
 )
 
-// ModerationDeps are what moderation needs. Pusher and Grains may be nil
-// (no live effects: clients see the change on their next fetch).
+// ModerationDeps are what moderation needs. Pusher, Grains and Counts may
+// be nil (no live effects: clients see the change on their next fetch).
 type ModerationDeps struct {
 	DB       *bun.DB
 	Sessions *Sessions
 	Pusher   Pusher
 	Grains   PostGrains
-	Log      zerolog.Logger
+	Counts   CountsPublisher
+	// Gates, when set, forgets a removed post's gate at once on this node.
+	Gates *Gates
+	Log   zerolog.Logger
+}
+
+// CountsPublisher sends a post's committed counts to its watchers on every
+// node (actors.Live): a removed comment leaves its post's comment count,
+// live as well as in the row.
+type CountsPublisher interface {
+	PublishCounts(postID uuid.UUID, likes, comments int)
 }
 
 // Moderation is the moderators' queue and actions and the admins'
@@ -164,22 +174,15 @@ func (m *Moderation) Queue(ctx context.Context, p Principal, limit int, cursor s
 	if err := m.requireModerator(ctx, p); err != nil {
 		return QueueResult{}, err
 	}
-	limit = keysetLimit(limit, safetyPageDefault, safetyPageMax)
-	after, err := decodeKeyset(cursor)
+	rows, next, err := safetyPage(limit, cursor, func(after persistence.Keyset, n int) ([]persistence.QueueItem, error) {
+		return persistence.ReportQueue(ctx, m.d.DB, after, n)
+	}, func(r *persistence.QueueItem) persistence.Keyset {
+		return persistence.Keyset{At: r.LatestAt, ID: r.ItemID}
+	})
 	if err != nil {
 		return QueueResult{}, err
 	}
-	rows, err := persistence.ReportQueue(ctx, m.d.DB, after, limit+1)
-	if err != nil {
-		return QueueResult{}, err
-	}
-	out := QueueResult{Items: make([]QueueItemView, 0, min(len(rows), limit))}
-	if len(rows) > limit {
-		last := rows[limit-1]
-		next := encodeKeyset(persistence.Keyset{At: last.LatestAt, ID: last.ItemID})
-		out.NextCursor = &next
-		rows = rows[:limit]
-	}
+	out := QueueResult{Items: make([]QueueItemView, 0, len(rows)), NextCursor: next}
 	for _, r := range rows {
 		v := QueueItemView{ItemType: r.ItemType, ItemID: r.ItemID.String(), Content: r.Content,
 			Author:  NewUserSummary(&persistence.User{ID: r.AuthorID, Name: r.AuthorName, AvatarURL: r.AuthorAvatar, Role: r.AuthorRole}),
@@ -287,15 +290,22 @@ func (m *Moderation) Remove(ctx context.Context, p Principal, itemType string, i
 	return ActionResult{Message: "Content removed", Reports: n}, nil
 }
 
-// afterRemove tells the post's watchers and the author, live. Failures are
+// afterRemove tells the post's watchers (the post is gone, or has a comment
+// fewer) and the author, live. Failures are
 // logged: the rows are the truth.
 func (m *Moderation) afterRemove(ctx context.Context, t domain.ItemType, item persistence.RemovedItem, notice *persistence.Notification) {
+	if t == domain.ItemPost && m.d.Gates != nil {
+		m.d.Gates.Changed(SafetyChange{Post: item.PostID})
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pushTimeout)
 	defer cancel()
 	if t == domain.ItemPost && m.d.Grains != nil {
 		if err := m.d.Grains.PostDeleted(ctx, item.PostID); err != nil {
 			m.d.Log.Warn().Err(err).Str("post_id", item.PostID.String()).Msg("post removal not broadcast")
 		}
+	}
+	if t == domain.ItemComment && m.d.Counts != nil {
+		m.d.Counts.PublishCounts(item.PostID, item.Likes, item.Comments)
 	}
 	if m.d.Pusher == nil || notice == nil {
 		return
@@ -443,22 +453,15 @@ func (m *Moderation) Moderators(ctx context.Context, p Principal, limit int, cur
 	if err := m.requireAdmin(ctx, p); err != nil {
 		return ModeratorsResult{}, err
 	}
-	limit = keysetLimit(limit, safetyPageDefault, safetyPageMax)
-	after, err := decodeKeyset(cursor)
+	rows, next, err := safetyPage(limit, cursor, func(after persistence.Keyset, n int) ([]persistence.CapabilityHolder, error) {
+		return persistence.CapabilityHolders(ctx, m.d.DB, domain.CapModerator, after, n)
+	}, func(r *persistence.CapabilityHolder) persistence.Keyset {
+		return persistence.Keyset{At: r.GrantedAt, ID: r.ID}
+	})
 	if err != nil {
 		return ModeratorsResult{}, err
 	}
-	rows, err := persistence.CapabilityHolders(ctx, m.d.DB, domain.CapModerator, after, limit+1)
-	if err != nil {
-		return ModeratorsResult{}, err
-	}
-	out := ModeratorsResult{Moderators: make([]ModeratorView, 0, min(len(rows), limit))}
-	if len(rows) > limit {
-		last := rows[limit-1]
-		next := encodeKeyset(persistence.Keyset{At: last.GrantedAt, ID: last.ID})
-		out.NextCursor = &next
-		rows = rows[:limit]
-	}
+	out := ModeratorsResult{Moderators: make([]ModeratorView, 0, len(rows)), NextCursor: next}
 	for i := range rows {
 		out.Moderators = append(out.Moderators, ModeratorView{User: NewUserSummary(&rows[i].User), GrantedAt: rows[i].GrantedAt})
 	}
@@ -470,22 +473,15 @@ func (m *Moderation) Audit(ctx context.Context, p Principal, limit int, cursor s
 	if err := m.requireAdmin(ctx, p); err != nil {
 		return AuditResult{}, err
 	}
-	limit = keysetLimit(limit, safetyPageDefault, safetyPageMax)
-	after, err := decodeKeyset(cursor)
+	rows, next, err := safetyPage(limit, cursor, func(after persistence.Keyset, n int) ([]persistence.AuditEntry, error) {
+		return persistence.AuditLog(ctx, m.d.DB, after, n)
+	}, func(r *persistence.AuditEntry) persistence.Keyset {
+		return persistence.Keyset{At: r.CreatedAt, ID: r.ID}
+	})
 	if err != nil {
 		return AuditResult{}, err
 	}
-	rows, err := persistence.AuditLog(ctx, m.d.DB, after, limit+1)
-	if err != nil {
-		return AuditResult{}, err
-	}
-	out := AuditResult{Entries: make([]AuditView, 0, min(len(rows), limit))}
-	if len(rows) > limit {
-		last := rows[limit-1]
-		next := encodeKeyset(persistence.Keyset{At: last.CreatedAt, ID: last.ID})
-		out.NextCursor = &next
-		rows = rows[:limit]
-	}
+	out := AuditResult{Entries: make([]AuditView, 0, len(rows)), NextCursor: next}
 	for _, r := range rows {
 		v := AuditView{ID: r.ID.String(), Action: r.Action, ActorID: r.ActorID.String(), ActorName: r.ActorName,
 			ItemType: r.ItemType, ItemID: r.ItemID.String(), TargetName: r.TargetName, Reason: r.Reason,

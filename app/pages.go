@@ -23,7 +23,10 @@ import (
 // running, so every answer still comes straight from Postgres (DESIGN §4),
 // from a query that started after the request arrived: it sees every write
 // committed before, the reader's own like included. Nothing is cached
-// between queries.
+// between queries. Blocks and mutes are per reader: the shared query marks
+// whom each post is hidden from; a reader who hides some of a page's posts
+// while more follow gets a query of their own that leaves them out (ownPage),
+// so their page is still full. Most readers hide nothing and share.
 //
 // Concurrency: groups is guarded by mu. A group's runner goroutine is the
 // only one that takes its waiting readers and answers them; a reader only
@@ -190,9 +193,14 @@ func (r *pageReads) serve(q persistence.PostQuery, readers []*pageReader) {
 	// page of garbage per request. The pages answered are read-only.
 	pages := make(map[string]PostPage)
 	mask := make([]byte, len(rows))
+	var own []*pageReader // readers whose page the filter would leave short
 	for _, rd := range readers {
 		v := index[rd.viewer]
 		if hidden := hiddenFrom(rows, v); hidden != nil {
+			if more {
+				own = append(own, rd)
+				continue
+			}
 			answerReader(rd, filteredPage(shared, liked[v*len(rows):(v+1)*len(rows)], hidden), nil)
 			continue
 		}
@@ -220,6 +228,34 @@ func (r *pageReads) serve(q persistence.PostQuery, readers []*pageReader) {
 		}
 		answerReader(rd, page, nil)
 	}
+	// Last, so that they keep nobody else waiting: a query of its own for
+	// each reader who hides some of this page's posts and would otherwise
+	// get a short page. The query leaves out what they hide, so their page
+	// still holds q.Limit posts when more exist.
+	for _, rd := range own {
+		page, err := r.ownPage(ctx, q, rd.viewer)
+		answerReader(rd, page, err)
+	}
+}
+
+// ownPage is the page q as viewer alone sees it, without the posts hidden
+// from them, read by a query of its own.
+func (r *pageReads) ownPage(ctx context.Context, q persistence.PostQuery, viewer uuid.UUID) (PostPage, error) {
+	q.Viewers, q.HiddenFrom = []uuid.UUID{viewer}, viewer
+	rows, more, err := persistence.Posts(ctx, r.db, q)
+	if err != nil {
+		return PostPage{}, err
+	}
+	page := PostPage{Posts: make([]PostView, len(rows))}
+	for i, row := range rows {
+		page.Posts[i] = NewPostView(row) // IsLiked is the one reader's
+	}
+	if more {
+		last := rows[len(rows)-1]
+		next := encodeKeyset(persistence.Keyset{At: last.CreatedAt, ID: last.ID})
+		page.NextCursor = &next
+	}
+	return page, nil
 }
 
 // hiddenFrom answers which of rows viewer v must not see (blocks, mutes),
@@ -239,9 +275,9 @@ func hiddenFrom(rows []*persistence.PostRow, v int) []bool {
 	return hidden
 }
 
-// filteredPage is shared without the hidden posts, with the reader's likes.
-// Its cursor stays the query's, so the next page continues after the
-// hidden posts too (a page may hold fewer posts than asked for).
+// filteredPage is shared without the hidden posts, with the reader's likes:
+// the last page (no more posts follow), so holding fewer posts than asked
+// for is right.
 func filteredPage(shared PostPage, liked, hidden []bool) PostPage {
 	page := PostPage{NextCursor: shared.NextCursor, Posts: make([]PostView, 0, len(shared.Posts))}
 	for i, post := range shared.Posts {

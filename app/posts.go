@@ -57,7 +57,9 @@ type PostsDeps struct {
 	// Pusher tells close followers of a group of its new posts, live; nil:
 	// the notifications are only stored.
 	Pusher Pusher
-	Log    zerolog.Logger
+	// Gates answers post gates from memory; nil: a query each time.
+	Gates *Gates
+	Log   zerolog.Logger
 }
 
 // Posts is creating, reading, editing and deleting posts, their comments and
@@ -290,7 +292,12 @@ func (a *Posts) Feed(ctx context.Context, p Principal, limit int, cursor string)
 	if err != nil {
 		return PostPage{}, err
 	}
-	groups, err := persistence.MemberGroupIDs(ctx, a.d.DB, p.UserID)
+	var groups []uuid.UUID
+	if a.d.Gates != nil {
+		groups, err = a.d.Gates.MemberGroups(ctx, p.UserID)
+	} else {
+		groups, err = persistence.MemberGroupIDs(ctx, a.d.DB, p.UserID)
+	}
 	if err != nil {
 		return PostPage{}, err
 	}
@@ -433,7 +440,13 @@ func (a *Posts) Comments(ctx context.Context, p Principal, id uuid.UUID, limit i
 // that nothing of it (likes, comments, the notifications they make)
 // reaches the author from someone they blocked or who blocked them.
 func (a *Posts) gate(ctx context.Context, p Principal, id uuid.UUID) (persistence.PostGate, error) {
-	g, err := persistence.PostGateOf(ctx, a.d.DB, id, p.UserID)
+	var g persistence.PostGate
+	var err error
+	if a.d.Gates != nil {
+		g, err = a.d.Gates.Post(ctx, id, p.UserID)
+	} else {
+		g, err = persistence.PostGateOf(ctx, a.d.DB, id, p.UserID)
+	}
 	if isNotFound(err) || (err == nil && (g.Removed || g.Blocked || g.GroupLocked)) {
 		return g, errPostNotFound
 	}

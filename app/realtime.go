@@ -54,12 +54,13 @@ func (r *Realtime) StillValid(ctx context.Context, token string) (bool, error) {
 	return err == nil, err
 }
 
-// Unwatchable answers which of the posts ids userID's socket may not watch:
-// posts of closed and secret groups they are not a member of, and posts by
-// people with a block between them (refused like the post page refuses
-// them, so no live count of either reaches the socket).
-func (r *Realtime) Unwatchable(ctx context.Context, userID uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
-	return persistence.UnreadablePosts(ctx, r.db, userID, ids)
+// Watchable answers which of the posts ids a socket of viewer may watch:
+// live counts and events of a post must not reach someone with a block
+// between them and its author (either way), nor anyone of a removed post.
+// A socket asks once per watch frame, for all the posts it lists; a block
+// made later drops the watches through the hub (Hub.UsersBlocked).
+func (r *Realtime) Watchable(ctx context.Context, viewer uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
+	return persistence.WatchablePosts(ctx, r.db, viewer, ids)
 }
 
 // NotificationFrames renders what a new or rolled-up notification pushes to

@@ -31,8 +31,10 @@ var (
 
 // SafetyDeps are what blocks, mutes and reports need.
 type SafetyDeps struct {
-	DB  *bun.DB
-	Log zerolog.Logger
+	DB *bun.DB
+	// Gates, when set, forgets a block's pair at once on this node.
+	Gates *Gates
+	Log   zerolog.Logger
 }
 
 // Safety is blocking, muting and reporting: what any member does to keep
@@ -91,6 +93,7 @@ func (s *Safety) Block(ctx context.Context, p Principal, id uuid.UUID) (Relation
 	if err != nil {
 		return RelationResult{}, err
 	}
+	s.changed(p.UserID, id)
 	s.d.Log.Info().Str("user_id", p.UserID.String()).Str("blocked_id", id.String()).Msg("user blocked")
 	return RelationResult{Message: "User blocked", UserID: id.String()}, nil
 }
@@ -105,7 +108,16 @@ func (s *Safety) Unblock(ctx context.Context, p Principal, id uuid.UUID) (Relati
 	if !ok {
 		return RelationResult{}, domain.NotFound("You have not blocked this user")
 	}
+	s.changed(p.UserID, id)
 	return RelationResult{Message: "User unblocked", UserID: id.String()}, nil
+}
+
+// changed tells this node's cached gates of a block made or lifted between
+// a and b (other nodes hear the NOTIFY).
+func (s *Safety) changed(a, b uuid.UUID) {
+	if s.d.Gates != nil {
+		s.d.Gates.Changed(SafetyChange{A: a, B: b})
+	}
 }
 
 // Blocked is the caller's blocked list, newest first.
@@ -121,26 +133,39 @@ func (s *Safety) Muted(ctx context.Context, p Principal, limit int, cursor strin
 func (s *Safety) list(ctx context.Context, p Principal, limit int, cursor string,
 	load func(context.Context, bun.IDB, uuid.UUID, persistence.Keyset, int) ([]persistence.ListedUser, error),
 ) (ListedUsersResult, error) {
-	limit = keysetLimit(limit, safetyPageDefault, safetyPageMax)
-	after, err := decodeKeyset(cursor)
+	rows, next, err := safetyPage(limit, cursor, func(after persistence.Keyset, n int) ([]persistence.ListedUser, error) {
+		return load(ctx, s.d.DB, p.UserID, after, n)
+	}, func(r *persistence.ListedUser) persistence.Keyset {
+		return persistence.Keyset{At: r.ListedAt, ID: r.ID}
+	})
 	if err != nil {
 		return ListedUsersResult{}, err
 	}
-	rows, err := load(ctx, s.d.DB, p.UserID, after, limit+1)
-	if err != nil {
-		return ListedUsersResult{}, err
-	}
-	out := ListedUsersResult{Users: make([]ListedUserView, 0, min(len(rows), limit))}
-	if len(rows) > limit {
-		last := rows[limit-1]
-		next := encodeKeyset(persistence.Keyset{At: last.ListedAt, ID: last.ID})
-		out.NextCursor = &next
-		rows = rows[:limit]
-	}
+	out := ListedUsersResult{Users: make([]ListedUserView, 0, len(rows)), NextCursor: next}
 	for i := range rows {
 		out.Users = append(out.Users, ListedUserView{User: NewUserSummary(&rows[i].User), ListedAt: rows[i].ListedAt})
 	}
 	return out, nil
+}
+
+// safetyPage reads one keyset page of a safety or moderation list: it
+// decodes cursor, loads one row more than the page holds after it, and
+// answers the page's rows with the cursor of its last row when more follow
+// (nil on the last page). key is a row's place in the list's order.
+func safetyPage[R any](limit int, cursor string, load func(after persistence.Keyset, n int) ([]R, error),
+	key func(*R) persistence.Keyset,
+) ([]R, *string, error) {
+	limit = keysetLimit(limit, safetyPageDefault, safetyPageMax)
+	after, err := decodeKeyset(cursor)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err := load(after, limit+1)
+	if err != nil || len(rows) <= limit {
+		return rows, nil, err
+	}
+	next := encodeKeyset(key(&rows[limit-1]))
+	return rows[:limit], &next, nil
 }
 
 // Mute hides id's posts from the caller's feed; id is not told.

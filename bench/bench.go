@@ -200,6 +200,8 @@ func (b *bench) runScenarios(ctx context.Context) {
 		{"search", b.search},
 		{"crash", b.crash},
 		{"conns", b.connections},
+		// Last: it adds four processes over the same database.
+		{"cluster", b.cluster},
 	}
 	for _, s := range steps {
 		if ctx.Err() != nil {

@@ -20,6 +20,7 @@ type likeOp struct {
 	send, ack int64 // bench clock
 	count     int32 // likesCount in the answer
 	post      int32
+	node      int8 // the node it was sent to (the cluster scenario; else 0)
 }
 
 // Slot states of likeRun.state.

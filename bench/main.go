@@ -51,10 +51,16 @@ type opts struct {
 	evPosts, evLikers, evViewers, evWatch int
 
 	// The event space: its offered likes/s when the campus event did not
-	// run (else half the event's closed loop) and its big-screen clients.
+	// run (else half the event's closed loop), its big-screen clients and
+	// the likes it starts with (an event in progress).
 	evspaceRate    float64
 	screens        int
 	evspaceBacklog int
+
+	// The cluster scenario (cluster.go): posts, likers, viewers (spread
+	// over the nodes) and the length of each of its phases.
+	clPosts, clLikers, clViewers int
+	clPhase                      time.Duration
 
 	feedConc   int
 	queries    int
@@ -79,12 +85,14 @@ func (o *opts) preset() {
 		likers: 200, viewers: 2_000, duration: 20 * time.Second, warmup: 2 * time.Second, baseDur: 10 * time.Second,
 		evPosts: 200, evLikers: 2_000, evViewers: 5_000, evWatch: 20, evspaceRate: 500, screens: 50,
 		feedConc: 200, queries: 1_000, searchConc: 8, fanChanges: 5,
+		clPosts: 40, clLikers: 60, clViewers: 60, clPhase: 8 * time.Second,
 	}
 	quick := opts{
 		users: 1_000, posts: 5_000, comments: 3_000, friends: 3,
 		likers: 50, viewers: 200, duration: 3 * time.Second, warmup: 500 * time.Millisecond, baseDur: 2 * time.Second,
 		evPosts: 20, evLikers: 100, evViewers: 300, evWatch: 5, evspaceRate: 100, screens: 10,
 		feedConc: 50, queries: 200, searchConc: 4, conns: 1_000, fanChanges: 3,
+		clPosts: 12, clLikers: 24, clViewers: 12, clPhase: 4 * time.Second,
 	}
 	p := full
 	if o.quick {
@@ -122,13 +130,17 @@ func (o *opts) preset() {
 	setI(&o.searchConc, p.searchConc)
 	setI(&o.conns, p.conns) // 0 in the full preset: as many as the open-file limit allows
 	setI(&o.fanChanges, p.fanChanges)
+	setI(&o.clPosts, p.clPosts)
+	setI(&o.clLikers, p.clLikers)
+	setI(&o.clViewers, p.clViewers)
+	setD(&o.clPhase, p.clPhase)
 	if o.evWatch > o.evPosts {
 		o.evWatch = o.evPosts
 	}
 }
 
 // scenario names for --only.
-var scenarioNames = []string{"baselines", "storm", "event", "eventspace", "feed", "search", "crash", "conns"}
+var scenarioNames = []string{"baselines", "storm", "event", "eventspace", "feed", "search", "crash", "conns", "cluster"}
 
 func parseFlags(args []string) (opts, error) {
 	var o opts
@@ -165,6 +177,10 @@ func parseFlags(args []string) (opts, error) {
 	fs.IntVar(&o.searchConc, "search-conc", 0, "search: concurrent searchers (default 8)")
 	fs.IntVar(&o.conns, "conns", 0, "connections: idle websockets to open (default: as many as the open-file limit allows)")
 	fs.IntVar(&o.fanChanges, "fan-changes", 0, "fan-out: count changes to time (default 5)")
+	fs.IntVar(&o.clPosts, "cluster-posts", 0, "cluster: posts liked (default 40; quick 12)")
+	fs.IntVar(&o.clLikers, "cluster-likers", 0, "cluster: concurrent likers over every node (default 60; quick 24)")
+	fs.IntVar(&o.clViewers, "cluster-viewers", 0, "cluster: websocket viewers over every node (default 60; quick 12)")
+	fs.DurationVar(&o.clPhase, "cluster-phase", 0, "cluster: length of each phase (default 8s; quick 4s)")
 	fs.DurationVar(&o.soak, "soak", 0, "run only the soak for this long: mixed traffic at half capacity, resources sampled, their slopes judged")
 	fs.DurationVar(&o.soakSample, "soak-sample", 30*time.Second, "soak: sample interval")
 	fs.DurationVar(&o.soakWarmup, "soak-warmup", 0, "soak: samples before this are not judged (default a fifth of the run or 2m, at most half)")

@@ -21,9 +21,10 @@ import (
 // serverConfig is how to start one campus process.
 type serverConfig struct {
 	bin   string
-	dir   string // the bench's temp dir; the data dir is dir/data
-	addr  string // 127.0.0.1:port
-	dbURL string // empty: the embedded Postgres
+	dir   string   // the bench's temp dir; the data dir is dir/data
+	addr  string   // 127.0.0.1:port
+	dbURL string   // empty: the embedded Postgres
+	env   []string // more settings (NAME=value): the cluster scenario's
 }
 
 // server is a campus process the bench started.
@@ -36,6 +37,19 @@ type server struct {
 }
 
 func (c serverConfig) dataDir() string { return filepath.Join(c.dir, "data") }
+
+// signal sends sig to campus (the cluster scenario's drain).
+func (s *server) signal(sig os.Signal) error { return s.cmd.Process.Signal(sig) }
+
+// exited reports whether campus has exited, and its exit code then.
+func (s *server) exited() (bool, int) {
+	select {
+	case <-s.done:
+		return true, s.cmd.ProcessState.ExitCode()
+	default:
+		return false, 0
+	}
+}
 
 // startServer runs `campus serve` on a loopback address with rate limits
 // off, quiet logs and no per-IP connection cap, its log in dir/server.log.
@@ -100,7 +114,7 @@ func serverEnv(c serverConfig) []string {
 	if c.dbURL != "" {
 		env = append(env, "DATABASE_URL="+c.dbURL)
 	}
-	return env
+	return append(env, c.env...)
 }
 
 func (s *server) pid() int { return s.cmd.Process.Pid }

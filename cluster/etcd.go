@@ -8,9 +8,12 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	protocluster "github.com/asynkron/protoactor-go/cluster"
+	"github.com/asynkron/protoactor-go/eventstream"
+	"github.com/asynkron/protoactor-go/remote"
 	"github.com/rs/zerolog"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
@@ -59,6 +62,21 @@ type etcdProvider struct {
 	// recent are the members published last, with when each was last
 	// listed in etcd. Touched only by the run goroutine (publish).
 	recent map[string]recentMember
+
+	// Fast removal of a killed peer (see probeDead): remoting reports a
+	// lost connection on suspects, a probe answers on probed, and dead holds
+	// the members found dead, left out of the topology while their keys
+	// live on. dead is touched only by the run goroutine.
+	suspects chan string
+	probed   chan probeResult
+	dead     map[string]time.Time
+	sub      *eventstream.Subscription
+}
+
+// probeResult is what probing a suspect member's remoting address found.
+type probeResult struct {
+	addr string
+	dead bool
 }
 
 // recentMember is a member as last listed, and when.
@@ -72,7 +90,10 @@ type recentMember struct {
 // after an etcd outage longer than the lease every key expires at once
 // while the nodes register again within a second: without this grace a
 // node that saw a peer's delete before its new put would never take that
-// peer back. A node killed for real leaves after its lease and this grace.
+// peer back. A node killed for real usually leaves much sooner: its peers
+// see their connections to it break and probe it (probeDead); only when
+// that proves nothing (its host gone, a partition) does it leave after its
+// lease and this grace.
 const etcdGoneGrace = 3 * time.Second
 
 // etcdMember is what a node stores under its key.
@@ -119,6 +140,19 @@ func (p *etcdProvider) StartMember(c *protocluster.Cluster) error {
 	p.prefix = etcdBaseKey + "/" + c.Config.Name + "/"
 	p.self = &protocluster.Member{Id: c.ActorSystem.ID, Host: host, Port: int32(port), Kinds: c.GetClusterKinds()}
 
+	p.suspects, p.probed, p.dead = make(chan string, 64), make(chan probeResult, 64), map[string]time.Time{}
+	// Remoting publishes EndpointTerminatedEvent as soon as a connection to
+	// a peer breaks: a killed process's sockets are closed by its kernel, so
+	// its peers hear of it within milliseconds, long before its lease ends.
+	p.sub = c.ActorSystem.EventStream.Subscribe(func(evt any) {
+		if t, ok := evt.(*remote.EndpointTerminatedEvent); ok {
+			select {
+			case p.suspects <- t.Address:
+			default: // a probe backlog: the lease still catches a dead peer
+			}
+		}
+	})
+
 	ctx, cancel := context.WithCancel(context.Background())
 	p.cancel, p.done = cancel, make(chan struct{})
 	// The first registration happens here, so Start returns a listed node.
@@ -141,6 +175,9 @@ func (p *etcdProvider) StartClient(*protocluster.Cluster) error {
 // it leave at once, then closes the client.
 func (p *etcdProvider) Shutdown(bool) error {
 	p.once.Do(func() {
+		if p.sub != nil {
+			p.cluster.ActorSystem.EventStream.Unsubscribe(p.sub)
+		}
 		if p.cancel == nil {
 			p.client.Close()
 			return
@@ -250,6 +287,23 @@ func (p *etcdProvider) follow(ctx context.Context, reg registration) error {
 			if p.graceful(members) {
 				p.publish(members)
 			}
+		case addr := <-p.suspects:
+			if m := p.listed(members, addr); m != nil {
+				go func() {
+					r := probeResult{addr: addr, dead: probeDead(ctx, addr)}
+					select {
+					case p.probed <- r:
+					case <-ctx.Done():
+					}
+				}()
+			}
+		case r := <-p.probed:
+			if m := p.listed(members, r.addr); m != nil && r.dead {
+				p.log.Warn().Str("member", m.Id).Str("address", r.addr).
+					Msg("etcd: peer's connection lost and its port refuses connections: dropped before its lease expires")
+				p.dead[m.Id] = time.Now()
+				p.publish(members)
+			}
 		case w, ok := <-watch:
 			if !ok {
 				return errors.New("watch ended")
@@ -287,7 +341,16 @@ func (p *etcdProvider) publish(members map[string]*protocluster.Member) {
 	if p.recent == nil {
 		p.recent = map[string]recentMember{}
 	}
+	for id := range p.dead {
+		if _, listed := members[p.prefix+id]; !listed {
+			delete(p.dead, id) // its key is gone too: nothing left to leave out
+		}
+	}
 	for _, m := range members {
+		if _, dead := p.dead[m.Id]; dead {
+			delete(p.recent, m.Id) // no grace: it is known to be gone
+			continue
+		}
 		p.recent[m.Id] = recentMember{m: m, seen: now}
 	}
 	list := make([]*protocluster.Member, 0, len(p.recent)+1)
@@ -308,9 +371,60 @@ func (p *etcdProvider) publish(members map[string]*protocluster.Member) {
 // the list must be published again when its grace ends.
 func (p *etcdProvider) graceful(members map[string]*protocluster.Member) bool {
 	for id := range p.recent {
-		if _, ok := members[id]; !ok {
+		if _, ok := members[p.prefix+id]; !ok {
 			return true
 		}
+	}
+	return false
+}
+
+// listed is the published member (not this node, not already dropped)
+// whose remoting address is addr, or nil.
+func (p *etcdProvider) listed(members map[string]*protocluster.Member, addr string) *protocluster.Member {
+	for _, m := range members {
+		if m.Address() != addr || m.Id == p.self.Id {
+			continue
+		}
+		if _, dead := p.dead[m.Id]; dead {
+			return nil
+		}
+		return m
+	}
+	return nil
+}
+
+// deadProbeTimeout bounds one probe of a suspect peer; deadProbes probes,
+// deadProbeEvery apart, are made before a peer counts as alive.
+const (
+	deadProbeTimeout = 500 * time.Millisecond
+	deadProbes       = 4
+	deadProbeEvery   = 250 * time.Millisecond
+)
+
+// probeDead reports whether the peer at addr is certainly gone: a TCP
+// connect to its remoting port is refused, i.e. its host answers and nothing
+// listens there any more. The port belongs to the process for its lifetime
+// (a new process there has a new member ID), so a refusal means this member
+// is dead and may be dropped while its key still lives: a kill leaves the
+// cluster in well under a second instead of the lease's 3 s plus the
+// etcdGoneGrace. Anything else (a timeout, an unreachable host, a connect
+// that succeeds) proves nothing: a paused process or a partition heals,
+// and protoactor would block a member dropped in error for good; those
+// cases keep the lease and the grace. A dying process's kernel may close
+// the connections a moment before the listener, so a connect that succeeds
+// is tried again a few times before the peer counts as alive.
+func probeDead(ctx context.Context, addr string) bool {
+	d := net.Dialer{Timeout: deadProbeTimeout}
+	for i := range deadProbes {
+		if i > 0 {
+			sleep(ctx, deadProbeEvery)
+		}
+		conn, err := d.DialContext(ctx, "tcp", addr)
+		if err == nil {
+			conn.Close()
+			continue
+		}
+		return errors.Is(err, syscall.ECONNREFUSED)
 	}
 	return false
 }

@@ -1,11 +1,16 @@
 package cluster_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
 
 	"campus/cluster"
 	"campus/persistence/testdb"
@@ -130,5 +135,144 @@ func TestEtcdDiscovery(t *testing.T) {
 		if a.metric(t, "campus_post_transactions_total") < before+float64(len(posts)) {
 			t.Fatal("the survivor did not run every post's grain")
 		}
+	})
+}
+
+// TestDeadPeerRemoval runs three real nodes found through etcd: a node
+// paused for less than its lease stays a member and takes likes again when
+// it resumes (a peer that is only slow must not be dropped: protoactor
+// would block it for good); a node killed with SIGKILL is dropped by the
+// others while its key is still in etcd (its peers saw their connections
+// break and its port refuse), and they take likes for its posts.
+func TestDeadPeerRemoval(t *testing.T) {
+	endpoint := cluster.StartEtcd(t)
+	bin := buildCampus(t)
+	dbURL := testdb.NewURL(t)
+	db := openDB(t, dbURL)
+	etcd, err := clientv3.New(clientv3.Config{Endpoints: []string{endpoint}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { etcd.Close() })
+	keys := func(t *testing.T) int64 {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		resp, err := etcd.Get(ctx, "/campus/", clientv3.WithPrefix(), clientv3.WithCountOnly())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.Count
+	}
+
+	nodes := make([]*node, 3)
+	for i := range nodes {
+		nodes[i] = startNode(t, bin, i, dbURL, "CAMPUS_CLUSTER_PROVIDER=etcd", "CAMPUS_ETCD_ENDPOINTS="+endpoint)
+	}
+	for _, n := range nodes {
+		n.waitMembers(t, 3, 60*time.Second)
+	}
+	a, b, c := nodes[0], nodes[1], nodes[2]
+
+	newUser, login := userMaker(t, db)
+	authorTok := login(a, newUser("Dead Peer Author"))
+	// Twelve posts: some of their grains land on c (all elsewhere would be
+	// a (2/3)^12 ≈ 0.8% chance; the metric check below says so if it happens).
+	var posts []string
+	for i := range 12 {
+		status, env := nodes[i%3].call(t, "POST", "/api/posts", authorTok, map[string]any{
+			"content": fmt.Sprintf("dead peer post %d", i), "visibility": "public"})
+		if status != 201 {
+			t.Fatalf("create post: %d %v", status, env)
+		}
+		posts = append(posts, data(env)["post"].(map[string]any)["id"].(string))
+	}
+	const nLikers = 6
+	tokens := make([]string, nLikers)
+	liked := make([][]bool, nLikers)
+	for k := range nLikers {
+		tokens[k] = login(nodes[k%3], newUser(fmt.Sprintf("Dead Peer Liker %d", k)))
+		liked[k] = make([]bool, len(posts))
+	}
+	toggle := func(n *node, k, p int) error {
+		status, env := n.try("PATCH", "/api/posts/"+posts[p]+"/like", tokens[k], nil)
+		if status != 200 {
+			return fmt.Errorf("toggle via node %d: %d %v", n.i, status, env)
+		}
+		liked[k][p] = data(env)["isLiked"].(bool)
+		return nil
+	}
+	// eventually toggles post p for liker k through n until it succeeds,
+	// failing after within.
+	eventually := func(t *testing.T, n *node, k, p int, within time.Duration) {
+		t.Helper()
+		deadline := time.Now().Add(within)
+		for {
+			err := toggle(n, k, p)
+			if err == nil {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("post %d: %v", p, err)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	for p := range posts {
+		if err := toggle(nodes[p%3], p%nLikers, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c.metric(t, "campus_post_transactions_total") == 0 {
+		t.Skip("no post's grain landed on the node to be killed (a 1-in-130 chance); nothing to take over")
+	}
+
+	t.Run("a node paused for less than its lease stays a member", func(t *testing.T) {
+		if err := c.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+			t.Fatal(err)
+		}
+		resumed := false
+		resume := func() {
+			if !resumed {
+				resumed = true
+				_ = c.cmd.Process.Signal(syscall.SIGCONT)
+			}
+		}
+		defer resume()
+		until := time.Now().Add(1500 * time.Millisecond)
+		for time.Now().Before(until) {
+			for _, n := range []*node{a, b} {
+				if status, env := n.try("GET", "/api/ready", "", nil); status != 200 || data(env)["members"] != float64(3) {
+					t.Fatalf("node %d while node 2 is paused: %d %v", n.i, status, env)
+				}
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		resume()
+		for _, n := range nodes {
+			n.waitMembers(t, 3, 10*time.Second)
+		}
+		for p := range posts {
+			eventually(t, nodes[(p+1)%3], (p+1)%nLikers, p, 10*time.Second)
+		}
+		checkCounts(t, db, posts, liked)
+	})
+
+	t.Run("a killed node is dropped while its key lives and its posts take likes", func(t *testing.T) {
+		if n := keys(t); n != 3 {
+			t.Fatalf("%d members in etcd before the kill, want 3", n)
+		}
+		c.kill(t)
+		a.waitMembers(t, 2, 10*time.Second)
+		b.waitMembers(t, 2, 10*time.Second)
+		// The lease (3 s, kept alive every second) still holds the dead
+		// node's key: the survivors dropped it on their own evidence.
+		if n := keys(t); n != 3 {
+			t.Fatalf("%d members in etcd when the survivors dropped the dead node: it left by its lease, not by the probe", n)
+		}
+		for p := range posts {
+			eventually(t, []*node{a, b}[p%2], p%nLikers, p, 10*time.Second)
+		}
+		checkCounts(t, db, posts, liked)
 	})
 }

@@ -55,6 +55,11 @@ type Config struct {
 	// ShutdownTimeout bounds the drain on SIGTERM (CAMPUS_SHUTDOWN_TIMEOUT,
 	// default 20s, what deploy/kubernetes assumes).
 	ShutdownTimeout time.Duration
+	// DrainDelay is how long a node keeps serving HTTP with /api/ready at
+	// 503 after SIGTERM, so a load balancer that polls readiness takes it
+	// out before its listener closes (CAMPUS_DRAIN_DELAY, default 0: off;
+	// Kubernetes uses the preStop sleep instead). Part of ShutdownTimeout.
+	DrainDelay time.Duration
 	// ClusterName names the Proto.Actor cluster (CAMPUS_CLUSTER_NAME, default "campus").
 	ClusterName string
 	// ClusterHost and ClusterPort are this node's actor-remoting address
@@ -165,6 +170,7 @@ func Load(getenv func(string) string) (Config, error) {
 		MaxConnsPerIP:         r.intRange("CAMPUS_MAX_CONNS_PER_IP", 2000, 0, 1_000_000),
 		MaxSocketsPerUser:     r.intRange("CAMPUS_MAX_SOCKETS_PER_USER", 10, 1, 1_000_000),
 		ShutdownTimeout:       r.duration("CAMPUS_SHUTDOWN_TIMEOUT", 20*time.Second),
+		DrainDelay:            r.durationOrZero("CAMPUS_DRAIN_DELAY"),
 		ClusterName:           r.str("CAMPUS_CLUSTER_NAME", "campus"),
 		ClusterAddr:           r.addr("CAMPUS_CLUSTER_ADDR", "127.0.0.1:0"),
 		ClusterHosts:          r.hosts("CAMPUS_CLUSTER_HOSTS"),
@@ -181,6 +187,11 @@ func Load(getenv func(string) string) (Config, error) {
 		RequestsPerHour: r.intRange("CAMPUS_NEW_ACCOUNT_REQUESTS_PER_HOUR", 20, 1, 1_000_000),
 	}
 	r.clusterProvider(c)
+	if r.err == nil && c.DrainDelay >= c.ShutdownTimeout {
+		// The delay is spent inside the shutdown bound: nothing would be
+		// left to close the sockets and flush the batches.
+		r.fail("CAMPUS_DRAIN_DELAY", c.DrainDelay.String(), "must be shorter than CAMPUS_SHUTDOWN_TIMEOUT")
+	}
 	if r.err != nil {
 		return Config{}, r.err
 	}
@@ -410,6 +421,20 @@ func (r *reader) intRange(name string, def, lo, hi int) int {
 		return def
 	}
 	return n
+}
+
+// durationOrZero is a duration that may be 0 (the default: off).
+func (r *reader) durationOrZero(name string) time.Duration {
+	v, ok := r.raw(name)
+	if !ok {
+		return 0
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		r.fail(name, v, "want a duration such as 5s, or 0")
+		return 0
+	}
+	return d
 }
 
 func (r *reader) duration(name string, def time.Duration) time.Duration {

@@ -69,6 +69,8 @@ func TestLoadRejects(t *testing.T) {
 		{"proxies", "CAMPUS_TRUSTED_PROXIES", "10.0.0.0/8,banana"},
 		{"conns", "CAMPUS_MAX_CONNS_PER_IP", "-1"},
 		{"timeout", "CAMPUS_SHUTDOWN_TIMEOUT", "soon"},
+		{"drain delay", "CAMPUS_DRAIN_DELAY", "-1s"},
+		{"drain delay past the shutdown timeout", "CAMPUS_DRAIN_DELAY", "20s"},
 		{"hosts", "CAMPUS_CLUSTER_HOSTS", "nohostport"},
 		{"log format", "CAMPUS_LOG_FORMAT", "xml"},
 	}

@@ -73,7 +73,9 @@ type node struct {
 	done    chan struct{}
 }
 
-func startNode(t *testing.T, dbURL string) *node {
+// startNode starts `campus serve` over dbURL with env (NAME=value) added,
+// waits until it is ready and stops it when the test ends.
+func startNode(t *testing.T, dbURL string, env ...string) *node {
 	t.Helper()
 	bin := campusBinary(t)
 	dir := t.TempDir()
@@ -93,6 +95,7 @@ func startNode(t *testing.T, dbURL string) *node {
 		"CAMPUS_LOG_LEVEL=info",
 		"CAMPUS_LOG_FORMAT=json",
 	)
+	n.cmd.Env = append(n.cmd.Env, env...)
 	n.cmd.Stdout, n.cmd.Stderr = logf, logf
 	if err := n.cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -283,11 +283,15 @@ func newSweepStack(t *testing.T) *sweepStack {
 		d.Friends = app.NewFriends(app.FriendsDeps{DB: st.db, Log: d.Log, Pusher: st.live})
 		d.Notifications = app.NewNotifications(app.NotificationsDeps{DB: st.db, Log: d.Log})
 		d.Search = app.NewSearch(app.SearchDeps{DB: st.db, Index: idx})
-		d.Safety = app.NewSafety(app.SafetyDeps{DB: st.db, Log: d.Log})
+		// Post gates cached as serve.go has them, so the safety tests hold
+		// them to blocks and removals.
+		gates := app.NewGates(st.db, st.sessions)
+		d.Posts = app.NewPosts(app.PostsDeps{DB: st.db, Media: st.media, Grains: st.live, Pusher: st.live, Gates: gates,
+			Log: d.Log})
+		d.Safety = app.NewSafety(app.SafetyDeps{DB: st.db, Gates: gates, Log: d.Log})
 		d.Moderation = app.NewModeration(app.ModerationDeps{DB: st.db, Sessions: st.sessions, Pusher: st.live,
-			Grains: st.live, Log: d.Log})
+			Grains: st.live, Counts: st.live, Gates: gates, Log: d.Log})
 		d.Groups = app.NewGroups(app.GroupsDeps{DB: st.db, Media: st.media, Pusher: st.live, Index: idx, Log: d.Log})
-		d.Posts = app.NewPosts(app.PostsDeps{DB: st.db, Media: st.media, Grains: st.live, Pusher: st.live, Log: d.Log})
 	}})
 	hash, err := app.NewHasher(1).Hash(context.Background(), sweepPassword)
 	if err != nil {

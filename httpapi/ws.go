@@ -179,8 +179,8 @@ func (s *Server) serveSocket(conn *websocket.Conn, token string) {
 		Resume: func(ctx context.Context, since time.Time) ([][]byte, error) {
 			return s.deps.Realtime.Resume(ctx, p.UserID, since)
 		},
-		Hidden: func(ctx context.Context, ids []uuid.UUID) ([]uuid.UUID, error) {
-			return s.deps.Realtime.Unwatchable(ctx, p.UserID, ids)
+		Watchable: func(ctx context.Context, ids []uuid.UUID) ([]uuid.UUID, error) {
+			return s.deps.Realtime.Watchable(ctx, p.UserID, ids)
 		},
 	})
 }

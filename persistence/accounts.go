@@ -212,7 +212,7 @@ func DeleteAccount(ctx context.Context, tx bun.Tx, id uuid.UUID) (DeletedAccount
 			FROM (SELECT post_id, count(*) AS n FROM post_likes WHERE user_id = ?0 GROUP BY post_id) l
 			WHERE p.id = l.post_id AND p.user_id <> ?0`},
 		{"comment counters", `UPDATE posts p SET comments_count = p.comments_count - c.n
-			FROM (SELECT post_id, count(*) AS n FROM comments WHERE user_id = ?0 GROUP BY post_id) c
+			FROM (SELECT post_id, count(*) AS n FROM comments WHERE user_id = ?0 AND removed_at IS NULL GROUP BY post_id) c
 			WHERE p.id = c.post_id AND p.user_id <> ?0`},
 		{"profile like counters", `UPDATE profiles pr SET likes_count = pr.likes_count - 1
 			FROM profile_likes pl WHERE pl.liker_id = ?0 AND pr.user_id = pl.user_id`},

@@ -515,33 +515,6 @@ func HotGroupPosts(ctx context.Context, db bun.IDB, groupID uuid.UUID, window ti
 	return ids, rows.Err()
 }
 
-// UnreadablePosts answers which of ids reader may not read: posts of
-// closed and secret groups reader is not a member of, and posts by people
-// with a block between them and reader. Ids of no post are not answered
-// (there is nothing to watch).
-func UnreadablePosts(ctx context.Context, db bun.IDB, reader uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	rows, err := db.QueryContext(ctx, `SELECT p.id FROM posts p WHERE p.id = ANY(?0::uuid[]) AND (
-		EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = ?1)
-		OR EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = p.user_id)
-		OR (p.group_id IS NOT NULL AND NOT (`+groupReadableBy("?1")+`)))`, uuidArray(ids), reader)
-	if err != nil {
-		return nil, fmt.Errorf("persistence: unreadable posts: %w", err)
-	}
-	defer rows.Close()
-	var out []uuid.UUID
-	for rows.Next() {
-		var id uuid.UUID
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("persistence: unreadable posts: %w", err)
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
-}
-
 // PostsByIDs loads posts as viewer sees them, in the order of ids (missing
 // and removed ones left out).
 func PostsByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID, viewer uuid.UUID) ([]*PostRow, error) {

@@ -64,6 +64,10 @@ type PostQuery struct {
 	Groups []uuid.UUID
 	After  Keyset // the last post of the previous page (At, ID)
 	Limit  int
+	// HiddenFrom leaves out, in the query, the posts hidden from this reader
+	// (as HiddenFor marks them), so that the page still holds Limit posts
+	// when more exist. For a query of one reader; zero for none.
+	HiddenFrom uuid.UUID
 }
 
 // authorColumns are the user columns a post or comment shows (UserSummary).
@@ -103,6 +107,20 @@ func hiddenSQL(mutes bool) string {
 		OR (g.visibility IN ('closed', 'secret') AND NOT EXISTS (SELECT FROM group_members gm
 			WHERE gm.group_id = p.group_id AND gm.user_id = v.u AND gm.status = 'member'))`
 	return q + ` ORDER BY v.i)`
+}
+
+// hiddenFromSQL is the condition that leaves out the posts of the people
+// with a block between them and the reader $n (and, with mutes, of those
+// the reader mutes). The list is read once per query (a hashed subplan, a
+// reader blocks few people), not probed per post.
+func hiddenFromSQL(n int, mutes bool) string {
+	q := fmt.Sprintf(` AND user_id NOT IN (SELECT blocked_id FROM user_blocks WHERE blocker_id = $%[1]d
+		UNION ALL SELECT blocker_id FROM user_blocks WHERE blocked_id = $%[1]d`, n)
+	if mutes {
+		q += fmt.Sprintf(`
+		UNION ALL SELECT muted_id FROM user_mutes WHERE muter_id = $%d`, n)
+	}
+	return q + `)`
 }
 
 // postsSQLHiding is postsSQL that also hides posts from readers who block
@@ -198,7 +216,12 @@ func Posts(ctx context.Context, db bun.IDB, pq PostQuery) ([]*PostRow, bool, err
 		args = append(args, pq.After.At, pq.After.ID)
 		where += fmt.Sprintf(" AND (created_at, id) < ($%d, $%d)", n+1, n+2)
 	}
-	rows, err := queryPosts(ctx, db, postsSQLHiding(where, pq.Limit+1, pq.Author == uuid.Nil && pq.Group == uuid.Nil), args...)
+	mutes := pq.Author == uuid.Nil && pq.Group == uuid.Nil
+	if pq.HiddenFrom != uuid.Nil {
+		args = append(args, pq.HiddenFrom)
+		where += hiddenFromSQL(len(args), mutes)
+	}
+	rows, err := queryPosts(ctx, db, postsSQLHiding(where, pq.Limit+1, mutes), args...)
 	if err != nil {
 		return nil, false, fmt.Errorf("persistence: posts: %w", err)
 	}
@@ -943,7 +966,8 @@ func scanCreated(rows *sql.Rows, byID map[uuid.UUID]*Comment, each func(*Comment
 
 // removeComments deletes the removals the requester may make (the comment's
 // author or the post's author), records why the others were refused, and
-// answers how many rows it deleted.
+// answers how many rows it deleted. A comment a moderator removed is gone
+// for them too: it stays for the audit trail and is no longer counted.
 func removeComments(ctx context.Context, db bun.IDB, postID uuid.UUID, rs []CommentRemoval, errs []error) (int, error) {
 	var author uuid.UUID
 	if err := db.QueryRowContext(ctx, "SELECT user_id FROM posts WHERE id = ?", postID).Scan(&author); err != nil {
@@ -961,7 +985,7 @@ func removeComments(ctx context.Context, db bun.IDB, postID uuid.UUID, rs []Comm
 		UserID uuid.UUID `bun:"user_id"`
 	}
 	if err := db.NewSelect().Model((*Comment)(nil)).Column("id", "user_id").
-		Where("post_id = ? AND id = ANY(?::uuid[])", postID, pgdialect.Array(ids)).Scan(ctx, &found); err != nil {
+		Where("post_id = ? AND id = ANY(?::uuid[]) AND removed_at IS NULL", postID, pgdialect.Array(ids)).Scan(ctx, &found); err != nil {
 		return 0, fmt.Errorf("persistence: comments to remove: %w", err)
 	}
 	owner := make(map[uuid.UUID]uuid.UUID, len(found))
@@ -985,7 +1009,7 @@ func removeComments(ctx context.Context, db bun.IDB, postID uuid.UUID, rs []Comm
 	}
 	var n int
 	err := db.QueryRowContext(ctx, `WITH del AS (
-		DELETE FROM comments WHERE post_id = ?0 AND id = ANY(?1::uuid[]) RETURNING id
+		DELETE FROM comments WHERE post_id = ?0 AND id = ANY(?1::uuid[]) AND removed_at IS NULL RETURNING id
 	), ob AS (
 		INSERT INTO search_outbox (entity, entity_id, op) SELECT ?2, id, ?3 FROM del
 	)

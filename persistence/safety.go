@@ -96,6 +96,66 @@ func ParseBlockPayload(payload string) (a, b uuid.UUID, ok bool) {
 	return a, b, errA == nil && errB == nil
 }
 
+// unblockPrefix and postRemovedPrefix mark the other payloads of
+// BlockChannel; neither parses as a BlockPayload, so a listener that knows
+// only blocks skips them.
+const (
+	unblockPrefix     = "unblock:"
+	postRemovedPrefix = "post-removed:"
+)
+
+// UnblockPayload is the NOTIFY payload of a lifted block of b by a.
+func UnblockPayload(a, b uuid.UUID) string { return unblockPrefix + BlockPayload(a, b) }
+
+// ParseUnblockPayload reads an UnblockPayload; ok is false for anything else.
+func ParseUnblockPayload(payload string) (a, b uuid.UUID, ok bool) {
+	rest, found := strings.CutPrefix(payload, unblockPrefix)
+	if !found {
+		return uuid.Nil, uuid.Nil, false
+	}
+	return ParseBlockPayload(rest)
+}
+
+// memberChangedPrefix and groupChangedPrefix mark the payloads the group
+// triggers send (migration 20261124000009): a membership row of (group,
+// user) changed; a group's visibility changed or the group went.
+const (
+	memberChangedPrefix = "member-changed:"
+	groupChangedPrefix  = "group-changed:"
+)
+
+// ParseMemberChangedPayload reads a member-changed payload.
+func ParseMemberChangedPayload(payload string) (group, user uuid.UUID, ok bool) {
+	rest, found := strings.CutPrefix(payload, memberChangedPrefix)
+	if !found {
+		return uuid.Nil, uuid.Nil, false
+	}
+	return ParseBlockPayload(rest)
+}
+
+// ParseGroupChangedPayload reads a group-changed payload.
+func ParseGroupChangedPayload(payload string) (uuid.UUID, bool) {
+	rest, found := strings.CutPrefix(payload, groupChangedPrefix)
+	if !found {
+		return uuid.Nil, false
+	}
+	id, err := uuid.Parse(rest)
+	return id, err == nil
+}
+
+// PostRemovedPayload is the NOTIFY payload of a post a moderator removed.
+func PostRemovedPayload(id uuid.UUID) string { return postRemovedPrefix + id.String() }
+
+// ParsePostRemovedPayload reads a PostRemovedPayload.
+func ParsePostRemovedPayload(payload string) (uuid.UUID, bool) {
+	rest, found := strings.CutPrefix(payload, postRemovedPrefix)
+	if !found {
+		return uuid.Nil, false
+	}
+	id, err := uuid.Parse(rest)
+	return id, err == nil
+}
+
 // BlocksSince answers the blocks (blocker, blocked) made at or after since.
 func BlocksSince(ctx context.Context, db bun.IDB, since time.Time) ([][2]uuid.UUID, error) {
 	rows, err := db.QueryContext(ctx, `SELECT blocker_id, blocked_id FROM user_blocks WHERE created_at >= ?`, since)
@@ -130,6 +190,27 @@ func PostsByAmong(ctx context.Context, db bun.IDB, author uuid.UUID, ids []uuid.
 	return out, nil
 }
 
+// WatchablePosts answers which of ids viewer may watch live: posts that
+// exist, are not removed, whose author has no block with viewer either
+// way, and that are outside groups, in a public group or in one of viewer's
+// groups. One query for a watch frame however many posts it lists (at most
+// realtime.MaxWatched), through the primary keys.
+func WatchablePosts(ctx context.Context, db bun.IDB, viewer uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var out []uuid.UUID
+	err := db.NewRaw(`SELECT p.id FROM posts p WHERE p.id = ANY (?0::uuid[]) AND p.removed_at IS NULL
+		AND NOT EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = ?1)
+		AND NOT EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = p.user_id)
+		AND (p.group_id IS NULL OR `+groupReadableBy("?1")+`)`,
+		uuidArray(ids), viewer).Scan(ctx, &out)
+	if err != nil {
+		return nil, fmt.Errorf("persistence: watchable posts: %w", err)
+	}
+	return out, nil
+}
+
 // isFKViolation reports a foreign-key violation and its constraint.
 func isFKViolation(err error) (string, bool) {
 	type pgErr interface{ Field(byte) string }
@@ -140,13 +221,18 @@ func isFKViolation(err error) (string, bool) {
 	return "", false
 }
 
-// UnblockUser removes blocker's block of blocked; it answers whether there was one.
+// UnblockUser removes blocker's block of blocked; it answers whether there
+// was one. Every node hears of it (BlockChannel, UnblockPayload) at commit,
+// so their cached post gates let the two reach each other again.
 func UnblockUser(ctx context.Context, db bun.IDB, blocker, blocked uuid.UUID) (bool, error) {
-	res, err := db.ExecContext(ctx, `DELETE FROM user_blocks WHERE blocker_id = ? AND blocked_id = ?`, blocker, blocked)
+	var n int
+	err := db.QueryRowContext(ctx, `WITH d AS (
+		DELETE FROM user_blocks WHERE blocker_id = ? AND blocked_id = ? RETURNING 1
+	) SELECT count(*) FROM d, LATERAL (SELECT pg_notify(?, ?)) AS n`,
+		blocker, blocked, BlockChannel, UnblockPayload(blocker, blocked)).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("persistence: unblock: %w", err)
 	}
-	n, _ := res.RowsAffected()
 	return n == 1, nil
 }
 
@@ -471,11 +557,13 @@ func ResolveReportsAbout(ctx context.Context, db bun.IDB, author uuid.UUID, by u
 	return int(n), nil
 }
 
-// RemovedItem is what removing a post or comment found.
+// RemovedItem is what removing a post or comment found. Of a comment,
+// Likes and Comments are its post's counts after the removal.
 type RemovedItem struct {
-	AuthorID uuid.UUID
-	PostID   uuid.UUID
-	Content  string
+	AuthorID        uuid.UUID
+	PostID          uuid.UUID
+	Content         string
+	Likes, Comments int
 }
 
 // RemovePost hides a post from everyone but moderators (the row is kept)
@@ -492,15 +580,28 @@ func RemovePost(ctx context.Context, tx bun.IDB, id uuid.UUID) (RemovedItem, err
 		SELECT ?, id, ? FROM comments WHERE post_id = ?`, EntityComment, OpDelete, id); err != nil {
 		return it, fmt.Errorf("persistence: remove post: outbox comments: %w", err)
 	}
+	// Every node's cached gate of the post hears of it at commit.
+	if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, ?)", BlockChannel, PostRemovedPayload(id)); err != nil {
+		return it, fmt.Errorf("persistence: remove post: notify: %w", err)
+	}
 	return it, AddOutbox(ctx, tx, EntityPost, id, OpDelete)
 }
 
-// RemoveComment hides a comment from everyone but moderators and takes it
-// out of the search index. domain.ErrNotFound if none or already removed.
+// RemoveComment hides a comment from everyone but moderators, counts it
+// out of its post's comments (a removed comment is no longer one anybody
+// reads) and takes it out of the search index. domain.ErrNotFound if none
+// or already removed.
 func RemoveComment(ctx context.Context, tx bun.IDB, id uuid.UUID) (RemovedItem, error) {
 	var it RemovedItem
-	err := tx.QueryRowContext(ctx, `UPDATE comments SET removed_at = now() WHERE id = ? AND removed_at IS NULL
-		RETURNING user_id, post_id, content`, id).Scan(&it.AuthorID, &it.PostID, &it.Content)
+	err := tx.QueryRowContext(ctx, `WITH c AS (
+		UPDATE comments SET removed_at = now() WHERE id = ? AND removed_at IS NULL
+		RETURNING user_id, post_id, content
+	), p AS (
+		UPDATE posts SET comments_count = greatest(posts.comments_count - 1, 0) FROM c WHERE posts.id = c.post_id
+		RETURNING posts.likes_count, posts.comments_count
+	)
+	SELECT c.user_id, c.post_id, c.content, p.likes_count, p.comments_count FROM c, p`, id).
+		Scan(&it.AuthorID, &it.PostID, &it.Content, &it.Likes, &it.Comments)
 	if err != nil {
 		return it, notFound(err, "persistence: remove comment")
 	}
@@ -561,6 +662,39 @@ type PostGate struct {
 	// GroupLocked: the post is in a closed or secret group the viewer is
 	// not a member of.
 	GroupLocked bool
+}
+
+// PostMeta is what a post's gate needs of the post itself.
+type PostMeta struct {
+	AuthorID uuid.UUID
+	Removed  bool
+	GroupID  uuid.UUID // uuid.Nil outside groups
+}
+
+// PostMetaOf answers post id's author, whether it was removed and its
+// group; domain.ErrNotFound if there is no such post.
+func PostMetaOf(ctx context.Context, db bun.IDB, id uuid.UUID) (PostMeta, error) {
+	var m PostMeta
+	var group uuid.NullUUID
+	err := db.QueryRowContext(ctx, `SELECT user_id, removed_at IS NOT NULL, group_id FROM posts WHERE id = ?`, id).
+		Scan(&m.AuthorID, &m.Removed, &group)
+	if err != nil {
+		return m, notFound(err, "persistence: post meta")
+	}
+	m.GroupID = group.UUID
+	return m, nil
+}
+
+// GroupAccess answers group's visibility and whether user is a member of
+// it; domain.ErrNotFound if there is no such group.
+func GroupAccess(ctx context.Context, db bun.IDB, group, user uuid.UUID) (visibility string, member bool, err error) {
+	err = db.QueryRowContext(ctx, `SELECT g.visibility, EXISTS (SELECT FROM group_members gm
+		WHERE gm.group_id = g.id AND gm.user_id = ? AND gm.status = 'member') FROM groups g WHERE g.id = ?`,
+		user, group).Scan(&visibility, &member)
+	if err != nil {
+		return "", false, notFound(err, "persistence: group access")
+	}
+	return visibility, member, nil
 }
 
 // PostGateOf answers the gate of post id for viewer; domain.ErrNotFound if

@@ -2,7 +2,10 @@ package persistence_test
 
 import (
 	"context"
+	"slices"
 	"testing"
+
+	"github.com/google/uuid"
 
 	"campus/persistence"
 	"campus/persistence/testdb"
@@ -42,6 +45,53 @@ func TestNoNotificationAcrossABlock(t *testing.T) {
 			}
 			if len(res.Created) != tc.want {
 				t.Fatalf("created %d, want %d", len(res.Created), tc.want)
+			}
+		})
+	}
+}
+
+// TestWatchablePosts: a viewer may watch a post unless a block stands
+// between them and its author (either way) or a moderator removed it.
+func TestWatchablePosts(t *testing.T) {
+	db := testdb.New(t)
+	ctx := context.Background()
+	viewer, blocker, blocked, other := newUser("Watch Viewer"), newUser("Watch Blocker"), newUser("Watch Blocked"), newUser("Watch Other")
+	insert(t, db, viewer, blocker, blocked, other)
+	byBlocker, byBlocked := newPost(t, db, blocker, "blocker's", 0), newPost(t, db, blocked, "blocked's", 0)
+	byOther, removed, own := newPost(t, db, other, "other's", 0), newPost(t, db, other, "removed", 0), newPost(t, db, viewer, "own", 0)
+	if _, err := persistence.BlockUser(ctx, db, blocker.ID, viewer.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := persistence.BlockUser(ctx, db, viewer.ID, blocked.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := persistence.RemovePost(ctx, db, removed.ID); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		post uuid.UUID
+		want bool
+	}{
+		{"the author blocked the viewer", byBlocker.ID, false},
+		{"the viewer blocked the author", byBlocked.ID, false},
+		{"removed by a moderator", removed.ID, false},
+		{"no such post", persistence.NewID(), false},
+		{"a third person's", byOther.ID, true},
+		{"the viewer's own", own.ID, true},
+	}
+	all := make([]uuid.UUID, 0, len(cases))
+	for _, tc := range cases {
+		all = append(all, tc.post)
+	}
+	got, err := persistence.WatchablePosts(ctx, db, viewer.ID, all) // one query for them all
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if slices.Contains(got, tc.post) != tc.want {
+				t.Errorf("watchable %v, want %v", !tc.want, tc.want)
 			}
 		})
 	}

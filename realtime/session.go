@@ -96,9 +96,12 @@ type (
 		closed  bool // the bytes ended with our close frame
 	}
 	revokeChecked struct{ valid bool }
-	resumed       struct{ frames [][]byte }
-	// watchChecked answers Client.Hidden for the posts of a watch frame.
-	watchChecked struct{ ids, hidden []uuid.UUID }
+	// watchChecked answers a watch frame's check: of the posts asked, the
+	// ones the user may watch (nil if the check failed: none).
+	watchChecked struct {
+		asked, allowed []uuid.UUID
+	}
+	resumed      struct{ frames [][]byte }
 	readable     struct{}
 	closeTimeout struct{}
 )
@@ -205,18 +208,18 @@ func (s *session) clientFrame(data []byte) {
 	}
 }
 
-// resume replays what the client missed since the time it sent, in a
-// goroutine of its own (it asks the database), and reports back with
-// resumed. The socket is registered with the hub by then (a client frame
-// is read only after that), so what happens from now on arrives live: the
-// replay and the live frames overlap rather than leave a gap, and the
-// client knows a notification again by its id.
-// watch asks the hub to send the posts' counts to this socket, once
-// Client.Hidden (off the actor: it reads the database) has said which of
-// them the user may not watch.
+// watch has the hub deliver the posts ids, once the client's Watchable
+// check allowed them: it runs in a goroutine of its own (it asks the
+// database, once for the whole frame) and reports back with watchChecked.
+// Meanwhile the posts are in the watched set but not with the hub; an
+// unwatch in between takes them out of the set, and the check's answer
+// then watches only what is still in it.
 func (s *session) watch(ids []uuid.UUID) {
-	hidden := s.client.Hidden
-	if hidden == nil || len(ids) == 0 {
+	check := s.client.Watchable
+	if len(ids) == 0 {
+		return
+	}
+	if check == nil {
 		s.sockets.hub.Watch(s.self, ids)
 		return
 	}
@@ -224,37 +227,46 @@ func (s *session) watch(ids []uuid.UUID) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
-		h, err := hidden(ctx, ids)
+		allowed, err := check(ctx, ids)
 		if err != nil {
-			// Refused rather than leaked: the client re-sends its watches
-			// when it reconnects or scrolls.
-			log.Warn().Err(err).Str("user_id", user.String()).Msg("websocket watch check failed")
-			h = ids
+			// Refused rather than let through: the client watches them
+			// again on its next watch or reconnect.
+			log.Warn().Err(err).Str("user_id", user.String()).Int("posts", len(ids)).Msg("websocket watch check failed")
+			allowed = nil
 		}
-		root.Send(self, &watchChecked{ids: ids, hidden: h})
+		root.Send(self, &watchChecked{asked: ids, allowed: allowed})
 	}()
 }
 
-// watchChecked watches the checked posts that are still wanted (an unwatch
-// may have come meanwhile) and forgets the hidden ones.
+// watchChecked watches the allowed posts that are still in the watched set
+// and forgets the refused ones.
 func (s *session) watchChecked(m *watchChecked) {
-	if !s.registered || s.closing.Load() {
-		return
+	ok := make(map[uuid.UUID]bool, len(m.allowed))
+	for _, id := range m.allowed {
+		ok[id] = true
 	}
-	no := make(map[uuid.UUID]bool, len(m.hidden))
-	for _, id := range m.hidden {
-		no[id] = true
-		delete(s.watched, id)
-	}
-	allowed := make([]uuid.UUID, 0, len(m.ids))
-	for _, id := range m.ids {
-		if _, ok := s.watched[id]; ok && !no[id] {
-			allowed = append(allowed, id)
+	var watch []uuid.UUID
+	for _, id := range m.asked {
+		if _, still := s.watched[id]; !still {
+			continue
+		}
+		if ok[id] {
+			watch = append(watch, id)
+		} else {
+			delete(s.watched, id)
 		}
 	}
-	s.sockets.hub.Watch(s.self, allowed)
+	if s.registered && !s.closing.Load() {
+		s.sockets.hub.Watch(s.self, watch)
+	}
 }
 
+// resume replays what the client missed since the time it sent, in a
+// goroutine of its own (it asks the database), and reports back with
+// resumed. The socket is registered with the hub by then (a client frame
+// is read only after that), so what happens from now on arrives live: the
+// replay and the live frames overlap rather than leave a gap, and the
+// client knows a notification again by its id.
 func (s *session) resume(since time.Time) {
 	replay := s.client.Resume
 	if replay == nil || s.closing.Load() || !s.registered {

@@ -130,11 +130,11 @@ type Client struct {
 	// time its resume frame names (the user's notifications); nil ignores
 	// resume frames.
 	Resume func(ctx context.Context, since time.Time) ([][]byte, error)
-	// Hidden answers which of ids the user may not watch (a post of a
-	// closed or secret group they are not in, a post by someone with a
-	// block between them). Watches wait for its answer and the hidden
-	// posts are never watched; nil lets every watch through.
-	Hidden func(ctx context.Context, ids []uuid.UUID) ([]uuid.UUID, error)
+	// Watchable answers which of the posts a watch frame lists the user may
+	// watch (no block with the author, not removed); the others are not
+	// watched, silently. Asked once per watch frame. nil watches every post
+	// asked for.
+	Watchable func(ctx context.Context, ids []uuid.UUID) ([]uuid.UUID, error)
 }
 
 // Serve hands an upgraded connection to a new session actor and returns at

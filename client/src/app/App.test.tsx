@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { searchOpenAtom, searchQueryAtom } from '../features/search/searchAtoms';
 import { setRedirect } from '../lib/redirect';
 import { installFakeFetch, json, type Route } from '../test/fakeFetch';
 import { installFakeMatchMedia } from '../test/fakeMatchMedia';
@@ -311,6 +312,17 @@ describe('signed in', () => {
       window.dispatchEvent(new PopStateEvent('popstate', { state: { page: 'friends' } }));
     });
     expect(await screen.findByRole('heading', { name: 'Friends', level: 1 })).toBeTruthy();
+  });
+
+  it('opens a /search?q= link (where an @name or #tag points) as the search overlay over the feed', async () => {
+    installFakeFetch({ ...shellRoutes, '/api/search': () => ok({ results: [] }) });
+    signedIn();
+    window.history.replaceState(null, '', '/search?q=%23exams');
+    const store = renderApp();
+    expect(await screen.findByText('Welcome to Riverside!')).toBeTruthy();
+    await waitFor(() => expect(store.get(searchOpenAtom)).toBe(true));
+    expect(store.get(searchQueryAtom)).toBe('#exams');
+    expect(window.location.pathname + window.location.search).toBe('/');
   });
 
   it('avatar menu: profile, settings, help, display and log out', async () => {

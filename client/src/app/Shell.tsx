@@ -7,7 +7,7 @@ import { NotificationsPanel } from '../features/notifications/NotificationsPanel
 import { useOwnAuthorSync } from '../features/posts/useOwnAuthorSync';
 import { socketStatusAtom } from '../features/realtime/realtimeAtoms';
 import { SearchPanel } from '../features/search/SearchPanel';
-import { setSearchOpenAtom } from '../features/search/searchAtoms';
+import { openSearchWithAtom, setSearchOpenAtom } from '../features/search/searchAtoms';
 import { MobileBar } from './MobileBar';
 import { initNavigationAtom, restoreRouteAtom, routeAtom, type Route } from './navigation';
 import { TopBar } from './TopBar';
@@ -59,12 +59,16 @@ export function Shell() {
   const refreshUser = useSetAtom(refreshCurrentUserAtom);
   const refreshPending = useSetAtom(refreshPendingRequestsAtom);
   const closeSearch = useSetAtom(setSearchOpenAtom);
+  const openSearch = useSetAtom(openSearchWithAtom);
   const route = useAtomValue(routeAtom);
   const socketStatus = useAtomValue(socketStatusAtom);
   const [ready, setReady] = useState(false);
+  // The query of a /search?q= link the app was opened with, until the
+  // overlay opens with it.
+  const [deepSearch, setDeepSearch] = useState<string | null>(null);
 
   useLayoutEffect(() => {
-    initNavigation();
+    setDeepSearch(initNavigation());
     setReady(true);
     const onPop = (e: PopStateEvent) => restoreRoute(e.state);
     window.addEventListener('popstate', onPop);
@@ -81,6 +85,13 @@ export function Shell() {
   useEffect(() => {
     closeSearch(false);
   }, [route, closeSearch]);
+
+  // After the close above: a /search?q= link opens the overlay over the feed.
+  useEffect(() => {
+    if (deepSearch === null) return;
+    openSearch(deepSearch);
+    setDeepSearch(null);
+  }, [deepSearch, openSearch]);
 
   useRealtime();
   useOwnAuthorSync();

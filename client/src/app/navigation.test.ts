@@ -14,6 +14,8 @@ import {
   restoreRouteAtom,
   routeAtom,
   routeFromHistoryState,
+  searchDeepLink,
+  searchHref,
 } from './navigation';
 
 beforeEach(() => {
@@ -31,6 +33,25 @@ describe('paths and deep links', () => {
     ['/feed', { page: 'feed' }],
   ])('%s', (path, route) => {
     expect(parsePath(path)).toEqual(route);
+  });
+
+  it.each([
+    ['/search', '?q=%40Ravi', '@Ravi'],
+    ['/search/', '?q=%23exams', '#exams'],
+    ['/search', '?q=%20%20', null],
+    ['/search', '', null],
+    ['/feed', '?q=x', null],
+  ])('search deep link %s%s', (path, query, q) => {
+    expect(searchDeepLink(path, query)).toBe(q);
+  });
+
+  it('a search link opens over the feed; its href round-trips', () => {
+    expect(parsePath('/search')).toEqual({ page: 'feed' });
+    const href = new URL(searchHref('@Ravi Kumar & co'), 'http://localhost');
+    expect(searchDeepLink(href.pathname, href.search)).toBe('@Ravi Kumar & co');
+    window.history.replaceState(null, '', href.pathname + href.search);
+    expect(createStore().set(initNavigationAtom)).toBe('@Ravi Kumar & co');
+    expect(window.location.pathname + window.location.search).toBe('/');
   });
 
   it.each(['/', '/login', '/nope', '/post', '/post/a/b', '/profile/..%2F'])('%s names no page', (path) => {

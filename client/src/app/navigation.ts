@@ -47,7 +47,7 @@ export function parsePath(pathname: string): Route | null {
   const parts = pathname.split('/').filter(Boolean);
   const [first, second] = parts;
   if (parts.length === 1) {
-    if (first === 'feed') return FEED;
+    if (first === 'feed' || first === 'search') return FEED; // search: an overlay over the feed (searchDeepLink)
     if (first === 'friends') return { page: 'friends' };
     if (first === 'settings') return { page: 'settings' };
     if (first === 'moderation') return { page: 'moderation' };
@@ -59,6 +59,22 @@ export function parsePath(pathname: string): Route | null {
     if (first === 'post' && id) return { page: 'post', postId: id };
   }
   return null;
+}
+
+/**
+ * The query of a search deep link (`/search?q=…`, what an @name or #tag
+ * links to), or null. Search is an overlay over the page, not a page: the
+ * link opens the feed with the overlay searching for q.
+ */
+export function searchDeepLink(pathname: string, search: string): string | null {
+  if (pathname.replace(/\/+$/, '') !== '/search') return null;
+  const q = new URLSearchParams(search).get('q')?.trim();
+  return q ? q : null;
+}
+
+/** The URL of a search deep link for q (see searchDeepLink). */
+export function searchHref(q: string): string {
+  return `/search?q=${encodeURIComponent(q)}`;
 }
 
 /** The URL path of a route. */
@@ -175,12 +191,18 @@ const routeBaseAtom = atom<Route | undefined>(undefined);
 /** The page on screen. */
 export const routeAtom = atom<Route>((get) => get(routeBaseAtom) ?? FEED);
 
-/** Sets the starting route from the URL or storage and records it in history. */
-export const initNavigationAtom = atom(null, (_get, set) => {
+/**
+ * Sets the starting route from the URL or storage and records it in history.
+ * Answers the query of a search deep link, for the shell to open the search
+ * overlay with (the URL then drops it: the overlay is not a page).
+ */
+export const initNavigationAtom = atom(null, (_get, set): string | null => {
   const route = initialRoute();
+  const q = searchDeepLink(window.location.pathname, window.location.search);
   persist(route);
-  window.history.replaceState(historyStateOf(route), '', pathOf(route) + window.location.search + window.location.hash);
+  window.history.replaceState(historyStateOf(route), '', pathOf(route) + (q ? '' : window.location.search) + window.location.hash);
   set(routeBaseAtom, route);
+  return q;
 });
 
 /** Browser Back/Forward. */

@@ -1,6 +1,6 @@
 import { useSetAtom } from 'jotai';
-import { Fragment } from 'react';
-import { navigateAtom } from '../app/navigation';
+import { Fragment, useState, type MouseEvent } from 'react';
+import { navigateAtom, pathOf, searchHref } from '../app/navigation';
 import { search } from '../features/search/searchApi';
 import { openSearchWithAtom } from '../features/search/searchAtoms';
 import { tokenize } from '../lib/richText';
@@ -10,31 +10,80 @@ function handleOf(name: string): string {
   return name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 }
 
+// The profiles @names resolved to this session, by handle: one search per
+// name however often it is hovered, focused or clicked.
+const mentionTargets = new Map<string, Promise<string | null>>();
+
+/**
+ * The user id an @name names: the user search finds with that handle, or the
+ * only user it finds; null when it names nobody (or several). A failed search
+ * is not remembered.
+ */
+function resolveMention(name: string): Promise<string | null> {
+  const key = handleOf(name);
+  let target = mentionTargets.get(key);
+  if (!target) {
+    target = search(name).then(
+      (results) => {
+        const users = results.filter((r) => r.type === 'user');
+        const hit = users.find((u) => handleOf(u.title) === key) ?? (users.length === 1 ? users[0] : undefined);
+        return hit ? hit.id : null;
+      },
+      () => {
+        mentionTargets.delete(key);
+        return null;
+      },
+    );
+    mentionTargets.set(key, target);
+  }
+  return target;
+}
+
+/** A click the browser should handle itself: a new tab or window. */
+function opensElsewhere(e: MouseEvent): boolean {
+  return e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey;
+}
+
+/**
+ * An @name: it links to that person's profile once the name resolves (it
+ * starts resolving when pointed at or focused, so a link opened in a new tab
+ * goes there too), and to the search overlay's deep link until then or when
+ * it names nobody. A click resolves and opens the profile, or the overlay
+ * searching for the name, to pick from.
+ */
+function MentionLink({ text, name }: { text: string; name: string }) {
+  const navigate = useSetAtom(navigateAtom);
+  const openSearch = useSetAtom(openSearchWithAtom);
+  const [userId, setUserId] = useState<string | null>(null);
+  const resolve = async () => {
+    const id = await resolveMention(name);
+    setUserId(id);
+    return id;
+  };
+  return (
+    <a
+      href={userId ? pathOf({ page: 'profile', userId }) : searchHref(name)}
+      className="rich-mention"
+      onPointerEnter={() => void resolve()}
+      onFocus={() => void resolve()}
+      onClick={(e) => {
+        if (opensElsewhere(e)) return;
+        e.preventDefault();
+        void resolve().then((id) => (id ? navigate({ page: 'profile', userId: id }) : openSearch(name)));
+      }}
+    >
+      {text}
+    </a>
+  );
+}
+
 /**
  * User text with URLs, @mentions and #tags made into links (issue 16 #2).
  * Everything is a React text node or element; nothing is parsed as HTML.
  * Line breaks show as typed (the CSS keeps white-space: pre-wrap).
  */
 export function RichText({ text }: { text: string }) {
-  const navigate = useSetAtom(navigateAtom);
   const openSearch = useSetAtom(openSearchWithAtom);
-
-  // @name opens that person's profile when search finds exactly them;
-  // otherwise the search overlay with the name, to pick from.
-  const openMention = async (name: string) => {
-    const want = handleOf(name);
-    try {
-      const users = (await search(name)).filter((r) => r.type === 'user');
-      const hit = users.find((u) => handleOf(u.title) === want) ?? (users.length === 1 ? users[0] : undefined);
-      if (hit) {
-        navigate({ page: 'profile', userId: hit.id });
-        return;
-      }
-    } catch {
-      // fall through to the overlay
-    }
-    openSearch(name);
-  };
 
   return (
     <>
@@ -49,26 +98,15 @@ export function RichText({ text }: { text: string }) {
               </a>
             );
           case 'mention':
-            return (
-              <a
-                key={i}
-                href={`/search?q=${encodeURIComponent(t.name)}`}
-                className="rich-mention"
-                onClick={(e) => {
-                  e.preventDefault();
-                  void openMention(t.name);
-                }}
-              >
-                {t.text}
-              </a>
-            );
+            return <MentionLink key={i} text={t.text} name={t.name} />;
           case 'tag':
             return (
               <a
                 key={i}
-                href={`/search?q=${encodeURIComponent(t.text)}`}
+                href={searchHref(t.text)}
                 className="rich-tag"
                 onClick={(e) => {
+                  if (opensElsewhere(e)) return;
                   e.preventDefault();
                   openSearch(t.text);
                 }}

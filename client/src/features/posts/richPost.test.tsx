@@ -46,6 +46,28 @@ describe('rich text in posts', () => {
     await act(async () => screen.getByRole('link', { name: '@RaviKumar' }).click());
     await vi.waitFor(() => expect(window.location.pathname).toBe('/profile/u7'));
   });
+
+  it('an @name links to the search deep link, then to the profile once pointed at', async () => {
+    renderWith(<PostCard postId="p1" />, {
+      '/api/search': () => ok({ results: [{ type: 'user', id: 'u8', title: 'Meera Iyer', subtitle: '' }, { type: 'post', id: 'p5', title: 'Meera Iyer', subtitle: '' }] }),
+    }, 'ask @MeeraIyer about #exams');
+    const mention = screen.getByRole('link', { name: '@MeeraIyer' });
+    expect(mention.getAttribute('href')).toBe('/search?q=MeeraIyer');
+    expect(screen.getByRole('link', { name: '#exams' }).getAttribute('href')).toBe('/search?q=%23exams');
+    fireEvent.pointerEnter(mention);
+    await vi.waitFor(() => expect(mention.getAttribute('href')).toBe('/profile/u8'));
+  });
+
+  it('an @name that names nobody keeps the search link and opens search', async () => {
+    const { store } = renderWith(<PostCard postId="p1" />, {
+      '/api/search': () => ok({ results: [] }),
+    }, 'hello @Nobody');
+    const mention = screen.getByRole('link', { name: '@Nobody' });
+    await act(async () => mention.click());
+    await vi.waitFor(() => expect(store.get(searchOpenAtom)).toBe(true));
+    expect(store.get(searchQueryAtom)).toBe('Nobody');
+    expect(mention.getAttribute('href')).toBe('/search?q=Nobody');
+  });
 });
 
 describe('editing own post', () => {

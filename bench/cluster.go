@@ -1,0 +1,669 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	mrand "math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/valyala/fasthttp"
+)
+
+// Targets of the cluster scenario (issue 15).
+const (
+	tgtClusterPushP99 = 300 * time.Millisecond // like on node X → count frame on node Y ≠ X
+	tgtKillGap        = 2 * time.Second        // longest time a post could not take a like after kill -9
+)
+
+// The client's retry policy, as the web client's: a 503 or a connection
+// error is sent again (same X-Request-Id) up to clRetries times after a
+// jittered pause, to the next node, as a load balancer would; a connection
+// error also takes the node out of the liker's rotation (a passive health
+// check), a 503 does not (a busy node comes back).
+const (
+	clRetries  = 3
+	clJitterLo = 50 * time.Millisecond
+	clJitterHi = 150 * time.Millisecond
+)
+
+// clNode is one campus process of the cluster scenario.
+type clNode struct {
+	i    int
+	addr string
+	srv  *server
+	up   atomic.Bool // in the likers' rotation
+}
+
+// clPhase gathers one phase's figures.
+type clPhase struct {
+	name       string
+	start, end int64
+
+	mu       sync.Mutex
+	attempts map[string]int // failed attempts by status ("conn" for a connection error)
+	failed   map[string]int // requests failed after the retry policy, by last status
+	retried  int            // requests that succeeded on a retry
+	lat      []int64
+	ok       []atomic.Int64 // answered likes per node
+}
+
+func (ph *clPhase) countFail(m map[string]int, status string) {
+	ph.mu.Lock()
+	m[status]++
+	ph.mu.Unlock()
+}
+
+// clusterLoad drives the likers over the nodes and keeps the books.
+type clusterLoad struct {
+	b     *bench
+	lr    *likeRun // the per-(post, user) state for the consistency check
+	nodes []*clNode
+	mu    sync.Mutex
+	ops   []likeOp
+	stop  atomic.Bool
+	ph    atomic.Pointer[clPhase]
+	cur   []atomic.Int32 // per liker: the node it talks to
+}
+
+// cluster: three nodes over the bench's database found through a private
+// etcd; likes through every node, viewers on every node; then a node is
+// killed, a fourth joins, and one is drained, all under load.
+func (b *bench) cluster(ctx context.Context) {
+	const sc = "8 cluster"
+	if err := b.need("likes"); err != nil {
+		b.rep.skip(sc, err)
+		return
+	}
+	etcdBin, err := exec.LookPath("etcd")
+	if err != nil {
+		b.rep.skip(sc, fmt.Errorf("%w: no etcd (scripts/ensure-system.sh --etcd installs Debian's etcd-server)", errUnavailable))
+		return
+	}
+	dir := filepath.Join(b.tmp, "cluster")
+	if err := os.MkdirAll(dir, 0o711); err != nil {
+		b.rep.skip(sc, err)
+		return
+	}
+	endpoint, stopEtcd, err := startEtcd(ctx, etcdBin, dir)
+	if err != nil {
+		b.rep.skip(sc, err)
+		return
+	}
+	defer stopEtcd()
+
+	cl := &clusterLoad{b: b, lr: b.newLikeRun("cluster", b.w.cluster, nil), cur: make([]atomic.Int32, b.o.clLikers)}
+	defer func() {
+		for _, n := range cl.nodes {
+			if ok, _ := n.srv.exited(); !ok {
+				_ = n.srv.stop(30 * time.Second)
+			}
+		}
+	}()
+	name := "bench-" + b.w.run
+	startNode := func(i int) (*clNode, error) {
+		port, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		cport, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		n := &clNode{i: i, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port))}
+		ndir := filepath.Join(dir, "node-"+strconv.Itoa(i))
+		if err := os.MkdirAll(ndir, 0o711); err != nil {
+			return nil, err
+		}
+		n.srv, err = startServer(ctx, serverConfig{bin: b.o.bin, dir: ndir, addr: n.addr, dbURL: b.dsn, env: []string{
+			"CAMPUS_CLUSTER_PROVIDER=etcd",
+			"CAMPUS_ETCD_ENDPOINTS=" + endpoint,
+			"CAMPUS_CLUSTER_NAME=" + name,
+			"CAMPUS_CLUSTER_ADDR=127.0.0.1:" + strconv.Itoa(cport),
+		}})
+		if err != nil {
+			return nil, err
+		}
+		cl.nodes = append(cl.nodes, n)
+		return n, nil
+	}
+	b.progress("cluster: etcd at %s; starting 3 nodes over the bench's database", endpoint)
+	for i := range 3 {
+		if _, err := startNode(i); err != nil {
+			b.rep.skip(sc, fmt.Errorf("start node %d: %w", i, err))
+			return
+		}
+	}
+	for _, n := range cl.nodes {
+		if err := cl.waitMembers(ctx, n, 3, 3*time.Minute); err != nil {
+			b.rep.skip(sc, err)
+			return
+		}
+		n.up.Store(true)
+	}
+	for w := range cl.cur {
+		cl.cur[w].Store(int32(w % 3)) // round-robin
+	}
+
+	// Viewers on every node watch every post of the scenario.
+	pools := make([]*pool, 3)
+	defer func() {
+		for _, p := range pools {
+			p.close()
+		}
+	}()
+	for k := range pools {
+		k := k
+		p, err := b.dialPool(ctx, dialSpec{
+			label: fmt.Sprintf("cluster viewers on node %d", k), url: "ws://" + cl.nodes[k].addr + "/api/ws",
+			n: max(1, b.o.clViewers/3), token: func(i int) string { return b.w.tokens[(k*7919+i)%len(b.w.tokens)] },
+			watch: func(int) []uuid.UUID { return b.w.cluster }, posts: b.w.cluster, conc: 16,
+		})
+		pools[k] = p
+		if err != nil {
+			b.rep.skip(sc, fmt.Errorf("viewers on node %d: %w", k, err))
+			return
+		}
+		p.rec.Store(true)
+	}
+	time.Sleep(500 * time.Millisecond) // watch is not acknowledged
+
+	D := b.o.clPhase
+	ok := true
+
+	// a) steady.
+	steady := cl.run(ctx, "steady", D, nil)
+	st := cl.crossPush(pools, steady)
+	r := b.rep
+	r.add(sc, "a) steady: likes acknowledged", float64(steady.total())/steady.secs(), "likes/s").
+		note("3 nodes (etcd), %d likers round-robin, %d posts", b.o.clLikers, len(b.w.cluster))
+	lat := distOf(steady.lat)
+	r.add(sc, "a) like latency p99", ms(lat.p99), "ms").target(fmt.Sprintf("≤ %.0f ms", ms(tgtLikeP99)), lat.n > 0 && lat.p99 <= tgtLikeP99)
+	pp := r.add(sc, "a) cross-node push p99", ms(st.p99), "ms").
+		target(fmt.Sprintf("≤ %.0f ms", ms(tgtClusterPushP99)), st.n > 0 && st.p99 <= tgtClusterPushP99).
+		note("like sent on node X → count frame on node Y ≠ X; %d frames, p50 %.1f ms", st.n, ms(st.p50))
+	if st.n == 0 {
+		pp.note("no cross-node pushes matched")
+	}
+	cl.failRows(sc, "a)", steady)
+	ok = b.consistencyRow(ctx, sc, cl.lr) && ok
+
+	// b) kill -9 one node a third into the phase.
+	victim := cl.nodes[2]
+	var killedAt int64
+	kill := cl.run(ctx, "kill -9", max(D, 5*time.Second), func(ph *clPhase, now int64) {
+		if killedAt == 0 && now >= ph.start+int64(D/3) {
+			victim.srv.kill()
+			killedAt = b.now()
+			b.progress("cluster: killed node %d (pid %d)", victim.i, victim.srv.pid())
+		}
+	})
+	if killedAt == 0 {
+		b.rep.skip(sc, errors.New("the kill phase ended before the kill"))
+		return
+	}
+	r.text(sc, "b) kill -9: failed attempts by status", statusText(kill.attempts)).
+		note("each retried on another node (≤ %d retries): %d failed after retries (%s), %d served by a retry",
+			clRetries, sum(kill.failed), statusText(kill.failed), kill.retried)
+	gap, never := cl.longestGap(kill, killedAt, victim.i)
+	g := r.add(sc, "b) longest time a post could not take a like", ms(time.Duration(gap)), "ms").
+		target(fmt.Sprintf("≤ %.0f ms", ms(tgtKillGap)), never == 0 && time.Duration(gap) <= tgtKillGap).
+		note("per post: last success before the kill → first after, likers on live nodes")
+	if never > 0 {
+		g.note("%d posts took no like after the kill", never)
+	}
+	ok = b.consistencyRow(ctx, sc, cl.lr) && ok
+
+	// c) a fourth node listed nowhere joins; a third of the likers move to it.
+	b.progress("cluster: starting a 4th node (same etcd endpoints, listed nowhere)")
+	joinStart := time.Now()
+	fourth, err := startNode(3)
+	if err == nil {
+		err = cl.waitMembers(ctx, fourth, 3, 3*time.Minute)
+	}
+	if err != nil {
+		b.rep.skip(sc, fmt.Errorf("4th node: %w", err))
+		return
+	}
+	joinTook := time.Since(joinStart)
+	fourth.up.Store(true)
+	for w := range cl.cur {
+		if w%3 == 0 {
+			cl.cur[w].Store(int32(fourth.i))
+		}
+	}
+	join := cl.run(ctx, "4th node", D, nil)
+	r.add(sc, "c) 4th node: likes it acknowledged", float64(join.ok[fourth.i].Load())/join.secs(), "likes/s").
+		note("of %.0f likes/s in all; start to ready with 3 members %.1f s", float64(join.total())/join.secs(), joinTook.Seconds())
+	cl.failRows(sc, "c)", join)
+	ok = b.consistencyRow(ctx, sc, cl.lr) && ok
+
+	// d) SIGTERM one node a third into the phase: it drains.
+	drained := cl.nodes[1]
+	var termAt int64
+	var exitedAt time.Duration
+	exitCode := -1
+	drain := cl.run(ctx, "drain", max(D, 6*time.Second), func(ph *clPhase, now int64) {
+		if termAt == 0 && now >= ph.start+int64(D/3) {
+			_ = drained.srv.signal(syscall.SIGTERM)
+			termAt = b.now()
+			b.progress("cluster: SIGTERM to node %d (pid %d)", drained.i, drained.srv.pid())
+		}
+		if termAt != 0 && exitCode < 0 {
+			if done, code := drained.srv.exited(); done {
+				exitCode, exitedAt = code, time.Duration(b.now()-termAt)
+			}
+		}
+	})
+	if termAt == 0 {
+		b.rep.skip(sc, errors.New("the drain phase ended before the SIGTERM"))
+		return
+	}
+	if exitCode < 0 {
+		select {
+		case <-drained.srv.done:
+			exitCode, exitedAt = drained.srv.cmd.ProcessState.ExitCode(), time.Duration(b.now()-termAt)
+		case <-time.After(30 * time.Second):
+		}
+	}
+	r.add(sc, "d) drain: failed requests", float64(sum(drain.failed)), "").
+		target("0", sum(drain.failed) == 0).
+		note("after the client's retries; failed attempts %s, %d served by a retry; exit %d after %.1f s",
+			statusText(drain.attempts), drain.retried, exitCode, exitedAt.Seconds())
+	ok = b.consistencyRow(ctx, sc, cl.lr) && ok
+	if !ok {
+		b.progress("cluster: a consistency check failed; node logs are under %s (--keep keeps them)", dir)
+	}
+}
+
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// statusText is "503: 3, conn: 12", or "none".
+func statusText(m map[string]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s: %d", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (ph *clPhase) total() int64 {
+	var n int64
+	for i := range ph.ok {
+		n += ph.ok[i].Load()
+	}
+	return n
+}
+
+func (ph *clPhase) secs() float64 {
+	if s := time.Duration(ph.end - ph.start).Seconds(); s > 0 {
+		return s
+	}
+	return 1
+}
+
+// failRows notes a phase's failures on the report.
+func (cl *clusterLoad) failRows(sc, label string, ph *clPhase) {
+	if len(ph.attempts) == 0 {
+		return
+	}
+	cl.b.rep.text(sc, label+" failed attempts by status", statusText(ph.attempts)).
+		note("%d failed after retries (%s)", sum(ph.failed), statusText(ph.failed))
+}
+
+// waitMembers polls the node's /api/ready until it answers 200 with want
+// members.
+func (cl *clusterLoad) waitMembers(ctx context.Context, n *clNode, want int, within time.Duration) error {
+	c := &fasthttp.Client{}
+	deadline := time.Now().Add(within)
+	last := "no answer"
+	for time.Now().Before(deadline) {
+		if done, code := n.srv.exited(); done {
+			return fmt.Errorf("node %d exited (%d) while starting; log tail:\n%s", n.i, code, n.srv.tail(20))
+		}
+		st, body, err := c.GetTimeout(nil, "http://"+n.addr+"/api/ready", 2*time.Second)
+		if err == nil {
+			var env struct {
+				Data struct {
+					Members int `json:"members"`
+				} `json:"data"`
+			}
+			if st == 200 && json.Unmarshal(body, &env) == nil && env.Data.Members == want {
+				return nil
+			}
+			last = fmt.Sprintf("%d %.200s", st, body)
+		} else {
+			last = err.Error()
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("node %d: not ready with %d members within %s (last: %s); log tail:\n%s", n.i, want, within, last, n.srv.tail(20))
+}
+
+// run drives every liker for d, calling tick (if set) every 10 ms, and
+// answers the phase's figures once every liker has stopped.
+func (cl *clusterLoad) run(ctx context.Context, name string, d time.Duration, tick func(*clPhase, int64)) *clPhase {
+	b := cl.b
+	ph := &clPhase{name: name, attempts: map[string]int{}, failed: map[string]int{}, ok: make([]atomic.Int64, 4)}
+	ph.start = b.now()
+	cl.ph.Store(ph)
+	cl.stop.Store(false)
+	var wg sync.WaitGroup
+	for w := range cl.cur {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cl.worker(ctx, w, ph)
+		}()
+	}
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	last := time.Now()
+	for end := ph.start + int64(d); b.now() < end && ctx.Err() == nil; {
+		<-t.C
+		if tick != nil {
+			tick(ph, b.now())
+		}
+		if time.Since(last) >= time.Second {
+			last = time.Now()
+			ph.mu.Lock()
+			b.progress("cluster %s: %s likes acknowledged, failed attempts %s", name, group(ph.total()), statusText(ph.attempts))
+			ph.mu.Unlock()
+		}
+	}
+	cl.stop.Store(true)
+	wg.Wait()
+	ph.end = b.now()
+	return ph
+}
+
+// worker is one liker: the likeRun's schedule (so pushed counts name
+// their commit), sent to the node the liker is on, under the retry policy.
+func (cl *clusterLoad) worker(ctx context.Context, w int, ph *clPhase) {
+	b, lr := cl.b, cl.lr
+	rng := mrand.New(mrand.NewPCG(uint64(b.o.seed), uint64(w)+9000))
+	c := &fasthttp.Client{MaxConnsPerHost: 1, ReadTimeout: 20 * time.Second, WriteTimeout: 10 * time.Second}
+	defer c.CloseIdleConnections()
+	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(resp)
+	U := int64(lr.U)
+	var ops []likeOp
+	var lat []int64
+	for !cl.stop.Load() && ctx.Err() == nil {
+		p := rng.IntN(len(lr.posts))
+		k := lr.next[p].Add(1) - 1
+		u := int(k % U)
+		like := (k/U)%2 == 0
+		slot := p*lr.U + u
+		if !lr.busy[slot].CompareAndSwap(false, true) {
+			continue
+		}
+		reqID := "cl-" + strconv.Itoa(w) + "-" + strconv.FormatInt(k, 10) + "-" + strconv.Itoa(p)
+		send := b.now()
+		var (
+			done   bool
+			status string
+			node   int
+		)
+		for attempt := 0; attempt <= clRetries; attempt++ {
+			node = cl.node(w)
+			req.Reset()
+			if like {
+				req.Header.SetMethod(fasthttp.MethodPost)
+			} else {
+				req.Header.SetMethod(fasthttp.MethodDelete)
+			}
+			req.SetRequestURI("http://" + cl.nodes[node].addr + "/api/posts/" + lr.posts[p].String() + "/like")
+			req.Header.Set("Authorization", b.w.auth[u])
+			req.Header.Set("X-Request-Id", reqID)
+			err := c.DoTimeout(req, resp, 20*time.Second)
+			ack := b.now()
+			if err == nil && resp.StatusCode() == fasthttp.StatusOK {
+				if liked, count, perr := parseLike(resp.Body()); perr == nil {
+					if liked {
+						lr.state[slot] = stLiked
+					} else {
+						lr.state[slot] = stUnliked
+					}
+					if liked != like {
+						lr.wrong.Add(1)
+					}
+					ph.ok[node].Add(1)
+					ops = append(ops, likeOp{send: send, ack: ack, count: count, post: int32(p), node: int8(node)})
+					lat = append(lat, ack-send)
+					if attempt > 0 {
+						ph.mu.Lock()
+						ph.retried++
+						ph.mu.Unlock()
+					}
+					done = true
+					break
+				}
+			}
+			retry := false
+			switch {
+			case err != nil:
+				status, retry = "conn", true
+				cl.down(node)
+			default:
+				status = strconv.Itoa(resp.StatusCode())
+				retry = resp.StatusCode() == fasthttp.StatusServiceUnavailable
+			}
+			ph.countFail(ph.attempts, status)
+			if !retry || attempt == clRetries || cl.stop.Load() {
+				break
+			}
+			cl.move(w)
+			time.Sleep(clJitterLo + time.Duration(rng.Int64N(int64(clJitterHi-clJitterLo))))
+		}
+		if !done {
+			lr.state[slot] = stUncertain
+			ph.countFail(ph.failed, status)
+		}
+		lr.busy[slot].Store(false)
+	}
+	cl.mu.Lock()
+	cl.ops = append(cl.ops, ops...)
+	cl.mu.Unlock()
+	ph.mu.Lock()
+	ph.lat = append(ph.lat, lat...)
+	ph.mu.Unlock()
+}
+
+// node is the node liker w talks to: its own, or the next one up.
+func (cl *clusterLoad) node(w int) int {
+	cur := int(cl.cur[w].Load())
+	if cl.nodes[cur].up.Load() {
+		return cur
+	}
+	cl.move(w)
+	return int(cl.cur[w].Load())
+}
+
+// move sends liker w to the next node in the rotation.
+func (cl *clusterLoad) move(w int) {
+	cur := int(cl.cur[w].Load())
+	for k := 1; k <= len(cl.nodes); k++ {
+		if n := (cur + k) % len(cl.nodes); cl.nodes[n].up.Load() {
+			cl.cur[w].Store(int32(n))
+			return
+		}
+	}
+}
+
+// down takes a node out of the rotation after a connection error, unless
+// it is the last one up.
+func (cl *clusterLoad) down(i int) {
+	up := 0
+	for _, n := range cl.nodes {
+		if n.up.Load() {
+			up++
+		}
+	}
+	if up > 1 {
+		cl.nodes[i].up.Store(false)
+	}
+}
+
+// longestGap is, over the posts, the longest time between the last like
+// answered before the kill and the first answered after it, counting only
+// likes sent to live nodes; never counts posts with none after.
+func (cl *clusterLoad) longestGap(ph *clPhase, killedAt int64, killed int) (gap int64, never int) {
+	before := make([]int64, len(cl.lr.posts))
+	after := make([]int64, len(cl.lr.posts))
+	for i := range before {
+		before[i], after[i] = -1, -1
+	}
+	for _, op := range cl.ops {
+		if int(op.node) == killed || op.ack < ph.start || op.ack > ph.end {
+			continue
+		}
+		p := op.post
+		if op.ack <= killedAt {
+			before[p] = max(before[p], op.ack)
+		} else if after[p] < 0 || op.ack < after[p] {
+			after[p] = op.ack
+		}
+	}
+	for p := range before {
+		from := before[p]
+		if from < 0 {
+			from = killedAt
+		}
+		if after[p] < 0 {
+			never++
+			gap = max(gap, ph.end-from)
+			continue
+		}
+		gap = max(gap, after[p]-from)
+	}
+	return gap, never
+}
+
+// crossPush is the like→viewer push latency of the frames a node's
+// viewers received in the phase for commits whose earliest like was sent to
+// another node (the generation matching of likeRun.stats).
+func (cl *clusterLoad) crossPush(pools []*pool, ph *clPhase) dist {
+	byCount := make([]map[int32][]likeOp, len(cl.lr.posts))
+	for i := range byCount {
+		byCount[i] = map[int32][]likeOp{}
+	}
+	for _, op := range cl.ops {
+		byCount[op.post][op.count] = append(byCount[op.post][op.count], op)
+	}
+	for _, m := range byCount {
+		for _, l := range m {
+			slices.SortFunc(l, func(a, b likeOp) int { return cmpInt64(a.send, b.send) })
+		}
+	}
+	var lat []int64
+	for k, p := range pools {
+		for _, f := range p.framesIn(ph.start, ph.end) {
+			l := byCount[f.post][f.count]
+			i := sort.Search(len(l), func(i int) bool { return l[i].send > f.at }) - 1
+			if i < 0 {
+				continue
+			}
+			first := l[i]
+			for j := i - 1; j >= 0 && l[j].ack > l[i].send; j-- {
+				first = l[j]
+			}
+			if int(first.node) != k {
+				lat = append(lat, f.at-first.send)
+			}
+		}
+	}
+	return distOf(lat)
+}
+
+// startEtcd runs a private etcd in dir on free loopback ports and waits
+// until it answers; stop ends it.
+func startEtcd(ctx context.Context, bin, dir string) (endpoint string, stop func(), err error) {
+	cp, err := freePort()
+	if err != nil {
+		return "", nil, err
+	}
+	pp, err := freePort()
+	if err != nil {
+		return "", nil, err
+	}
+	client := "http://127.0.0.1:" + strconv.Itoa(cp)
+	peer := "http://127.0.0.1:" + strconv.Itoa(pp)
+	logf, err := os.Create(filepath.Join(dir, "etcd.log"))
+	if err != nil {
+		return "", nil, err
+	}
+	defer logf.Close()
+	cmd := exec.Command(bin, "--name", "bench", "--data-dir", filepath.Join(dir, "etcd"),
+		"--listen-client-urls", client, "--advertise-client-urls", client,
+		"--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
+		"--initial-cluster", "bench="+peer, "--log-level", "warn", "--logger", "zap")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM, Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return "", nil, fmt.Errorf("start etcd: %w", err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	stop = func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	}
+	c := &fasthttp.Client{}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st, body, err := c.GetTimeout(nil, client+"/health", time.Second)
+		if err == nil && st == 200 && strings.Contains(string(body), `"true"`) {
+			return client, stop, nil
+		}
+		select {
+		case <-done:
+			return "", nil, errors.New("etcd exited while starting (see etcd.log in the bench's temp dir)")
+		case <-ctx.Done():
+			stop()
+			return "", nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			stop()
+			return "", nil, errors.New("etcd did not answer within 30s")
+		}
+	}
+}

@@ -1,0 +1,203 @@
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"campus/httpapi/wstest"
+	"campus/persistence"
+)
+
+// moderator makes a member who holds the moderator capability.
+func (sw *sweepStack) moderator(t *testing.T, name string) (*persistence.User, string) {
+	t.Helper()
+	u, tok := sw.member(t, name)
+	if _, err := persistence.GrantCapability(context.Background(), sw.db, u.ID, "moderator", uuid.Nil); err != nil {
+		t.Fatal(err)
+	}
+	return u, tok
+}
+
+// comment has token comment on post and answers the comment's id.
+func (sw *sweepStack) comment(t *testing.T, token, post, content string) string {
+	t.Helper()
+	status, env := sw.call(t, "POST", "/api/posts/"+post+"/comments", token, map[string]any{"content": content})
+	if status != 201 {
+		t.Fatalf("comment: %d %v", status, env)
+	}
+	return data(env)["comment"].(map[string]any)["id"].(string)
+}
+
+// commentsCount answers a post's commentsCount as token's GET shows it.
+func (sw *sweepStack) commentsCount(t *testing.T, token, post string) int {
+	t.Helper()
+	status, env := sw.call(t, "GET", "/api/posts/"+post, token, nil)
+	if status != 200 {
+		t.Fatalf("get post: %d %v", status, env)
+	}
+	return int(data(env)["post"].(map[string]any)["commentsCount"].(float64))
+}
+
+// TestRemovedCommentLeavesTheCount: a comment a moderator removes is no
+// longer counted in its post's commentsCount, in the row and in the live
+// post:counts its watchers get; its author cannot delete it afterwards
+// (it stays for the audit trail) and so cannot count it out a second time.
+func TestRemovedCommentLeavesTheCount(t *testing.T) {
+	sw := newSweepStack(t)
+	_, modTok := sw.moderator(t, "Count Moderator")
+	_, aTok := sw.member(t, "Count Asha")
+	_, bTok := sw.member(t, "Count Bikram")
+	_, cTok := sw.member(t, "Count Chitra")
+	post := sw.post(t, bTok, "a post with comments")
+	sw.comment(t, aTok, post, "a kind word")
+	bad := sw.comment(t, cTok, post, "an unkind word")
+	if n := sw.commentsCount(t, aTok, post); n != 2 {
+		t.Fatalf("commentsCount before the removal: %d, want 2", n)
+	}
+	watcher := sw.connect(t, aTok)
+	watcher.Watch(t, post)
+
+	if status, env := sw.call(t, "POST", "/api/moderation/items/comment/"+bad+"/remove", modTok,
+		map[string]any{"reason": "Harassment"}); status != 200 {
+		t.Fatalf("remove: %d %v", status, env)
+	}
+	if n := sw.commentsCount(t, aTok, post); n != 1 {
+		t.Errorf("commentsCount after the removal: %d, want 1", n)
+	}
+	// The live count says the same (countsUntil fails the test after 10 s).
+	countsUntil(t, watcher, post, 1, "")
+
+	if status, env := sw.call(t, "DELETE", "/api/posts/"+post+"/comments/"+bad, cTok, nil); status != 404 {
+		t.Errorf("the author deleting the removed comment: %d %v, want 404", status, env)
+	}
+	if n := sw.commentsCount(t, aTok, post); n != 1 {
+		t.Errorf("commentsCount after the author's delete: %d, want 1", n)
+	}
+}
+
+// TestWatchRefusedAcrossABlock: a socket that connects after a block (a
+// reconnect, a new tab) and asks to watch the posts of someone with a block
+// between them, either way, gets nothing of those posts, while the other
+// posts of the same watch frame update.
+func TestWatchRefusedAcrossABlock(t *testing.T) {
+	sw := newSweepStack(t)
+	_, aTok := sw.member(t, "Watch Block Asha")
+	b, bTok := sw.member(t, "Watch Block Bikram")
+	_, cTok := sw.member(t, "Watch Block Chitra")
+	d, dTok := sw.member(t, "Watch Block Dev")
+	aPost, cPost, dPost := sw.post(t, aTok, "asha's"), sw.post(t, cTok, "chitra's"), sw.post(t, dTok, "dev's")
+	for _, blk := range []struct {
+		tok string
+		who string
+	}{{aTok, b.ID.String()}, {bTok, d.ID.String()}} { // A blocks B; B blocks D
+		if status, env := sw.call(t, "POST", "/api/safety/blocks/"+blk.who, blk.tok, nil); status != 200 {
+			t.Fatalf("block: %d %v", status, env)
+		}
+	}
+	sock := sw.connect(t, bTok)
+	sock.Watch(t, aPost, dPost, cPost)
+	for _, id := range []string{aPost, dPost, cPost} {
+		sw.comment(t, cTok, id, "hello")
+	}
+	// C's post's count comes after the other two were committed: every
+	// frame up to it must be silent about A's and D's posts.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		f, err := sock.Read(time.Until(deadline))
+		if err != nil {
+			t.Fatalf("waiting for the counts of C's post: %v", err)
+		}
+		for name, id := range map[string]string{"A's post (A blocked B)": aPost, "D's post (B blocked D)": dPost} {
+			if mentions(t, f, id) {
+				t.Errorf("B's socket heard of %s: %s %v", name, f.Event, f.Data)
+			}
+		}
+		if f.Event == "post:counts" {
+			if e, ok := wstest.Counts(t, f)[cPost]; ok && e.CommentsCount == 1 {
+				return
+			}
+		}
+	}
+}
+
+// TestFeedPagesStayFullAfterFiltering: a reader who blocks or mutes
+// authors still gets pages of `limit` posts while more exist, the next
+// page continuing where theirs ended; a reader who hides nothing pages
+// through everything.
+func TestFeedPagesStayFullAfterFiltering(t *testing.T) {
+	sw := newSweepStack(t)
+	_, vTok := sw.member(t, "Pages Viewer")
+	_, wTok := sw.member(t, "Pages Watcher")
+	blocked, bTok := sw.member(t, "Pages Blocked")
+	muted, mTok := sw.member(t, "Pages Muted")
+	_, oTok := sw.member(t, "Pages Other")
+	for _, path := range []string{"/api/safety/blocks/" + blocked.ID.String(), "/api/safety/mutes/" + muted.ID.String()} {
+		if status, env := sw.call(t, "POST", path, vTok, nil); status != 200 {
+			t.Fatalf("%s: %d %v", path, status, env)
+		}
+	}
+	// Oldest first: the other's posts with runs of hidden ones between them.
+	var visible, all []string // newest first
+	for i, tok := range []string{oTok, bTok, mTok, oTok, bTok, bTok, mTok, oTok, oTok, mTok, bTok, oTok, mTok, oTok, bTok} {
+		id := sw.post(t, tok, fmt.Sprintf("post %d", i))
+		all = append([]string{id}, all...)
+		if tok == oTok {
+			visible = append([]string{id}, visible...)
+		}
+	}
+	pages := func(t *testing.T, token string, limit int) (got []string, sizes []int) {
+		t.Helper()
+		cursor := ""
+		for range 20 {
+			path := fmt.Sprintf("/api/posts/feed?limit=%d", limit)
+			if cursor != "" {
+				path += "&cursor=" + url.QueryEscape(cursor)
+			}
+			status, env := sw.call(t, "GET", path, token, nil)
+			if status != 200 {
+				t.Fatalf("feed: %d %v", status, env)
+			}
+			list, _ := data(env)["posts"].([]any)
+			for _, p := range list {
+				got = append(got, p.(map[string]any)["id"].(string))
+			}
+			sizes = append(sizes, len(list))
+			next, _ := data(env)["nextCursor"].(string)
+			if next == "" {
+				return got, sizes
+			}
+			cursor = next
+		}
+		t.Fatal("more than 20 pages")
+		return nil, nil
+	}
+	tests := []struct {
+		name  string
+		token string
+		limit int
+		want  []string
+	}{
+		{"blocks and mutes, pages of 2", vTok, 2, visible},
+		{"blocks and mutes, pages of 4", vTok, 4, visible},
+		{"hides nothing", wTok, 4, all},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, sizes := pages(t, tc.token, tc.limit)
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("posts %v, want %v", got, tc.want)
+			}
+			for i, n := range sizes[:len(sizes)-1] {
+				if n != tc.limit {
+					t.Errorf("page %d holds %d posts, want %d (sizes %v)", i+1, n, tc.limit, sizes)
+				}
+			}
+		})
+	}
+}
