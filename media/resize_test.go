@@ -87,6 +87,8 @@ func TestVariants(t *testing.T) {
 	}{
 		{"wide JPEG: thumbnail and display size", func(t *testing.T) []byte { return encodeTest(t, noisy(2000, 1000, false), "jpg") },
 			[]wantVariant{thumb(160, "image/jpeg"), display(640, "image/jpeg")}},
+		{"12 MP JPEG: prescaled, same sizes", func(t *testing.T) []byte { return jpegBytes(t, 4000, 3000) },
+			[]wantVariant{thumb(240, "image/jpeg"), display(960, "image/jpeg")}},
 		{"JPEG narrower than the display size: thumbnail only", func(t *testing.T) []byte { return encodeTest(t, noisy(1000, 750, false), "jpg") },
 			[]wantVariant{thumb(240, "image/jpeg")}},
 		{"JPEG as wide as a thumbnail: never scaled up", func(t *testing.T) []byte { return encodeTest(t, noisy(ThumbWidth, 200, false), "jpg") }, nil},
@@ -160,10 +162,11 @@ func abs(f float64) float64 {
 // original's top-left corner (red in the picture) must land where the
 // orientation says the viewer sees it.
 func TestVariantOrientation(t *testing.T) {
-	// 1200×600 as stored: a red block at its top-left, the rest blue.
-	m := image.NewNRGBA(image.Rect(0, 0, 1200, 600))
+	// 3000×1500 as stored (wide enough to be prescaled whichever way it
+	// is turned): a red block at its top-left, the rest blue.
+	m := image.NewNRGBA(image.Rect(0, 0, 3000, 1500))
 	draw.Draw(m, m.Bounds(), image.NewUniform(color.NRGBA{0, 0, 255, 255}), image.Point{}, draw.Src)
-	draw.Draw(m, image.Rect(0, 0, 300, 150), image.NewUniform(color.NRGBA{255, 0, 0, 255}), image.Point{}, draw.Src)
+	draw.Draw(m, image.Rect(0, 0, 750, 375), image.NewUniform(color.NRGBA{255, 0, 0, 255}), image.Point{}, draw.Src)
 	plain := encodeTest(t, m, "jpg")
 	// Where the stored top-left corner appears, as a fraction of the shown
 	// image (x, y), per orientation.
