@@ -179,4 +179,31 @@ describe('ImageViewer', () => {
     fireEvent.keyDown(document, { key: '0' });
     expect(img.style.transform).toContain('scale(1)');
   });
+
+  it('swipes to the next and previous image, and a pinch zooms instead of swiping', () => {
+    render(<Harness />);
+    fireEvent.click(screen.getByRole('button', { name: 'Open image' }));
+    const stage = document.querySelector('.image-viewer__stage')!;
+    const swipe = (from: number, to: number) => {
+      fireEvent.pointerDown(stage, { pointerId: 1, pointerType: 'touch', clientX: from, clientY: 300 });
+      fireEvent.pointerMove(stage, { pointerId: 1, pointerType: 'touch', clientX: (from + to) / 2, clientY: 302 });
+      fireEvent.pointerUp(stage, { pointerId: 1, pointerType: 'touch', clientX: to, clientY: 305 });
+    };
+    swipe(300, 100);
+    expect(screen.getByRole('img', { name: 'The library steps' })).toBeTruthy();
+    swipe(100, 320);
+    expect(screen.getByRole('img', { name: 'The quad at noon' })).toBeTruthy();
+    swipe(300, 280); // too short: stays
+    expect(screen.getByRole('img', { name: 'The quad at noon' })).toBeTruthy();
+
+    // Two fingers spreading from 100 px apart to 200: 2×, and no swipe when they lift.
+    fireEvent.pointerDown(stage, { pointerId: 1, pointerType: 'touch', clientX: 200, clientY: 300 });
+    fireEvent.pointerDown(stage, { pointerId: 2, pointerType: 'touch', clientX: 300, clientY: 300 });
+    fireEvent.pointerMove(stage, { pointerId: 2, pointerType: 'touch', clientX: 400, clientY: 300 });
+    const img = screen.getByRole('img', { name: 'The quad at noon' });
+    expect(img.style.transform).toContain('scale(2)');
+    fireEvent.pointerUp(stage, { pointerId: 2, pointerType: 'touch', clientX: 400, clientY: 300 });
+    fireEvent.pointerUp(stage, { pointerId: 1, pointerType: 'touch', clientX: 20, clientY: 300 });
+    expect(screen.getByRole('img', { name: 'The quad at noon' })).toBeTruthy();
+  });
 });
