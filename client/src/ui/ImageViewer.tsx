@@ -46,6 +46,8 @@ export function ImageViewer({ images, index: initial, onClose, label }: ImageVie
   const [index, setIndex] = useState(() => navigate(initial, count, 'resetZoom'));
   const [scale, setScale] = useState(MIN_SCALE);
   const [pan, setPan] = useState<Point>({ x: 0, y: 0 });
+  // While fingers or the mouse move the image, it follows without easing.
+  const [dragging, setDragging] = useState(false);
   const panelRef = useRef<HTMLDivElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
@@ -129,6 +131,7 @@ export function ImageViewer({ images, index: initial, onClose, label }: ImageVie
     if (e.pointerType === 'mouse' && e.button !== 0) return;
     e.currentTarget.setPointerCapture?.(e.pointerId);
     pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    setDragging(true);
     const pts = [...pointers.current.values()];
     gesture.current = {
       start: pts[0]!,
@@ -164,6 +167,7 @@ export function ImageViewer({ images, index: initial, onClose, label }: ImageVie
       return;
     }
     gesture.current = null;
+    setDragging(false);
     if (!g || !end || g.pinched || scale > MIN_SCALE || e.type === 'pointercancel') return;
     const swipe = swipeAction(end.x - g.start.x, end.y - g.start.y);
     if (swipe) act(swipe);
@@ -203,7 +207,7 @@ export function ImageViewer({ images, index: initial, onClose, label }: ImageVie
         </div>
         <div
           ref={stageRef}
-          className={`image-viewer__stage${scale > MIN_SCALE ? ' is-zoomed' : ''}`}
+          className={`image-viewer__stage${scale > MIN_SCALE ? ' is-zoomed' : ''}${dragging ? ' is-dragging' : ''}`}
           onPointerDown={onPointerDown}
           onPointerMove={onPointerMove}
           onPointerUp={onPointerUp}
