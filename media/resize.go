@@ -75,6 +75,13 @@ type encoded struct {
 // original alone, as it did before variants existed. cfg is the header's
 // size, before orientation.
 func makeVariants(ctx context.Context, f *format, clean []byte, orient int, cfg image.Config) ([]encoded, error) {
+	shown := cfg.Width
+	if orient >= 5 {
+		shown = cfg.Height
+	}
+	if shown <= ThumbWidth || f.ext == "gif" && gifFrames(clean) > 1 {
+		return nil, nil // nothing to make: no need to decode
+	}
 	select {
 	case decodeSlots <- struct{}{}:
 	case <-ctx.Done():
@@ -82,9 +89,6 @@ func makeVariants(ctx context.Context, f *format, clean []byte, orient int, cfg 
 	}
 	defer func() { <-decodeSlots }()
 
-	if f.ext == "gif" && gifFrames(clean) > 1 {
-		return nil, nil
-	}
 	src, err := decodeFormat(f, clean)
 	if err != nil {
 		return nil, fmt.Errorf("media: decode for variants: %w", err)
