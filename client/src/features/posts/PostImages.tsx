@@ -1,9 +1,12 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { srcOf, srcSetOf } from '../../lib/srcset';
 import { Carousel } from '../../ui/Carousel';
-import { ImageViewer, type ViewerImage } from '../../ui/ImageViewer';
+import type { ViewerImage } from '../../ui/ImageViewer';
 import type { PostImage } from './model';
 import './PostImages.css';
+
+// The viewer is loaded when first opened: the feed's first screen does not need it.
+const ImageViewer = lazy(() => import('../../ui/ImageViewer').then((m) => ({ default: m.ImageViewer })));
 
 /** The feed column is at most 680 px wide; on phones an image spans the screen. */
 export const POST_IMAGE_SIZES = '(max-width: 700px) 100vw, 680px';
@@ -62,7 +65,11 @@ export function PostImages({ images, authorName }: { images: PostImage[]; author
           onOpen={setOpen}
         />
       )}
-      {open !== null && <ImageViewer images={viewerImages} index={open} label={label} onClose={() => setOpen(null)} />}
+      {open !== null && (
+        <Suspense fallback={null}>
+          <ImageViewer images={viewerImages} index={open} label={label} onClose={() => setOpen(null)} />
+        </Suspense>
+      )}
     </div>
   );
 }
