@@ -3,11 +3,15 @@
 // — sign in, post, like, comment, open a notification — with no mouse at all.
 // Runs after the other specs (file-name order) with its own two users.
 
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api } from './support/api';
 import { axeAllVariants, describeFindings, type AxeFinding } from './support/axe';
 import { launch, newPage, type PageProblems } from './support/browser';
+import { png, postWithImages, writePng } from './support/images';
 import { waitForCode } from './support/mail';
 
 const baseURL = inject('baseURL');
@@ -234,6 +238,11 @@ describe('accessibility (issue 16)', () => {
     await page.getByRole('button', { name: 'Create Post' }).first().click();
     await page.getByRole('dialog', { name: 'Create Post' }).waitFor();
     await check('create-post');
+    // Issue 16: the composer with an image chosen shows its alt-text field.
+    const pics = mkdtempSync(join(tmpdir(), 'campus-wcag-'));
+    await page.getByTestId('post-images-input').setInputFiles(writePng(pics, 'quad.png', 640, 400, [200, 90, 40], [30, 60, 150]));
+    await page.getByLabel('Description of image 1 (alt text)').waitFor();
+    await check('create-post-alt-text');
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: /^Notifications/ }).click();
     await page.getByRole('dialog', { name: 'Notifications' }).waitFor();
@@ -248,6 +257,23 @@ describe('accessibility (issue 16)', () => {
     await page.goto(`/post/${postId}`);
     await page.locator('article.post-card').waitFor();
     await check('post');
+    // Issue 16: the full-screen image viewer, opened on a post with two images.
+    const pictures = await postWithImages(
+      baseURL,
+      self.token,
+      `Two pictures for the viewer ${n}`,
+      [
+        { name: 'a.png', data: png(900, 600, [240, 200, 60], [20, 80, 140]) },
+        { name: 'b.png', data: png(600, 900, [30, 30, 30], [220, 220, 220]) },
+      ],
+      ['A sunflower field', ''],
+    );
+    expect(pictures.status).toBe(201);
+    await page.goto(`/post/${pictures.id}`);
+    await page.getByRole('button', { name: 'A sunflower field' }).click();
+    await page.getByRole('dialog', { name: /image 1 of 2/ }).waitFor();
+    await check('image-viewer');
+    await page.keyboard.press('Escape');
     await page.goto('/profile');
     await page.getByRole('heading', { name: walker.name, level: 1 }).waitFor();
     await check('profile');

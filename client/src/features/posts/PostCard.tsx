@@ -4,7 +4,6 @@ import { userSubtitle } from '../../api/models';
 import { navigateAtom } from '../../app/navigation';
 import { fullDate, relativeTime } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
-import { Carousel } from '../../ui/Carousel';
 import { CommentIcon, HeartIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
 import { RichText } from '../../ui/RichText';
@@ -22,6 +21,7 @@ import { deletePostAtom, likePendingAtom, postAtom, toggleLikeAtom } from './pos
 import { copyText, MSG_LINK_COPIED } from './share';
 import { ShareButton } from './ShareButton';
 import { useWatchPost } from './useWatchPost';
+import { PostImages } from './PostImages';
 import './PostCard.css';
 
 const CLAMP_CHARS = 600;
@@ -125,7 +125,7 @@ export function PostCard({
       {badge && <p className="post-card__badge">{badge}</p>}
       <header className="post-card__header">
         <button type="button" className="post-card__avatar" onClick={openProfile} aria-label={`View ${author.name}'s profile`}>
-          <Avatar name={author.name} url={author.avatar.url} />
+          <Avatar name={author.name} url={author.avatar.thumbUrl || author.avatar.url} />
         </button>
         <div className="post-card__meta">
           <span className="post-card__byline">
@@ -199,16 +199,7 @@ export function PostCard({
         </div>
       )}
 
-      {post.images.length === 1 && (
-        <div className="post-card__media">
-          <img className="post-card__image" src={post.images[0]!.url} alt={`Image shared by ${author.name}`} loading="lazy" />
-        </div>
-      )}
-      {post.images.length > 1 && (
-        <div className="post-card__media">
-          <Carousel images={post.images.map((i, n) => ({ url: i.url, alt: `Image ${n + 1} shared by ${author.name}` }))} height={480} label={`Images shared by ${author.name}`} />
-        </div>
-      )}
+      <PostImages images={post.images} authorName={author.name} />
 
       <div className="post-card__stats">
         <span className="post-card__likes">

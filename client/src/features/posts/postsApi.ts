@@ -51,6 +51,8 @@ export interface NewPost {
   images: File[];
   /** Posts into this group (members only, GROUPS_API). */
   groupId?: string;
+  /** One description per image, in order ('' for none). */
+  alts?: string[];
 }
 
 /**
@@ -67,6 +69,8 @@ export async function createPost(p: NewPost, onProgress?: (percent: number) => v
     form.append('visibility', 'public');
     if (p.groupId) form.append('groupId', p.groupId);
     for (const f of p.images) form.append('images', f, f.name);
+    // Issue 16: one imageAlts per image, in the images' order.
+    p.images.forEach((_, i) => form.append('imageAlts', p.alts?.[i]?.trim() ?? ''));
     data = await upload<unknown>('/posts', form, { onProgress });
   }
   const post = normalizePost(isRecord(data) ? (data.post ?? data) : data);
@@ -74,9 +78,14 @@ export async function createPost(p: NewPost, onProgress?: (percent: number) => v
   return post;
 }
 
-/** PUT /posts/{id}: new text for the caller's own post (its images stay). */
-export async function editPost(postId: string, content: string): Promise<Post> {
-  const data = await apiPut<unknown>(`/posts/${encodeURIComponent(postId)}`, { content });
+/**
+ * PUT /posts/{id}: new text for the caller's own post (its images stay) and,
+ * when given, new descriptions of its images in order.
+ */
+export async function editPost(postId: string, content: string, alts?: string[]): Promise<Post> {
+  const body: { content: string; imageAlts?: string[] } = { content };
+  if (alts) body.imageAlts = alts.map((a) => a.trim());
+  const data = await apiPut<unknown>(`/posts/${encodeURIComponent(postId)}`, body);
   const post = normalizePost(isRecord(data) ? (data.post ?? data) : data);
   if (!post.id) throw new Error('Invalid response from server');
   return post;
