@@ -184,6 +184,19 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		mailSender.Stop(c)
 	}()
 
+	// The push outbox: a notification for a user with no socket open on
+	// any node goes to their subscribed devices from here.
+	pushSender := app.NewPushSender(app.PushSenderOptions{
+		DB: db, Log: log, VAPID: keys.VAPID, Subscriber: cfg.SupportEmail, Product: cfg.ProductName,
+		Online: live.Online, AllowLoopbackHTTP: cfg.PushAllowLoopbackHTTP,
+	})
+	pushSender.Start()
+	defer func() {
+		c, cancel := context.WithTimeout(context.Background(), mailStopGrace)
+		defer cancel()
+		pushSender.Stop(c)
+	}()
+
 	sockets := realtime.New(node.Cluster.ActorSystem, hub, log, realtime.Options{})
 	accounts := app.NewAccounts(app.AccountsDeps{
 		DB: db, Hasher: app.NewHasher(runtime.NumCPU()), Sessions: sessions, Mail: mailSender, Media: store,
@@ -211,6 +224,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Moderation: app.NewModeration(app.ModerationDeps{DB: db, Sessions: sessions, Pusher: live, Grains: live,
 			Counts: live, Gates: gates, Log: log}),
 		Groups: app.NewGroups(app.GroupsDeps{DB: db, Media: store, Pusher: live, Index: searchIdx, Log: log}),
+		Push:   app.NewPush(app.PushDeps{DB: db, VAPID: keys.VAPID, AllowLoopbackHTTP: cfg.PushAllowLoopbackHTTP}),
 		Ready: func(ctx context.Context) error {
 			if err := db.PingContext(ctx); err != nil {
 				return &httpapi.NotReady{Check: "database", Err: err}
@@ -240,6 +254,15 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_mail_dropped_total",
 				Help: "Mails this node dropped unsent: undeliverable, expired or their code replaced."},
 				func() float64 { return float64(mailSender.Stats().Dropped) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_push_sent_total",
+				Help: "Web Push messages this node's push services accepted."},
+				func() float64 { return float64(pushSender.Stats().Sent) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_push_skipped_total",
+				Help: "Pushes not sent because the user had a socket open (or the notification was read or gone)."},
+				func() float64 { return float64(pushSender.Stats().Skipped) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_push_failed_total",
+				Help: "Push attempts that failed and will be retried."},
+				func() float64 { return float64(pushSender.Stats().Failed) }),
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "campus_cluster_members",
 				Help: "Cluster members this node sees."},
 				func() float64 { return float64(node.Members()) }),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -216,7 +217,22 @@ type hubActor struct {
 	// that has watchers here; the flush walks their watchers.
 	tick         map[uuid.UUID][]byte
 	flushPending bool
+	// recentBlocks are the blocks of the last recentBlockWindow whose
+	// users had sessions here, by user: a watch whose check (which runs
+	// off the session, before the watch reaches the hub) may have read the
+	// database before the block committed is dropped again (watch).
+	recentBlocks map[uuid.UUID][]recentBlock
 }
+
+// recentBlock is a block of other by or of a user, heard at at.
+type recentBlock struct {
+	other uuid.UUID
+	at    time.Time
+}
+
+// recentBlockWindow outlasts a session's watch check (bounded by its call
+// timeout of 10 s) with room to spare.
+const recentBlockWindow = 30 * time.Second
 
 func (h *hubActor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
@@ -235,6 +251,7 @@ func (h *hubActor) Receive(ctx actor.Context) {
 		h.unregister(msg.pid, msg.watched)
 	case *hubWatch:
 		h.watch(msg)
+		h.rewatchAfterBlocks(ctx, msg)
 	case *DeliverToUser:
 		id, err := uuid.Parse(msg.GetUserId())
 		if err != nil || len(h.users[id]) == 0 {
@@ -276,6 +293,7 @@ func (h *hubActor) Receive(ctx actor.Context) {
 	case *hubFlush:
 		h.flush(ctx)
 	case *hubBlocked:
+		h.rememberBlock(msg)
 		h.blocked(ctx, msg)
 	case *hubDrop:
 		for _, s := range h.users[msg.user] {
@@ -298,8 +316,15 @@ func (h *hubActor) Receive(ctx actor.Context) {
 		for _, s := range h.sessions {
 			ctx.Send(s.pid, &SessionPing{})
 		}
+		h.forgetOldBlocks()
 	case *hubCount:
 		ctx.Respond(len(h.sessions))
+	case *SocketsOfUserRequest:
+		n := 0
+		if id, err := uuid.Parse(msg.GetUserId()); err == nil {
+			n = len(h.users[id])
+		}
+		ctx.Respond(&SocketsOfUserResponse{Sockets: int32(n)})
 	}
 }
 
@@ -400,6 +425,56 @@ func (h *hubActor) blocked(ctx actor.Context, msg *hubBlocked) {
 			}
 		}
 	}()
+}
+
+// rememberBlock keeps a block for recentBlockWindow, for each of its users
+// who has sessions here (a session that registers later checks its watches
+// after the block committed).
+func (h *hubActor) rememberBlock(msg *hubBlocked) {
+	if msg.a == msg.b {
+		return
+	}
+	now := time.Now()
+	for _, side := range [][2]uuid.UUID{{msg.a, msg.b}, {msg.b, msg.a}} {
+		if len(h.users[side[0]]) == 0 {
+			continue
+		}
+		if h.recentBlocks == nil {
+			h.recentBlocks = make(map[uuid.UUID][]recentBlock)
+		}
+		h.recentBlocks[side[0]] = append(h.recentBlocks[side[0]], recentBlock{other: side[1], at: now})
+	}
+}
+
+// forgetOldBlocks drops the blocks older than recentBlockWindow.
+func (h *hubActor) forgetOldBlocks() {
+	cutoff := time.Now().Add(-recentBlockWindow)
+	for user, bs := range h.recentBlocks {
+		bs = slices.DeleteFunc(bs, func(b recentBlock) bool { return b.at.Before(cutoff) })
+		if len(bs) == 0 {
+			delete(h.recentBlocks, user)
+		} else {
+			h.recentBlocks[user] = bs
+		}
+	}
+}
+
+// rewatchAfterBlocks runs the drop of each recent block of the watching
+// session's user again: the watch's check may have read the database just
+// before the block committed, and the block's first drop ran before the
+// watch arrived. Only a user blocked (or blocking) in the last
+// recentBlockWindow pays for it.
+func (h *hubActor) rewatchAfterBlocks(ctx actor.Context, m *hubWatch) {
+	s := h.sessions[m.pid.Id]
+	if m.remove || s == nil || len(h.recentBlocks[s.user]) == 0 {
+		return
+	}
+	cutoff := time.Now().Add(-recentBlockWindow)
+	for _, b := range h.recentBlocks[s.user] {
+		if b.at.After(cutoff) {
+			h.blocked(ctx, &hubBlocked{a: s.user, b: b.other})
+		}
+	}
 }
 
 // startPings sends the hub a ping tick every PingInterval until it stops:

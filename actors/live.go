@@ -466,3 +466,48 @@ func broadcast(c *cluster.Cluster, msg proto.Message) {
 		root.Send(actor.NewPID(self, HubName), msg)
 	}
 }
+
+// Online reports whether the user has a socket open on any member of the
+// cluster: every member's hub is asked at once, within the call timeout and
+// ctx. A member that does not answer (going away, or an older version in a
+// rolling upgrade) counts as having none; an error means no member answered.
+func (l *Live) Online(ctx context.Context, userID uuid.UUID) (bool, error) {
+	if l.cluster == nil {
+		return false, ErrNotStarted
+	}
+	root := l.cluster.ActorSystem.Root
+	timeout := remaining(ctx, l.cfg.CallTimeout)
+	msg := &SocketsOfUserRequest{UserId: userID.String()}
+	addrs := []string{l.cluster.ActorSystem.Address()}
+	for _, m := range l.cluster.MemberList.Members().Members() {
+		if a := m.Address(); a != addrs[0] {
+			addrs = append(addrs, a)
+		}
+	}
+	futures := make([]*actor.Future, len(addrs))
+	for i, a := range addrs {
+		futures[i] = root.RequestFuture(actor.NewPID(a, HubName), msg, timeout)
+	}
+	var lastErr error
+	answered := 0
+	for _, f := range futures {
+		res, err := f.Result()
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		r, ok := res.(*SocketsOfUserResponse)
+		if !ok {
+			lastErr = fmt.Errorf("hub answered %T", res)
+			continue
+		}
+		answered++
+		if r.GetSockets() > 0 {
+			return true, nil
+		}
+	}
+	if answered == 0 {
+		return false, fmt.Errorf("actors: sockets of user: %w", lastErr)
+	}
+	return false, nil
+}

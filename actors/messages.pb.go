@@ -1084,6 +1084,97 @@ func (x *CountsTick) GetCounts() []*PostCount {
 	return nil
 }
 
+// How many sockets one user has open on a node: asked of every member's
+// hub before a Web Push is sent, since a user with a socket anywhere got
+// the notification live.
+type SocketsOfUserRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	UserId        string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SocketsOfUserRequest) Reset() {
+	*x = SocketsOfUserRequest{}
+	mi := &file_messages_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SocketsOfUserRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SocketsOfUserRequest) ProtoMessage() {}
+
+func (x *SocketsOfUserRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SocketsOfUserRequest.ProtoReflect.Descriptor instead.
+func (*SocketsOfUserRequest) Descriptor() ([]byte, []int) {
+	return file_messages_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *SocketsOfUserRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+type SocketsOfUserResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Sockets       int32                  `protobuf:"varint,1,opt,name=sockets,proto3" json:"sockets,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SocketsOfUserResponse) Reset() {
+	*x = SocketsOfUserResponse{}
+	mi := &file_messages_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SocketsOfUserResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SocketsOfUserResponse) ProtoMessage() {}
+
+func (x *SocketsOfUserResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SocketsOfUserResponse.ProtoReflect.Descriptor instead.
+func (*SocketsOfUserResponse) Descriptor() ([]byte, []int) {
+	return file_messages_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *SocketsOfUserResponse) GetSockets() int32 {
+	if x != nil {
+		return x.Sockets
+	}
+	return 0
+}
+
 var File_messages_proto protoreflect.FileDescriptor
 
 const file_messages_proto_rawDesc = "" +
@@ -1147,7 +1238,11 @@ const file_messages_proto_rawDesc = "" +
 	"\bcomments\x18\x03 \x01(\x03R\bcomments\">\n" +
 	"\n" +
 	"CountsTick\x120\n" +
-	"\x06counts\x18\x01 \x03(\v2\x18.campus.actors.PostCountR\x06counts*\x83\x01\n" +
+	"\x06counts\x18\x01 \x03(\v2\x18.campus.actors.PostCountR\x06counts\"/\n" +
+	"\x14SocketsOfUserRequest\x12\x17\n" +
+	"\auser_id\x18\x01 \x01(\tR\x06userId\"1\n" +
+	"\x15SocketsOfUserResponse\x12\x18\n" +
+	"\asockets\x18\x01 \x01(\x05R\asockets*\x83\x01\n" +
 	"\aFailure\x12\x10\n" +
 	"\fFAILURE_NONE\x10\x00\x12\x1a\n" +
 	"\x16FAILURE_POST_NOT_FOUND\x10\x01\x12\x1d\n" +
@@ -1173,7 +1268,7 @@ func file_messages_proto_rawDescGZIP() []byte {
 }
 
 var file_messages_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
 var file_messages_proto_goTypes = []any{
 	(Failure)(0),                  // 0: campus.actors.Failure
 	(LikeOp)(0),                   // 1: campus.actors.LikeOp
@@ -1195,6 +1290,8 @@ var file_messages_proto_goTypes = []any{
 	(*DeliverToWatchers)(nil),     // 17: campus.actors.DeliverToWatchers
 	(*PostCount)(nil),             // 18: campus.actors.PostCount
 	(*CountsTick)(nil),            // 19: campus.actors.CountsTick
+	(*SocketsOfUserRequest)(nil),  // 20: campus.actors.SocketsOfUserRequest
+	(*SocketsOfUserResponse)(nil), // 21: campus.actors.SocketsOfUserResponse
 }
 var file_messages_proto_depIdxs = []int32{
 	1,  // 0: campus.actors.LikeRequest.op:type_name -> campus.actors.LikeOp
@@ -1222,7 +1319,7 @@ func file_messages_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_messages_proto_rawDesc), len(file_messages_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   18,
+			NumMessages:   20,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -115,11 +115,7 @@ func (v *PostView) appendHead(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, `{"url":`...)
-			b = appendJSONString(b, im.URL)
-			b = append(b, `,"type":`...)
-			b = appendJSONString(b, im.Type)
-			b = append(b, '}')
+			b = im.appendJSON(b)
 		}
 		b = append(b, ']')
 	}
@@ -173,6 +169,14 @@ func (u *UserSummary) AppendJSON(b []byte) []byte {
 		b = append(b, `,"publicId":`...)
 		b = appendJSONString(b, u.Avatar.PublicID)
 	}
+	if u.Avatar.ThumbURL != "" {
+		b = append(b, `,"thumbUrl":`...)
+		b = appendJSONString(b, u.Avatar.ThumbURL)
+	}
+	if len(u.Avatar.Variants) > 0 {
+		b = append(b, `,"variants":`...)
+		b = appendVariants(b, u.Avatar.Variants)
+	}
 	b = append(b, `},"role":`...)
 	b = appendJSONString(b, u.Role)
 	b = append(b, `,"universityId":`...)
@@ -182,6 +186,47 @@ func (u *UserSummary) AppendJSON(b []byte) []byte {
 		b = appendJSONString(b, u.Department)
 	}
 	return append(b, '}')
+}
+
+// appendJSON appends im as json.Marshal would.
+func (im *PostImageView) appendJSON(b []byte) []byte {
+	b = append(b, `{"url":`...)
+	b = appendJSONString(b, im.URL)
+	b = append(b, `,"type":`...)
+	b = appendJSONString(b, im.Type)
+	b = append(b, `,"width":`...)
+	b = strconv.AppendInt(b, int64(im.Width), 10)
+	b = append(b, `,"height":`...)
+	b = strconv.AppendInt(b, int64(im.Height), 10)
+	b = append(b, `,"alt":`...)
+	b = appendJSONString(b, im.Alt)
+	b = append(b, `,"thumbUrl":`...)
+	b = appendJSONString(b, im.ThumbURL)
+	b = append(b, `,"variants":`...)
+	if im.Variants == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendVariants(b, im.Variants)
+	}
+	return append(b, '}')
+}
+
+// appendVariants appends vs (not nil) as json.Marshal would.
+func appendVariants(b []byte, vs []VariantView) []byte {
+	b = append(b, '[')
+	for i, v := range vs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"url":`...)
+		b = appendJSONString(b, v.URL)
+		b = append(b, `,"width":`...)
+		b = strconv.AppendInt(b, int64(v.Width), 10)
+		b = append(b, `,"height":`...)
+		b = strconv.AppendInt(b, int64(v.Height), 10)
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }
 
 // appendJSONTime appends t as time.Time's MarshalJSON does (RFC 3339 with

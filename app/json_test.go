@@ -26,6 +26,16 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		}
 		return sb.String()
 	}
+	variants := func() []VariantView {
+		if rng.IntN(3) == 0 {
+			return nil
+		}
+		vs := make([]VariantView, rng.IntN(3))
+		for i := range vs {
+			vs[i] = VariantView{URL: randString(), Width: rng.IntN(5000), Height: rng.IntN(5000)}
+		}
+		return vs
+	}
 	summary := func() UserSummary {
 		u := UserSummary{ID: randString(), Name: randString(), Role: randString(), UniversityID: randString(),
 			Avatar: Image{URL: randString()}}
@@ -34,6 +44,10 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		}
 		if rng.IntN(2) == 0 {
 			u.Department = randString()
+		}
+		if rng.IntN(2) == 0 {
+			u.Avatar.ThumbURL = randString()
+			u.Avatar.Variants = variants()
 		}
 		return u
 	}
@@ -55,7 +69,8 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 			if rng.IntN(3) > 0 {
 				v.Images = make([]PostImageView, rng.IntN(4))
 				for k := range v.Images {
-					v.Images[k] = PostImageView{URL: randString(), Type: randString()}
+					v.Images[k] = PostImageView{URL: randString(), Type: randString(), Width: rng.IntN(12000),
+						Height: rng.IntN(12000), Alt: randString(), ThumbURL: randString(), Variants: variants()}
 				}
 			}
 			if rng.IntN(4) == 0 {

@@ -228,14 +228,28 @@ func (r *pageReads) serve(q persistence.PostQuery, readers []*pageReader) {
 		}
 		answerReader(rd, page, nil)
 	}
-	// Last, so that they keep nobody else waiting: a query of its own for
-	// each reader who hides some of this page's posts and would otherwise
-	// get a short page. The query leaves out what they hide, so their page
-	// still holds q.Limit posts when more exist.
+	// A query of its own for each reader who hides some of this page's
+	// posts and would otherwise get a short page; it leaves out what they
+	// hide, so their page still holds q.Limit posts when more exist. Off
+	// the runner, which goes on to the page's next readers meanwhile.
 	for _, rd := range own {
-		page, err := r.ownPage(ctx, q, rd.viewer)
-		answerReader(rd, page, err)
+		go r.answerOwn(q, rd)
 	}
+}
+
+// answerOwn answers rd with its own page of q (ownPage).
+func (r *pageReads) answerOwn(q persistence.PostQuery, rd *pageReader) {
+	defer func() {
+		if v := recover(); v != nil {
+			err := fmt.Errorf("app: own page read panicked: %v", v)
+			r.log.Error().Err(err).Msg("page read")
+			answerReader(rd, PostPage{}, err)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), pageReadTimeout)
+	defer cancel()
+	page, err := r.ownPage(ctx, q, rd.viewer)
+	answerReader(rd, page, err)
 }
 
 // ownPage is the page q as viewer alone sees it, without the posts hidden

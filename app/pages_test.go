@@ -187,3 +187,102 @@ func TestPageReadsShareQueriesPerReader(t *testing.T) {
 		t.Fatalf("%d page groups left after every read", left)
 	}
 }
+
+// Readers who share a page's query but hide some of its posts (they block
+// or mute an author) still get full pages, their likes included, with the
+// cursor of their own last post; readers who hide nothing share the page.
+func TestPageReadsFullPagesPerReader(t *testing.T) {
+	f := &searchFixture{t: t, db: testdb.New(t)}
+	ctx := context.Background()
+	other := f.user("Full Page Other", "student", "", "", "")
+	hidden := f.user("Full Page Hidden", "student", "", "", "")
+	// Newest last: every third post is the hidden author's.
+	var all, visible []uuid.UUID // newest first
+	for i := range 30 {
+		author := other
+		if i%3 == 1 {
+			author = hidden
+		}
+		id := f.post(author, fmt.Sprintf("post %d", i))
+		all = append([]uuid.UUID{id}, all...)
+		if author == other {
+			visible = append([]uuid.UUID{id}, visible...)
+		}
+	}
+	const limit = 8
+	const nReaders = 24
+	readers := make([]uuid.UUID, nReaders)
+	wants := make([][]uuid.UUID, nReaders)
+	for k := range readers {
+		readers[k] = f.user(fmt.Sprintf("Full Page Reader %d", k), "student", "", "", "")
+		wants[k] = all
+		var err error
+		switch k % 3 { // one in three blocks the author, one mutes them
+		case 1:
+			_, err = persistence.BlockUser(ctx, f.db, readers[k], hidden)
+			wants[k] = visible
+		case 2:
+			_, err = persistence.MuteUser(ctx, f.db, readers[k], hidden)
+			wants[k] = visible
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Each reader likes the newest post they see.
+		if _, err := persistence.ApplyPostBatch(ctx, f.db, persistence.PostBatch{PostID: wants[k][0],
+			Likes: []persistence.LikeChange{{UserID: readers[k], Op: persistence.LikeSet}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pages := newPageReads(f.db, zerolog.Nop())
+
+	// read pages through everything reader k sees, all readers at once.
+	read := func(k int) error {
+		var got []uuid.UUID
+		cursor := ""
+		for range 10 {
+			after, err := decodeKeyset(cursor)
+			if err != nil {
+				return err
+			}
+			page, err := pages.read(ctx, persistence.PostQuery{Limit: limit, After: after}, readers[k])
+			if err != nil {
+				return err
+			}
+			if page.NextCursor != nil && len(page.Posts) != limit {
+				return fmt.Errorf("reader %d: a page of %d posts before the last", k, len(page.Posts))
+			}
+			for _, p := range page.Posts {
+				id := uuid.MustParse(p.ID)
+				if p.IsLiked != (id == wants[k][0]) {
+					return fmt.Errorf("reader %d: %s liked %v", k, p.Content, p.IsLiked)
+				}
+				got = append(got, id)
+			}
+			if page.NextCursor == nil {
+				if fmt.Sprint(got) != fmt.Sprint(wants[k]) {
+					return fmt.Errorf("reader %d: posts %v, want %v", k, got, wants[k])
+				}
+				return nil
+			}
+			cursor = *page.NextCursor
+		}
+		return fmt.Errorf("reader %d: more than 10 pages", k)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, nReaders)
+	for k := range nReaders {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := read(k); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}

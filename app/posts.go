@@ -76,10 +76,18 @@ type Posts struct {
 // NewPosts wires the post use cases.
 func NewPosts(d PostsDeps) *Posts { return &Posts{d: d, pages: newPageReads(d.DB, d.Log)} }
 
-// PostImageView is one image of a post.
+// PostImageView is one image of a post: the original (url, type, width,
+// height: what clients without srcset show), its description, and its
+// smaller copies for srcset. ThumbURL is the smallest copy, url itself when
+// there is none.
 type PostImageView struct {
-	URL  string `json:"url"`
-	Type string `json:"type"`
+	URL      string        `json:"url"`
+	Type     string        `json:"type"`
+	Width    int           `json:"width"`
+	Height   int           `json:"height"`
+	Alt      string        `json:"alt"`
+	ThumbURL string        `json:"thumbUrl"`
+	Variants []VariantView `json:"variants"`
 }
 
 // PostView is the post JSON of spec §3. Author and User are the same
@@ -113,7 +121,13 @@ type PostGroupView struct {
 func NewPostView(r *persistence.PostRow) PostView {
 	images := make([]PostImageView, len(r.ImageList))
 	for i, im := range r.ImageList {
-		images[i] = PostImageView{URL: im.URL, Type: im.Type}
+		images[i] = PostImageView{
+			URL: im.URL, Type: im.Type, Width: im.Width, Height: im.Height, Alt: im.Alt,
+			ThumbURL: im.URL, Variants: variantViews(im.Variants),
+		}
+		if len(im.Variants) > 0 {
+			images[i].ThumbURL = im.Variants[0].URL
+		}
 	}
 	var author UserSummary
 	if r.Author != nil {
@@ -237,6 +251,7 @@ func (a *Posts) Create(ctx context.Context, p Principal, in domain.PostInput, im
 		rows[i] = &persistence.PostImage{
 			ID: persistence.NewID(), PostID: row.ID, Position: int16(i), StorageKey: im.Key, URL: im.URL,
 			Type: im.Type, ContentType: im.ContentType, Width: im.Width, Height: im.Height, SizeBytes: im.Size,
+			Alt: post.Alts[i], Variants: storedVariants(im),
 		}
 	}
 	err = a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
@@ -381,15 +396,19 @@ func (a *Posts) moderatorMayRead(ctx context.Context, p Principal, id uuid.UUID,
 	return nil
 }
 
-// Update replaces the text of the caller's own post.
+// Update replaces the text of the caller's own post and, when the request
+// carries them, its images' descriptions.
 func (a *Posts) Update(ctx context.Context, p Principal, id uuid.UUID, in domain.PostEditInput) (PostResult, error) {
 	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		lp, err := a.ownPost(ctx, tx, p, id)
 		if err != nil {
 			return err
 		}
-		content, err := in.Validate(lp.Images)
+		content, alts, err := in.Validate(lp.Images)
 		if err != nil {
+			return err
+		}
+		if err := persistence.SetPostImageAlts(ctx, tx, id, alts); err != nil {
 			return err
 		}
 		return persistence.SetPostContent(ctx, tx, id, content)

@@ -348,7 +348,7 @@ func (a *Profiles) upload(ctx context.Context, p Principal, r io.Reader, which s
 	var u *persistence.User
 	err = a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
-		if old, err = persistence.SetUserImage(ctx, tx, p.UserID, which, saved.URL, saved.Key); err != nil {
+		if old, err = persistence.SetUserImage(ctx, tx, p.UserID, which, saved.URL, saved.Key, storedVariants(saved)); err != nil {
 			return err
 		}
 		u, err = persistence.UserByID(ctx, tx, p.UserID)
@@ -365,7 +365,19 @@ func (a *Profiles) upload(ctx context.Context, p Principal, r io.Reader, which s
 		a.removeFile(old, "replaced "+which)
 	}
 	a.d.Log.Info().Str("user_id", p.UserID.String()).Str("media_key", saved.Key).Str("kind", which).Msg("profile image uploaded")
-	return Image{URL: saved.URL, PublicID: saved.Key}, u, nil
+	return newImage(saved.URL, saved.Key, storedVariants(saved)), u, nil
+}
+
+// storedVariants is what the database keeps of an image's copies.
+func storedVariants(im media.Image) persistence.ImageVariants {
+	if len(im.Variants) == 0 {
+		return nil
+	}
+	out := make(persistence.ImageVariants, len(im.Variants))
+	for i, v := range im.Variants {
+		out[i] = persistence.ImageVariant{URL: v.URL, Width: v.Width, Height: v.Height}
+	}
+	return out
 }
 
 // removeFile deletes a stored file whose row is gone; a failure leaves only

@@ -224,7 +224,8 @@ func userResult(u *persistence.User) SearchResult {
 		Type: string(domain.SearchUser), ID: u.ID.String(),
 		Title:    searchName(u.Name),
 		Subtitle: domain.UserSearchSubtitle(domain.Role(u.Role), u.UniversityID, u.Department),
-		Avatar:   u.AvatarURL, URL: "/profile/" + u.ID.String(),
+		// A result shows the avatar at 32 px: its thumbnail when it has one.
+		Avatar: newImage(u.AvatarURL, u.AvatarKey, u.AvatarVariants).ThumbURL, URL: "/profile/" + u.ID.String(),
 	}
 }
 

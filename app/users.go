@@ -11,6 +11,40 @@ import (
 type Image struct {
 	URL      string `json:"url"`
 	PublicID string `json:"publicId,omitempty"`
+	// ThumbURL is the smallest copy's address, URL itself when there is
+	// none (an image from before copies were made, or a small one): what
+	// an avatar at 40 px should load.
+	ThumbURL string `json:"thumbUrl,omitempty"`
+	// Variants are the smaller copies, ascending by width, for srcset.
+	Variants []VariantView `json:"variants,omitempty"`
+}
+
+// VariantView is one smaller copy of an image: a srcset candidate.
+type VariantView struct {
+	URL    string `json:"url"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+}
+
+// newImage renders a stored image with its copies.
+func newImage(url, key string, variants []persistence.ImageVariant) Image {
+	im := Image{URL: url, PublicID: key, ThumbURL: url}
+	if url == "" {
+		return Image{}
+	}
+	if len(variants) > 0 {
+		im.ThumbURL = variants[0].URL
+		im.Variants = variantViews(variants)
+	}
+	return im
+}
+
+func variantViews(vs []persistence.ImageVariant) []VariantView {
+	out := make([]VariantView, len(vs))
+	for i, v := range vs {
+		out[i] = VariantView(v)
+	}
+	return out
 }
 
 // UserView is the user JSON of spec §3 — the one serializer used for every
@@ -46,13 +80,13 @@ func NewUserView(u *persistence.User, profileLikes []string) UserView {
 	return UserView{
 		ID:           u.ID.String(),
 		Name:         name,
-		Avatar:       Image{URL: u.AvatarURL, PublicID: u.AvatarKey},
+		Avatar:       newImage(u.AvatarURL, u.AvatarKey, u.AvatarVariants),
 		UniversityID: u.UniversityID,
 		Email:        u.Email,
 		CollegeID:    u.CollegeID,
 		Role:         u.Role,
 		Bio:          u.Bio,
-		CoverPhoto:   Image{URL: u.CoverURL, PublicID: u.CoverKey},
+		CoverPhoto:   newImage(u.CoverURL, u.CoverKey, u.CoverVariants),
 		Course:       u.Course,
 		Batch:        u.Batch,
 		Department:   u.Department,
@@ -89,7 +123,7 @@ func NewUserSummary(u *persistence.User) UserSummary {
 	return UserSummary{
 		ID:           u.ID.String(),
 		Name:         name,
-		Avatar:       Image{URL: u.AvatarURL, PublicID: u.AvatarKey},
+		Avatar:       newImage(u.AvatarURL, u.AvatarKey, u.AvatarVariants),
 		Role:         u.Role,
 		UniversityID: u.UniversityID,
 		Department:   u.Department,

@@ -110,14 +110,14 @@ func seed(t *testing.T) *site {
 		if i < 3 {
 			av := save(100 + i)
 			tx(func(ctx context.Context, tx bun.Tx) error {
-				_, err := persistence.SetUserImage(ctx, tx, u.ID, persistence.ImageAvatar, av.URL, av.Key)
+				_, err := persistence.SetUserImage(ctx, tx, u.ID, persistence.ImageAvatar, av.URL, av.Key, nil)
 				return err
 			})
 		}
 		if i == 0 {
 			cv := save(200)
 			tx(func(ctx context.Context, tx bun.Tx) error {
-				_, err := persistence.SetUserImage(ctx, tx, u.ID, persistence.ImageCover, cv.URL, cv.Key)
+				_, err := persistence.SetUserImage(ctx, tx, u.ID, persistence.ImageCover, cv.URL, cv.Key, nil)
 				return err
 			})
 		}
@@ -354,7 +354,7 @@ func TestMissingMediaIsRecorded(t *testing.T) {
 	s := seed(t)
 	gone := s.users[3]
 	key := strings.Repeat("ab", 16) + ".png"
-	if _, err := persistence.SetUserImage(ctx, s.db, gone.ID, persistence.ImageAvatar, "/media/"+key, key); err != nil {
+	if _, err := persistence.SetUserImage(ctx, s.db, gone.ID, persistence.ImageAvatar, "/media/"+key, key, nil); err != nil {
 		t.Fatal(err)
 	}
 	_, m := runBackup(t, s)

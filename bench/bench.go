@@ -37,6 +37,7 @@ type bench struct {
 	one        *fasthttp.HostClient // single requests: probes, polls, fan-out likes
 	oneOnce    sync.Once
 	stormStats *likeStats // for the campus event's ratios
+	eventStats *likeStats // the campus event's closed loop: the event space's pace
 	restarted  bool       // the crash scenario restarted the server
 
 	logMu sync.Mutex
@@ -194,6 +195,7 @@ func (b *bench) runScenarios(ctx context.Context) {
 		{"baselines", b.baselines},
 		{"storm", b.storm},
 		{"event", b.event},
+		{"eventspace", b.eventSpace},
 		{"feed", b.feed},
 		{"search", b.search},
 		{"crash", b.crash},

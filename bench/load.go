@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/valyala/fasthttp"
 )
 
@@ -245,7 +246,12 @@ func (b *bench) probe(ctx context.Context) {
 	check("feed", "GET", "/api/posts/feed?limit=20", w.auth[2])
 	check("search", "GET", "/api/search?q=campus&limit=10", w.auth[3])
 	b.avail["ws"] = b.probeWS(ctx)
-	for _, k := range []string{"likes", "ws", "feed", "search"} {
+	if w.space == uuid.Nil {
+		b.avail["live"] = fmt.Errorf("%w: no groups table (a server from before groups)", errUnavailable)
+	} else if body := check("live", "GET", "/api/groups/"+w.spaceHandle+"/live", w.auth[5]); b.avail["live"] == nil && !bytes.Contains(body, []byte(`"hot"`)) {
+		b.avail["live"] = fmt.Errorf("GET /api/groups/{handle}/live: no hot list in %.120s", body)
+	}
+	for _, k := range []string{"likes", "ws", "feed", "search", "live"} {
 		if err := b.avail[k]; err != nil {
 			b.progress("probe %s: %v", k, err)
 		} else {

@@ -50,6 +50,13 @@ type opts struct {
 
 	evPosts, evLikers, evViewers, evWatch int
 
+	// The event space: its offered likes/s when the campus event did not
+	// run (else half the event's closed loop), its big-screen clients and
+	// the likes it starts with (an event in progress).
+	evspaceRate    float64
+	screens        int
+	evspaceBacklog int
+
 	// The cluster scenario (cluster.go): posts, likers, viewers (spread
 	// over the nodes) and the length of each of its phases.
 	clPosts, clLikers, clViewers int
@@ -76,14 +83,14 @@ func (o *opts) preset() {
 	full := opts{
 		users: 10_000, posts: 100_000, comments: 100_000, friends: 5,
 		likers: 200, viewers: 2_000, duration: 20 * time.Second, warmup: 2 * time.Second, baseDur: 10 * time.Second,
-		evPosts: 200, evLikers: 2_000, evViewers: 5_000, evWatch: 20,
+		evPosts: 200, evLikers: 2_000, evViewers: 5_000, evWatch: 20, evspaceRate: 500, screens: 50,
 		feedConc: 200, queries: 1_000, searchConc: 8, fanChanges: 5,
 		clPosts: 40, clLikers: 60, clViewers: 60, clPhase: 8 * time.Second,
 	}
 	quick := opts{
 		users: 1_000, posts: 5_000, comments: 3_000, friends: 3,
 		likers: 50, viewers: 200, duration: 3 * time.Second, warmup: 500 * time.Millisecond, baseDur: 2 * time.Second,
-		evPosts: 20, evLikers: 100, evViewers: 300, evWatch: 5,
+		evPosts: 20, evLikers: 100, evViewers: 300, evWatch: 5, evspaceRate: 100, screens: 10,
 		feedConc: 50, queries: 200, searchConc: 4, conns: 1_000, fanChanges: 3,
 		clPosts: 12, clLikers: 24, clViewers: 12, clPhase: 4 * time.Second,
 	}
@@ -114,6 +121,10 @@ func (o *opts) preset() {
 	setI(&o.evLikers, p.evLikers)
 	setI(&o.evViewers, p.evViewers)
 	setI(&o.evWatch, p.evWatch)
+	if o.evspaceRate == 0 {
+		o.evspaceRate = p.evspaceRate
+	}
+	setI(&o.screens, p.screens)
 	setI(&o.feedConc, p.feedConc)
 	setI(&o.queries, p.queries)
 	setI(&o.searchConc, p.searchConc)
@@ -129,7 +140,7 @@ func (o *opts) preset() {
 }
 
 // scenario names for --only.
-var scenarioNames = []string{"baselines", "storm", "event", "feed", "search", "crash", "conns", "cluster"}
+var scenarioNames = []string{"baselines", "storm", "event", "eventspace", "feed", "search", "crash", "conns", "cluster"}
 
 func parseFlags(args []string) (opts, error) {
 	var o opts
@@ -158,6 +169,9 @@ func parseFlags(args []string) (opts, error) {
 	fs.IntVar(&o.evLikers, "event-likers", 0, "campus event: concurrent likers (default 2000)")
 	fs.IntVar(&o.evViewers, "event-viewers", 0, "campus event: websocket viewers (default 5000)")
 	fs.IntVar(&o.evWatch, "event-watch", 0, "campus event: posts each viewer watches (default 20)")
+	fs.Float64Var(&o.evspaceRate, "evspace-rate", 0, "event space: likes/s offered when the campus event did not run (default 500; quick 100); else half its closed loop's")
+	fs.IntVar(&o.screens, "screens", 0, "event space: big-screen clients, each calling GET /api/groups/{handle}/live once a second (default 50; quick 10)")
+	fs.IntVar(&o.evspaceBacklog, "evspace-backlog", 0, "event space: likes already given in the last 9 minutes when it starts (an event in progress; the big screen counts them), by the last users, Zipf over the posts (default 0)")
 	fs.IntVar(&o.feedConc, "feed-conc", 0, "feed read: concurrent readers (default 200)")
 	fs.IntVar(&o.queries, "queries", 0, "search: queries (default 1000)")
 	fs.IntVar(&o.searchConc, "search-conc", 0, "search: concurrent searchers (default 8)")
@@ -180,6 +194,9 @@ func parseFlags(args []string) (opts, error) {
 	}
 	if o.users != 0 && o.users < 100 {
 		return o, errors.New("--users: at least 100")
+	}
+	if o.evspaceRate < 0 || o.screens < 0 || o.evspaceBacklog < 0 {
+		return o, errors.New("--evspace-rate, --screens, --evspace-backlog: not negative")
 	}
 	if o.url != "" && o.dbURL == "" {
 		return o, errors.New("--url needs --database-url (the bench seeds and checks through Postgres)")

@@ -116,7 +116,7 @@ func (b *bench) indexing(ctx context.Context) {
 	rate := float64(b.w.docs) / took.Seconds()
 	rep.add(sc, "indexing", rate, "docs/s").
 		target(fmt.Sprintf("≥ %s docs/s", group(tgtIndexDocs)), rate >= tgtIndexDocs).
-		note("%s docs (users, posts, comments) searchable %.1fs after the outbox commit", group(int64(b.w.docs)), took.Seconds())
+		note("%s docs (users, posts, comments, the event space) searchable %.1fs after the outbox commit", group(int64(b.w.docs)), took.Seconds())
 }
 
 // search: queries drawn from the seeded names and words, rare and common

@@ -59,6 +59,12 @@ type world struct {
 	event, eventPaced, eventShared []uuid.UUID
 	// cluster is the cluster scenario's posts.
 	cluster []uuid.UUID
+	// space is the event space: a public event group whose posts are
+	// spacePosts (the first pinned) and whose members are every user (the
+	// likers are user k mod users); a nil id when the server has no groups.
+	space       uuid.UUID
+	spaceHandle string
+	spacePosts  []uuid.UUID
 
 	// Search terms: rare ones match a handful of documents, common ones
 	// thousands.
@@ -176,9 +182,30 @@ func (b *bench) seed(ctx context.Context) (*world, error) {
 		return nil, err
 	}
 
+	// The event space's group before its posts (posts.group_id refers to
+	// it); its pinned post once they exist.
+	hasGroups, err := b.hasTable(ctx, "groups")
+	if err != nil {
+		return nil, err
+	}
+	if hasGroups {
+		w.space, w.spaceHandle = uuid.Must(uuid.NewV7()), "bench-event-"+w.run
+		// The counters are kept by the app in the transaction that moves
+		// the rows (persistence.moveMembers, InsertPost), not by triggers:
+		// they are written here as the rows below will make them.
+		_, err = b.db.ExecContext(ctx, `INSERT INTO groups (id, handle, name, description, kind, visibility,
+			starts_at, ends_at, members_count, posts_count, created_at, updated_at)
+			VALUES (?, ?, ?, ?, 'event', 'public', ?, ?, ?, ?, ?, ?)`,
+			w.space, w.spaceHandle, "Bench event "+w.run, "The bench's event space: the campus event on one group's posts.",
+			now.Add(-time.Hour), now.Add(3*time.Hour), o.users, o.evPosts, now.Add(-2*time.Hour), now.Add(-2*time.Hour))
+		if err != nil {
+			return nil, fmt.Errorf("insert event space: %w", err)
+		}
+	}
+
 	// Posts: the bench's own first, then the feed's. Comments are counted
 	// up front because posts.comments_count must match the rows.
-	special := 6 + 3*o.evPosts + o.clPosts
+	special := 6 + 4*o.evPosts + o.clPosts
 	nPosts := special + o.posts
 	postIDs := make([]uuid.UUID, nPosts)
 	for i := range postIDs {
@@ -187,7 +214,11 @@ func (b *bench) seed(ctx context.Context) (*world, error) {
 	w.probe, w.naive, w.hot, w.feedHot, w.crash, w.fan = postIDs[0], postIDs[1], postIDs[2], postIDs[3], postIDs[4], postIDs[5]
 	w.event, w.eventPaced = postIDs[6:6+o.evPosts], postIDs[6+o.evPosts:6+2*o.evPosts]
 	w.eventShared = postIDs[6+2*o.evPosts : 6+3*o.evPosts]
-	w.cluster = postIDs[6+3*o.evPosts : special]
+	w.cluster = postIDs[6+3*o.evPosts : 6+3*o.evPosts+o.clPosts]
+	spaceAt := 6 + 3*o.evPosts + o.clPosts
+	if hasGroups {
+		w.spacePosts = postIDs[spaceAt:special]
+	}
 	commentPost := make([]int32, o.comments)
 	commentCount := make([]int32, nPosts)
 	for i := range commentPost {
@@ -215,7 +246,11 @@ func (b *bench) seed(ctx context.Context) (*world, error) {
 	w.marker = "zqmarker" + randLetters(8)
 	w.markerPost = postIDs[nPosts-1]
 	setPhase("posts", nPosts)
-	err = b.copyRows(ctx, "posts", "id, user_id, content, comments_count, created_at, updated_at", nPosts, &done, func(i int, bw *bufio.Writer) {
+	postCols := "id, user_id, content, comments_count, created_at, updated_at"
+	if hasGroups {
+		postCols += ", group_id"
+	}
+	err = b.copyRows(ctx, "posts", postCols, nPosts, &done, func(i int, bw *bufio.Writer) {
 		var sb strings.Builder
 		author := w.users[rng.IntN(o.users)]
 		created := now.Add(-time.Duration(rng.Int64N(int64(30 * 24 * time.Hour))))
@@ -223,7 +258,7 @@ func (b *bench) seed(ctx context.Context) (*world, error) {
 		case i < special:
 			// Distinct authors: one author of every hot post would make
 			// that user's notifications the bottleneck, unlike a real event.
-			author, created = w.users[(i*37+1)%o.users], now.Add(-31*24*time.Hour)
+			author, created = w.users[specialAuthor(i, o.users)], now.Add(-31*24*time.Hour)
 			sb.WriteString("Bench post " + strconv.Itoa(i) + ": like it if you are here")
 		case i == nPosts-1:
 			// First, so it is in a result's snippet too.
@@ -232,10 +267,23 @@ func (b *bench) seed(ctx context.Context) (*world, error) {
 		default:
 			sentence(&sb, 6+rng.IntN(12), true)
 		}
-		fmt.Fprintf(bw, "%s\t%s\t%s\t%d\t%s\t%s\n", postIDs[i], author, sb.String(), commentCount[i], ts(created), ts(created))
+		fmt.Fprintf(bw, "%s\t%s\t%s\t%d\t%s\t%s", postIDs[i], author, sb.String(), commentCount[i], ts(created), ts(created))
+		switch {
+		case !hasGroups:
+		case i >= spaceAt && i < special:
+			fmt.Fprintf(bw, "\t%s", w.space)
+		default:
+			bw.WriteString("\t\\N")
+		}
+		bw.WriteByte('\n')
 	})
 	if err != nil {
 		return nil, err
+	}
+	if hasGroups {
+		if err := b.seedSpace(ctx, w, specialAuthor(spaceAt, o.users), now, &done, setPhase); err != nil {
+			return nil, err
+		}
 	}
 	setPhase("comments", o.comments)
 	commentIDs := make([]uuid.UUID, o.comments)
@@ -256,15 +304,30 @@ func (b *bench) seed(ctx context.Context) (*world, error) {
 	// (it did, under the feed read). Before the outbox, so it does not
 	// compete with the indexing either.
 	setPhase("vacuum analyze", 0)
-	if _, err := b.db.ExecContext(ctx, "VACUUM (ANALYZE) users, profiles, friendships, posts, comments, post_likes"); err != nil {
+	vacuum := "VACUUM (ANALYZE) users, profiles, friendships, posts, comments, post_likes"
+	if hasGroups {
+		vacuum += ", groups, group_members"
+	}
+	if _, err := b.db.ExecContext(ctx, vacuum); err != nil {
 		return nil, fmt.Errorf("vacuum analyze: %w", err)
 	}
 
 	// The outbox last, in one statement (one NOTIFY), the marker post at
 	// its very end: when a search finds the marker, the index has it all.
-	w.docs = o.users + o.comments + nPosts
+	// The event space's group (when there is one) is the first row: the
+	// directory finds it like any group.
+	nGroups := 0
+	if hasGroups {
+		nGroups = 1
+	}
+	w.docs = nGroups + o.users + o.comments + nPosts
 	setPhase("search outbox", w.docs)
 	err = b.copyRows(ctx, "search_outbox", "entity, entity_id, op", w.docs, &done, func(i int, bw *bufio.Writer) {
+		if i < nGroups {
+			fmt.Fprintf(bw, "group\t%s\tupsert\n", w.space)
+			return
+		}
+		i -= nGroups
 		switch {
 		case i < o.users:
 			fmt.Fprintf(bw, "user\t%s\tupsert\n", w.users[i])
@@ -291,6 +354,42 @@ func (b *bench) seed(ctx context.Context) (*world, error) {
 	w.common = append(w.common, firstNames[:12]...)
 	w.common = append(w.common, lastNames[:12]...)
 	return w, nil
+}
+
+// seedSpace makes every user a member of the event space (the likers are
+// user k mod users, the viewers and screens user i mod users), user owner
+// (the author of its first post) the owner, and pins that post.
+func (b *bench) seedSpace(ctx context.Context, w *world, owner int, now time.Time, done *atomic.Int64, setPhase func(string, int)) error {
+	joined := now.Add(-2 * time.Hour).Format("2006-01-02 15:04:05.000000+00")
+	setPhase("event space members", len(w.users))
+	err := b.copyRows(ctx, "group_members", "group_id, user_id, status, role, created_at, joined_at", len(w.users), done,
+		func(i int, bw *bufio.Writer) {
+			role := "member"
+			if i == owner {
+				role = "owner"
+			}
+			fmt.Fprintf(bw, "%s\t%s\tmember\t%s\t%s\t%s\n", w.space, w.users[i], role, joined, joined)
+		})
+	if err != nil {
+		return err
+	}
+	if _, err := b.db.ExecContext(ctx, "UPDATE groups SET pinned_post_id = ? WHERE id = ?", w.spacePosts[0], w.space); err != nil {
+		return fmt.Errorf("pin the event space's post: %w", err)
+	}
+	return nil
+}
+
+// specialAuthor is the index of the author of the bench's own post i.
+func specialAuthor(i, users int) int { return (i*37 + 1) % users }
+
+// hasTable reports whether the server's schema has a table (a server from
+// before a feature lacks it; its scenario then reports unavailable).
+func (b *bench) hasTable(ctx context.Context, table string) (bool, error) {
+	var ok bool
+	if err := b.db.QueryRowContext(ctx, "SELECT to_regclass(?) IS NOT NULL", table).Scan(&ok); err != nil {
+		return false, fmt.Errorf("look for table %s: %w", table, err)
+	}
+	return ok, nil
 }
 
 // copyRows streams n rows made by row into table with COPY … FROM STDIN

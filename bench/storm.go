@@ -59,27 +59,52 @@ func (b *bench) event(ctx context.Context) {
 		b.rep.skip(sc, err)
 		return
 	}
-	st, ok := b.eventRun(ctx, sc, b.w.event, 0, false)
+	st, ok := b.eventRun(ctx, sc, b.w.event, eventSpec{})
 	if !ok || st.perSec <= 0 {
 		return
 	}
+	b.eventStats = &st
 	// The same event again on fresh posts, open-loop: the likers send at a
 	// human pace that offers half the likes/s the closed loop reached, so
 	// the figures are latencies at half the node's capacity rather than
 	// the length of a queue of 2,000 likers who never pause.
 	pace := time.Duration(float64(b.o.evLikers) / (st.perSec / 2) * float64(time.Second))
-	b.eventRun(ctx, "2 campus event, paced", b.w.eventPaced, pace, false)
+	half := "half the closed loop's"
+	b.eventRun(ctx, "2 campus event, paced", b.w.eventPaced, eventSpec{pace: pace, offered: half})
 	// Once more at that pace with every viewer on one shared event page:
 	// all watch the same posts, the hottest ones, so every count change
 	// goes to every socket.
-	b.eventRun(ctx, "2 campus event, paced, shared page", b.w.eventShared, pace, true)
+	b.eventRun(ctx, "2 campus event, paced, shared page", b.w.eventShared, eventSpec{pace: pace, shared: true, offered: half})
 }
 
-// eventRun runs the campus event on posts: closed-loop when pace is zero,
-// else open-loop at that mean interval per liker. Each viewer watches
-// evWatch posts: random ones, or with shared the same first ones (the
-// hottest: the likes are Zipf over posts in order).
-func (b *bench) eventRun(ctx context.Context, sc string, posts []uuid.UUID, pace time.Duration, shared bool) (likeStats, bool) {
+// eventSpec shapes one run of the campus event.
+type eventSpec struct {
+	// pace zero: closed loop; else open loop at that mean interval per
+	// liker, offered saying where the rate came from.
+	pace    time.Duration
+	offered string
+	// shared: every viewer watches the same first posts (the hottest:
+	// the likes are Zipf over posts in order); else random ones.
+	shared bool
+	// name replaces the derived name (progress lines, the CPU phase row).
+	name string
+	// along, when set, is started with the likes (start is the bench clock
+	// at their start; the window opens a warm-up later) and stopped when
+	// they end: load that runs beside them and keeps its own books.
+	along func(start int64) (stop func())
+	// prep, when set, adjusts the like run before it starts (likes that
+	// were there before it).
+	prep func(lr *likeRun)
+	// rows, when set, adds along's figures after the likes' and before the
+	// consistency check.
+	rows func()
+}
+
+// eventRun runs the campus event on posts: closed-loop when spec.pace is
+// zero, else open-loop at that mean interval per liker. Each viewer watches
+// evWatch posts.
+func (b *bench) eventRun(ctx context.Context, sc string, posts []uuid.UUID, spec eventSpec) (likeStats, bool) {
+	pace, shared := spec.pace, spec.shared
 	rng := mrand.New(mrand.NewPCG(uint64(b.o.seed), 99))
 	watch := make([][]uuid.UUID, b.o.evViewers)
 	for i := range watch {
@@ -110,19 +135,30 @@ func (b *bench) eventRun(ctx context.Context, sc string, posts []uuid.UUID, pace
 	if shared {
 		name += ", shared page"
 	}
+	if spec.name != "" {
+		name = spec.name
+	}
 	lr := b.newLikeRun(name, posts, picker)
 	lr.pace = pace
+	if spec.prep != nil {
+		spec.prep(lr)
+	}
 	b.progress("%s: %d likers over %d posts (Zipf), %d viewers watching %d each, %s", name, b.o.evLikers, len(posts), len(p.vs), b.o.evWatch, b.o.duration)
 	p.rec.Store(true)
 	done := b.cpu.phase(name)
+	stopAlong := func() {}
+	if spec.along != nil {
+		stopAlong = spec.along(b.now())
+	}
 	lr.run(ctx, b.o.evLikers, b.o.warmup, b.o.duration, nil)
+	stopAlong()
 	done()
 	p.close()
 	st := lr.stats(p)
 	likes := b.likeRows(sc, lr, st, p, false)
 	if pace > 0 {
-		likes.note("each liker every %.1f s on average (Poisson): %s likes/s offered, half the closed loop's",
-			pace.Seconds(), group(int64(float64(b.o.evLikers)/pace.Seconds())))
+		likes.note("each liker every %.1f s on average (Poisson): %s likes/s offered, %s",
+			pace.Seconds(), group(int64(float64(b.o.evLikers)/pace.Seconds())), spec.offered)
 	}
 	hottest := lr.next[0].Load()
 	total := int64(0)
@@ -131,6 +167,9 @@ func (b *bench) eventRun(ctx context.Context, sc string, posts []uuid.UUID, pace
 	}
 	if total > 0 {
 		likes.note("hottest post took %.0f%% of the likes", 100*float64(hottest)/float64(total))
+	}
+	if spec.rows != nil {
+		spec.rows()
 	}
 	b.consistencyRow(ctx, sc, lr)
 	return st, true

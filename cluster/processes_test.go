@@ -51,20 +51,7 @@ func TestThreeProcesses(t *testing.T) {
 	s3 := s3test.Start(t)
 	mediaEnv := s3.Env(s3.Bucket(t, "campus-cluster"))
 
-	manage := []int{freePort(t), freePort(t), freePort(t)}
-	var hosts []string
-	for _, p := range manage {
-		hosts = append(hosts, "127.0.0.1:"+strconv.Itoa(p))
-	}
-	nodes := make([]*node, 3)
-	for i := range nodes {
-		nodes[i] = startNode(t, bin, i, dbURL, append([]string{
-			"CAMPUS_CLUSTER_HOSTS=" + strings.Join(hosts, ","),
-			"CAMPUS_CLUSTER_MANAGE_PORT=" + strconv.Itoa(manage[i])}, mediaEnv...)...)
-	}
-	for _, n := range nodes {
-		n.waitMembers(t, 3, 90*time.Second)
-	}
+	nodes := startCluster(t, bin, dbURL, 3, mediaEnv...)
 
 	newUser, login := userMaker(t, db)
 
@@ -212,6 +199,29 @@ func TestThreeProcesses(t *testing.T) {
 		}
 		checkCounts(t, db, posts, liked)
 	})
+}
+
+// startCluster starts n `campus serve` processes over dbURL as one
+// automanaged cluster on loopback, each with env (NAME=value) besides, and
+// waits until every one is ready and sees all n members.
+func startCluster(t *testing.T, bin, dbURL string, n int, env ...string) []*node {
+	t.Helper()
+	manage := make([]int, n)
+	hosts := make([]string, n)
+	for i := range manage {
+		manage[i] = freePort(t)
+		hosts[i] = "127.0.0.1:" + strconv.Itoa(manage[i])
+	}
+	nodes := make([]*node, n)
+	for i := range nodes {
+		nodes[i] = startNode(t, bin, i, dbURL, append([]string{
+			"CAMPUS_CLUSTER_HOSTS=" + strings.Join(hosts, ","),
+			"CAMPUS_CLUSTER_MANAGE_PORT=" + strconv.Itoa(manage[i])}, env...)...)
+	}
+	for _, nd := range nodes {
+		nd.waitMembers(t, n, 90*time.Second)
+	}
+	return nodes
 }
 
 // userMaker answers newUser, which puts a verified student straight into

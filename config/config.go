@@ -44,6 +44,13 @@ type Config struct {
 	ClientDir string
 	// RateLimits turns rate limiting on (CAMPUS_RATE_LIMITS=on|off, default on).
 	RateLimits bool
+	// PushAllowLoopbackHTTP accepts Web Push endpoints that are plain http
+	// on a loopback address, and lets the push sender connect to loopback
+	// (CAMPUS_PUSH_ALLOW_LOOPBACK_HTTP=on|off, default off). Only the
+	// end-to-end tests, which serve their own push endpoint, turn it on: in
+	// production an endpoint must be https on a public address, so a
+	// browser-supplied URL can never make the server call inside the network.
+	PushAllowLoopbackHTTP bool
 	// NewAccounts are the spam brakes on young accounts (issue 17).
 	NewAccounts NewAccountLimits
 	// TrustedProxies are the proxies whose X-Forwarded-For is believed (CAMPUS_TRUSTED_PROXIES, comma-separated CIDRs or IPs).
@@ -166,6 +173,7 @@ func Load(getenv func(string) string) (Config, error) {
 		LogFormat:             r.oneOf("CAMPUS_LOG_FORMAT", "", "json", "console"),
 		ClientDir:             r.str("CAMPUS_CLIENT_DIR", "client/dist"),
 		RateLimits:            r.onOff("CAMPUS_RATE_LIMITS", true),
+		PushAllowLoopbackHTTP: r.onOff("CAMPUS_PUSH_ALLOW_LOOPBACK_HTTP", false),
 		TrustedProxies:        r.prefixes("CAMPUS_TRUSTED_PROXIES"),
 		MaxConnsPerIP:         r.intRange("CAMPUS_MAX_CONNS_PER_IP", 2000, 0, 1_000_000),
 		MaxSocketsPerUser:     r.intRange("CAMPUS_MAX_SOCKETS_PER_USER", 10, 1, 1_000_000),

@@ -18,6 +18,8 @@ const (
 	MsgCommentGone   = "Comment not found"
 	MsgNotYourPost   = "You can only change or delete your own posts."
 	MsgNotYourRemark = "You can only delete your own comments or comments on your posts."
+	MsgAltTooLong    = "Image description must be at most 1000 characters long."
+	MsgTooManyAlts   = "There are more image descriptions than images."
 )
 
 // Limits of spec §5 and §9.
@@ -25,6 +27,9 @@ const (
 	MaxPostLength    = 2000
 	MaxPostImages    = 3
 	MaxCommentLength = 1000
+	// MaxAltLength bounds an image's description (alt text): enough for a
+	// screenshot of text, as Mastodon's 1,500 and Bluesky's 2,000 are.
+	MaxAltLength = 1000
 	// VisibilityPublic is the only visibility: spec §3 says posts are always
 	// public when created.
 	VisibilityPublic = "public"
@@ -37,12 +42,18 @@ type PostInput struct {
 	Visibility string `json:"visibility"`
 	// GroupID, when set, posts in that group (members only).
 	GroupID string `json:"groupId"`
+	// ImageAlts are the images' descriptions in the images' order (the
+	// multipart field imageAlts, once per image); fewer than images leaves
+	// the rest without one.
+	ImageAlts []string `json:"imageAlts"`
 }
 
 // Post is a validated new post.
 type Post struct {
 	Content    string
 	Visibility string
+	// Alts has one description per image, "" for none.
+	Alts []string
 }
 
 // Validate checks a new post with images attached: text or at least one
@@ -60,18 +71,58 @@ func (in PostInput) Validate(images int) (Post, error) {
 	default:
 		return Post{}, InvalidField("visibility", MsgVisibility)
 	}
-	return Post{Content: content, Visibility: VisibilityPublic}, nil
+	alts, err := imageAlts(in.ImageAlts, images)
+	if err != nil {
+		return Post{}, err
+	}
+	return Post{Content: content, Visibility: VisibilityPublic, Alts: alts}, nil
 }
 
 // PostEditInput is the body of PUT /posts/{id}.
 type PostEditInput struct {
 	Content string `json:"content"`
+	// ImageAlts, when present, replaces the images' descriptions, in their
+	// order; absent (null), they stay as they are.
+	ImageAlts *[]string `json:"imageAlts"`
 }
 
-// Validate checks new text for a post that keeps its images: with none, the
-// text may not be blank.
-func (in PostEditInput) Validate(images int) (string, error) {
-	return postContent(in.Content, images)
+// Validate checks new text for a post that keeps its images (with none, the
+// text may not be blank) and the new descriptions of those images: nil
+// when the edit leaves them alone, else one per image.
+func (in PostEditInput) Validate(images int) (string, []string, error) {
+	content, err := postContent(in.Content, images)
+	if err != nil {
+		return "", nil, err
+	}
+	if in.ImageAlts == nil {
+		return content, nil, nil
+	}
+	alts, err := imageAlts(*in.ImageAlts, images)
+	if err != nil {
+		return "", nil, err
+	}
+	return content, alts, nil
+}
+
+// imageAlts checks the descriptions of a post's images and answers one per
+// image, trimmed, "" where none was given: at most one per image, each at
+// most MaxAltLength characters of valid text.
+func imageAlts(raw []string, images int) ([]string, error) {
+	if len(raw) > images {
+		return nil, InvalidField("imageAlts", MsgTooManyAlts)
+	}
+	out := make([]string, images)
+	for i, a := range raw {
+		a = strings.TrimSpace(a)
+		if !ValidText(a) {
+			return nil, InvalidField("imageAlts", MsgBadText)
+		}
+		if utf8.RuneCountInString(a) > MaxAltLength {
+			return nil, InvalidField("imageAlts", MsgAltTooLong)
+		}
+		out[i] = a
+	}
+	return out, nil
 }
 
 func postContent(raw string, images int) (string, error) {

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -41,14 +42,54 @@ func TestPostInputValidate(t *testing.T) {
 }
 
 func TestPostEditValidate(t *testing.T) {
-	if _, err := (PostEditInput{Content: ""}).Validate(0); err == nil {
+	if _, _, err := (PostEditInput{Content: ""}).Validate(0); err == nil {
 		t.Fatal("a post without images needs text")
 	}
-	if got, err := (PostEditInput{Content: " "}).Validate(1); err != nil || got != "" {
-		t.Fatalf("a post with an image may lose its text: %q %v", got, err)
+	if got, alts, err := (PostEditInput{Content: " "}).Validate(1); err != nil || got != "" || alts != nil {
+		t.Fatalf("a post with an image may lose its text: %q %q %v", got, alts, err)
 	}
-	wantInvalid(t, func() error { _, err := (PostEditInput{Content: strings.Repeat("a", 2001)}).Validate(1); return err }(),
+	wantInvalid(t, func() error { _, _, err := (PostEditInput{Content: strings.Repeat("a", 2001)}).Validate(1); return err }(),
 		MsgPostTooLong, "content")
+}
+
+// Image descriptions, on a new post and on an edit: at most one per image,
+// at most 1000 characters each, trimmed, padded with "" to one per image.
+func TestImageAltsValidate(t *testing.T) {
+	long := strings.Repeat("é", MaxAltLength)
+	tests := []struct {
+		name   string
+		alts   []string
+		images int
+		want   []string
+		msg    string
+	}{
+		{name: "none for two images", images: 2, want: []string{"", ""}},
+		{name: "one per image, trimmed", alts: []string{" A cat ", "A dog"}, images: 2, want: []string{"A cat", "A dog"}},
+		{name: "fewer than images", alts: []string{"A cat"}, images: 3, want: []string{"A cat", "", ""}},
+		{name: "exactly 1000 characters", alts: []string{long}, images: 1, want: []string{long}},
+		{name: "1001 characters", alts: []string{long + "a"}, images: 1, msg: MsgAltTooLong},
+		{name: "more than images", alts: []string{"a", "b"}, images: 1, msg: MsgTooManyAlts},
+		{name: "on a post without images", alts: []string{"a"}, images: 0, msg: MsgTooManyAlts},
+		{name: "NUL", alts: []string{"a\x00"}, images: 1, msg: MsgBadText},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			post, err := PostInput{Content: "x", ImageAlts: tt.alts}.Validate(tt.images)
+			alts := tt.alts
+			_, edited, editErr := PostEditInput{Content: "x", ImageAlts: &alts}.Validate(tt.images)
+			if tt.msg != "" {
+				wantInvalid(t, err, tt.msg, "imageAlts")
+				wantInvalid(t, editErr, tt.msg, "imageAlts")
+				return
+			}
+			if err != nil || editErr != nil {
+				t.Fatalf("errors %v, %v", err, editErr)
+			}
+			if !slices.Equal(post.Alts, tt.want) || !slices.Equal(edited, tt.want) {
+				t.Errorf("alts %q (new), %q (edit), want %q", post.Alts, edited, tt.want)
+			}
+		})
+	}
 }
 
 func TestCommentValidate(t *testing.T) {

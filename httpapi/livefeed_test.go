@@ -53,17 +53,18 @@ type feedAudience struct {
 	author, fencer *persistence.User
 	aTok, fTok     string
 	socks          map[string]*wstest.Conn
+	users          map[string]*persistence.User
 }
 
 func newFeedAudience(t *testing.T) *feedAudience {
 	sw := newSweepStack(t)
-	fa := &feedAudience{sw: sw, socks: map[string]*wstest.Conn{}}
+	fa := &feedAudience{sw: sw, socks: map[string]*wstest.Conn{}, users: map[string]*persistence.User{}}
 	fa.author, fa.aTok = sw.member(t, "Feed Author")
 	fa.fencer, fa.fTok = sw.member(t, "Feed Fence")
 	readers := map[string]*persistence.User{}
 	for _, name := range []string{"friend", "muter", "blocker", "blocked", "stranger", "watcher"} {
 		u, tok := sw.member(t, "Feed "+name)
-		readers[name] = u
+		readers[name], fa.users[name] = u, u
 		befriend(t, sw, fa.fencer, u)
 		fa.socks[name] = sw.connect(t, tok)
 	}
@@ -111,6 +112,44 @@ func TestPostNewReachesFriends(t *testing.T) {
 			}
 			if heard && (f.Data["authorId"] != fa.author.ID.String() || len(f.Data) != 2) {
 				t.Fatalf("post:new is %v, want only postId and authorId %s", f.Data, fa.author.ID)
+			}
+		})
+	}
+}
+
+// TestGroupPostNewReachesMembersOnly: a closed group's new post goes to
+// its members, a stranger to the author among them, and to none of the
+// author's friends outside it.
+func TestGroupPostNewReachesMembersOnly(t *testing.T) {
+	fa := newFeedAudience(t)
+	status, env := fa.sw.call(t, "POST", "/api/groups", fa.aTok, map[string]any{"name": "Quiet Club",
+		"handle": "quiet-club", "kind": "club", "visibility": "closed"})
+	if status != 201 {
+		t.Fatalf("group: %d %v", status, env)
+	}
+	groupID := data(env)["id"].(string)
+	if _, err := fa.sw.db.ExecContext(context.Background(), `INSERT INTO group_members (group_id, user_id, status, joined_at)
+		VALUES (?, ?, 'member', now())`, groupID, fa.users["stranger"].ID); err != nil {
+		t.Fatal(err)
+	}
+	status, env = fa.sw.call(t, "POST", "/api/posts", fa.aTok, map[string]any{"content": "members only", "groupId": groupID})
+	if status != 201 {
+		t.Fatalf("group post: %d %v", status, env)
+	}
+	post := data(env)["post"].(map[string]any)["id"].(string)
+	fence := fa.sw.post(t, fa.fTok, "the fence's post")
+	for _, tc := range []struct {
+		reader string
+		want   bool
+	}{
+		{"stranger", true}, // a member
+		{"author's other device", true},
+		{"friend", false}, // a friend outside the group
+		{"watcher", false},
+	} {
+		t.Run(tc.reader, func(t *testing.T) {
+			if _, heard := heardBefore(t, fa.socks[tc.reader], "post:new", post, fence); heard != tc.want {
+				t.Fatalf("heard of the group post: %v, want %v", heard, tc.want)
 			}
 		})
 	}

@@ -123,8 +123,8 @@ func (s *Server) postRoutes() {
 }
 
 // postForm reads a new post: JSON {content, visibility}, or multipart with
-// the fields content and visibility and up to three files in images (spec
-// §7.5). The returned closer releases the opened files.
+// the fields content and visibility, up to three files in images (spec
+// §7.5) and their descriptions in imageAlts, once per image in order. The returned closer releases the opened files.
 func postForm(ctx *fasthttp.RequestCtx) (domain.PostInput, []io.Reader, func(), error) {
 	var in domain.PostInput
 	noop := func() {}
@@ -147,6 +147,13 @@ func postForm(ctx *fasthttp.RequestCtx) (domain.PostInput, []io.Reader, func(), 
 	}
 	if in.GroupID, err = formText(form, "groupId"); err != nil {
 		return in, nil, noop, err
+	}
+	// One description per image, in the images' order (domain checks them).
+	in.ImageAlts = form.Value["imageAlts"]
+	for _, alt := range in.ImageAlts {
+		if !domain.ValidText(alt) {
+			return in, nil, noop, domain.InvalidText("imageAlts")
+		}
 	}
 	headers := form.File["images"]
 	var files []multipart.File

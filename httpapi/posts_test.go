@@ -34,7 +34,7 @@ func init() {
 		if err := decodeJSON(c, &in); err != nil {
 			return err
 		}
-		_, err := in.Validate(1)
+		_, _, err := in.Validate(1)
 		return err
 	}
 	bodyDecoders["comment"] = func(c *fasthttp.RequestCtx) error {

@@ -65,6 +65,9 @@ type Deps struct {
 	Moderation *app.Moderation
 	// Groups serves the groups API (issue 18); nil leaves it out.
 	Groups *app.Groups
+	// Push serves the Web Push key and the devices' subscriptions; nil
+	// leaves the routes out.
+	Push *app.Push
 }
 
 // Server is the node's HTTP server.
@@ -160,6 +163,7 @@ func (s *Server) routes() {
 	s.searchRoutes()
 	s.safetyRoutes()
 	s.groupRoutes()
+	s.pushRoutes()
 }
 
 // Serve answers requests on ln until Shutdown.

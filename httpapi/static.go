@@ -20,6 +20,19 @@ var precompressed = []struct {
 	{"gzip", ".gz"},
 }
 
+func init() {
+	// Go's built-in table lacks the web app manifest's type (issue 16):
+	// browsers accept it either way, but the spec names this one, and
+	// nosniff makes types matter.
+	_ = mime.AddExtensionType(".webmanifest", "application/manifest+json")
+}
+
+// revalidated are files outside /assets/ whose name stays the same across
+// deploys while their content changes, so a browser must check each use:
+// the service worker (its bytes are how a deploy is noticed; browsers cap
+// its caching at a day anyway) and the manifest.
+var revalidated = map[string]bool{"/sw.js": true, "/manifest.webmanifest": true}
+
 // newStatic serves the built client from dir with an SPA fallback: any path
 // that is not a file answers index.html, so /profile/abc works on reload.
 // Vite's hashed files under /assets/ are cached forever; index.html never.
@@ -65,8 +78,11 @@ func newStatic(dir string, log zerolog.Logger) fasthttp.RequestHandler {
 			serveIndex(ctx)
 			return
 		}
-		if bytes.HasPrefix(p, []byte("/assets/")) {
+		switch {
+		case bytes.HasPrefix(p, []byte("/assets/")):
 			ctx.Response.Header.Set("Cache-Control", "public, max-age=31536000, immutable")
+		case revalidated[clean]:
+			ctx.Response.Header.Set("Cache-Control", "no-cache")
 		}
 		if encoding, suffix, varies := pickEncoding(ctx, name); varies {
 			// Caches must key on Accept-Encoding whichever variant this is.

@@ -121,6 +121,66 @@ func TestStaticPrecompressed(t *testing.T) {
 	})
 }
 
+// TestStaticPWAFiles checks what installing and the service worker need:
+// the manifest's type, and that the worker and manifest are revalidated on
+// every use (a deploy changes them under the same name) while hashed assets
+// stay immutable.
+func TestStaticPWAFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"index.html":              "<!doctype html><title>Campus</title>",
+		"manifest.webmanifest":    `{"name":"Campus"}`,
+		"manifest.webmanifest.gz": "pretend-gzip",
+		"sw.js":                   "self.addEventListener('fetch', () => {});",
+		"icons/icon-192.png":      "\x89PNG",
+		"assets/index-abc123.js":  "console.log(1)",
+		"assets/index-abc123.css": "body{}",
+		"favicon.svg":             "<svg/>",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := newStatic(dir, zerolog.Nop())
+	tests := []struct {
+		path, accept, wantType, wantCache, wantEncoding string
+	}{
+		{"/manifest.webmanifest", "", "application/manifest+json", "no-cache", ""},
+		{"/manifest.webmanifest", "gzip", "application/manifest+json", "no-cache", "gzip"},
+		{"/sw.js", "br, gzip", "text/javascript; charset=utf-8", "no-cache", ""},
+		{"/icons/icon-192.png", "", "image/png", "", ""},
+		{"/assets/index-abc123.css", "", "text/css; charset=utf-8", "public, max-age=31536000, immutable", ""},
+		{"/favicon.svg", "", "image/svg+xml", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path+" "+tc.accept, func(t *testing.T) {
+			var ctx fasthttp.RequestCtx
+			ctx.Request.SetRequestURI(tc.path)
+			if tc.accept != "" {
+				ctx.Request.Header.Set(fasthttp.HeaderAcceptEncoding, tc.accept)
+			}
+			h(&ctx)
+			res := &ctx.Response
+			if res.StatusCode() != fasthttp.StatusOK {
+				t.Fatalf("status = %d", res.StatusCode())
+			}
+			if got := string(res.Header.ContentType()); got != tc.wantType {
+				t.Errorf("Content-Type = %q, want %q", got, tc.wantType)
+			}
+			if got := string(res.Header.Peek(fasthttp.HeaderCacheControl)); got != tc.wantCache {
+				t.Errorf("Cache-Control = %q, want %q", got, tc.wantCache)
+			}
+			if got := string(res.Header.ContentEncoding()); got != tc.wantEncoding {
+				t.Errorf("Content-Encoding = %q, want %q", got, tc.wantEncoding)
+			}
+		})
+	}
+}
+
 func first(b []byte) []byte {
 	if len(b) > 16 {
 		return b[:16]

@@ -76,6 +76,14 @@ var (
 	withID = func(name string) map[string]string { return map[string]string{"id": name} }
 )
 
+// pushSubscriptionBody is a browser's PushSubscription for the test push
+// service's address (loopback http is allowed in the sweep's stack).
+var pushSubscriptionBody = func(*sweepFixtures) any {
+	return map[string]any{"endpoint": "http://127.0.0.1:9/push/sweep", "keys": map[string]any{
+		"p256dh": "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
+		"auth":   "BTBZMqHH6r4Tts7J_aSIgg"}}
+}
+
 // sweepRoutes has one entry per registered route, keyed "METHOD pattern".
 var sweepRoutes = map[string]sweepRoute{
 	"GET /api/health":     {},
@@ -163,6 +171,10 @@ var sweepRoutes = map[string]sweepRoute{
 	}},
 	"PATCH /api/notifications/mark-all-as-read": {},
 	"DELETE /api/notifications/{id}":            {params: withID("notification")},
+
+	"GET /api/push/key":              {},
+	"POST /api/push/subscriptions":   {body: pushSubscriptionBody},
+	"DELETE /api/push/subscriptions": {body: pushSubscriptionBody},
 
 	"POST /api/posts": {
 		body: func(*sweepFixtures) any { return map[string]any{"content": "hello campus", "visibility": "public"} },
@@ -292,6 +304,11 @@ func newSweepStack(t *testing.T) *sweepStack {
 		d.Moderation = app.NewModeration(app.ModerationDeps{DB: st.db, Sessions: st.sessions, Pusher: st.live,
 			Grains: st.live, Counts: st.live, Gates: gates, Log: d.Log})
 		d.Groups = app.NewGroups(app.GroupsDeps{DB: st.db, Media: st.media, Pusher: st.live, Index: idx, Log: d.Log})
+		keys, err := app.LoadKeys(context.Background(), st.db, filepath.Join(t.TempDir(), "secret"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Push = app.NewPush(app.PushDeps{DB: st.db, VAPID: keys.VAPID, AllowLoopbackHTTP: true})
 	}})
 	hash, err := app.NewHasher(1).Hash(context.Background(), sweepPassword)
 	if err != nil {

@@ -155,6 +155,50 @@ func TestBackends(t *testing.T) {
 					t.Fatal(err)
 				}
 			})
+			t.Run("variants are stored, served and deleted with the original", func(t *testing.T) {
+				big := save(t, s, encodeTest(t, noisy(1600, 1200, false), "jpg"))
+				if len(big.Variants) != 2 {
+					t.Fatalf("variants %+v, want 2", big.Variants)
+				}
+				for _, v := range big.Variants {
+					resp := do("GET", v.URL)
+					if resp.StatusCode() != 200 || int64(len(resp.Body())) != v.Size {
+						t.Fatalf("GET %s: status %d, %d bytes", v.URL, resp.StatusCode(), len(resp.Body()))
+					}
+					for k, want := range map[string]string{
+						"Content-Type": "image/jpeg", "X-Content-Type-Options": "nosniff",
+						"Cache-Control": "public, max-age=31536000, immutable",
+					} {
+						if got := string(resp.Header.Peek(k)); got != want {
+							t.Errorf("%s: %s = %q, want %q", v.URL, k, got, want)
+						}
+					}
+				}
+				if err := s.Delete(big.Key); err != nil {
+					t.Fatal(err)
+				}
+				for _, u := range []string{big.URL, big.Variants[0].URL, big.Variants[1].URL} {
+					if resp := do("GET", u); resp.StatusCode() != 404 {
+						t.Errorf("GET %s after delete: status %d, want 404", u, resp.StatusCode())
+					}
+				}
+				// A failure storing the last copy takes back the others.
+				var before int
+				if err := s.Walk(context.Background(), func(string, int64) error { before++; return nil }); err != nil {
+					t.Fatal(err)
+				}
+				broken := &Store{b: &failingPuts{backend: s.b, n: 3}, log: zerolog.Nop()}
+				if _, err := broken.Save(context.Background(), bytes.NewReader(encodeTest(t, noisy(1600, 1200, false), "jpg"))); !errors.Is(err, errPut) {
+					t.Fatalf("Save: %v, want %v", err, errPut)
+				}
+				var after int
+				if err := s.Walk(context.Background(), func(string, int64) error { after++; return nil }); err != nil {
+					t.Fatal(err)
+				}
+				if after != before {
+					t.Errorf("%d objects after a failed upload, %d before", after, before)
+				}
+			})
 			t.Run("Delete", func(t *testing.T) {
 				gone := save(t, s, pngData)
 				if resp := do("GET", gone.URL); resp.StatusCode() != 200 {

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -89,6 +90,11 @@ type Image struct {
 	// orientation (which Save keeps) swaps them for a quarter turn.
 	Width, Height int
 	Size          int64 // bytes stored, after metadata was removed
+	// Variants are smaller copies, ascending by width (ThumbWidth,
+	// DisplayWidth); none when the image is not wider than a thumbnail or
+	// is an animated GIF, and an image stored before variants existed has
+	// none either: clients fall back to URL.
+	Variants []Variant
 }
 
 // New opens the file store in dir, creating it if needed, and removes
@@ -135,7 +141,18 @@ func (s *Store) Save(ctx context.Context, r io.Reader) (Image, error) {
 	if err != nil {
 		return Image{}, domain.Invalid(msgCorrupt)
 	}
-	key, err := s.write(ctx, f.ext, clean)
+	// The copies are made before anything is written, so a failure here
+	// leaves nothing to clean up. Their pixels are decoded only now that
+	// the header's size is known to be within the limits.
+	variants, err := makeVariants(ctx, f, clean, orient, cfg)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return Image{}, fmt.Errorf("media: save: %w", ctxErr)
+	}
+	if err != nil {
+		s.log.Warn().Err(err).Str("content_type", f.contentType).Msg("image stored without smaller copies")
+		variants = nil
+	}
+	key, err := newKey(f.ext)
 	if err != nil {
 		return Image{}, err
 	}
@@ -143,7 +160,7 @@ func (s *Store) Save(ctx context.Context, r io.Reader) (Image, error) {
 	if orient >= 5 { // orientations 5–8 turn the image a quarter
 		w, h = h, w
 	}
-	return Image{
+	img := Image{
 		Key:         key,
 		URL:         "/media/" + key,
 		ContentType: f.contentType,
@@ -151,7 +168,34 @@ func (s *Store) Save(ctx context.Context, r io.Reader) (Image, error) {
 		Width:       w,
 		Height:      h,
 		Size:        int64(len(clean)),
-	}, nil
+	}
+	// Whole or not at all: if a copy cannot be stored, what was stored
+	// before it goes again, so no object outlives the failed upload.
+	written := make([]string, 0, 1+len(variants))
+	fail := func(err error) (Image, error) {
+		for _, k := range written {
+			if rerr := s.remove(k); rerr != nil {
+				s.log.Warn().Err(rerr).Str("key", k).Msg("could not remove part of a failed upload")
+			}
+		}
+		return Image{}, err
+	}
+	if err := s.b.put(ctx, key, bytes.NewReader(clean), int64(len(clean))); err != nil {
+		return fail(err)
+	}
+	written = append(written, key)
+	for _, v := range variants {
+		vk := variantKey(key, v.width, v.ext)
+		if err := s.b.put(ctx, vk, bytes.NewReader(v.data), int64(len(v.data))); err != nil {
+			return fail(err)
+		}
+		written = append(written, vk)
+		img.Variants = append(img.Variants, Variant{
+			Key: vk, URL: "/media/" + vk, ContentType: byExt(v.ext).contentType,
+			Width: v.width, Height: v.height, Size: int64(len(v.data)),
+		})
+	}
+	return img, nil
 }
 
 // Delete removes the image stored under key. Deleting a missing image is not
@@ -161,9 +205,29 @@ func (s *Store) Delete(key string) error {
 	if !validKey(key) {
 		return fmt.Errorf("media: delete %q: %w", key, ErrKey)
 	}
+	return s.remove(key)
+}
+
+// remove deletes key and, when it is an original's, every copy Save may
+// have made of it. Which copies exist is not recorded in the store, so
+// each possible name is removed; a missing one is not an error.
+func (s *Store) remove(key string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
 	defer cancel()
-	return s.b.remove(ctx, key)
+	if err := s.b.remove(ctx, key); err != nil {
+		return err
+	}
+	if isVariant(key) {
+		return nil
+	}
+	for _, w := range variantWidths {
+		for _, ext := range variantExts {
+			if err := s.b.remove(ctx, variantKey(key, w, ext)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // readUpload reads the whole upload, at most MaxBytes of it. One byte more is
@@ -224,18 +288,6 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
-// write stores data under a new key.
-func (s *Store) write(ctx context.Context, ext string, data []byte) (string, error) {
-	key, err := newKey(ext)
-	if err != nil {
-		return "", err
-	}
-	if err := s.b.put(ctx, key, bytes.NewReader(data), int64(len(data))); err != nil {
-		return "", err
-	}
-	return key, nil
-}
-
 // keyHex is the length of a key's random part: 128 bits in hex.
 const keyHex = 32
 
@@ -249,21 +301,39 @@ func newKey(ext string) (string, error) {
 	return hex.EncodeToString(b[:]) + "." + ext, nil
 }
 
-// validKey reports whether k has exactly the shape newKey gives: lower-case
-// hex and a known extension. Nothing else ever reaches the file system, which
-// rules out "..", slashes, absolute paths and temporary files.
+// validKey reports whether k has exactly the shape newKey gives, or
+// variantKey makes of it: lower-case hex, for a copy a dash and one of
+// variantWidths, and a known extension. Nothing else ever reaches the file
+// system, which rules out "..", slashes, absolute paths and temporary files.
 func validKey(k string) bool {
 	name, ext, ok := strings.Cut(k, ".")
-	if !ok || len(name) != keyHex || byExt(ext) == nil {
+	if !ok || len(name) < keyHex || byExt(ext) == nil {
 		return false
 	}
-	for i := range len(name) {
+	if suffix := name[keyHex:]; suffix != "" && !knownWidth(suffix) {
+		return false
+	}
+	for i := range keyHex {
 		if !isHex(name[i]) {
 			return false
 		}
 	}
 	return true
 }
+
+// knownWidth reports whether suffix is "-" and one of variantWidths.
+func knownWidth(suffix string) bool {
+	for _, w := range variantWidths {
+		if suffix == "-"+strconv.Itoa(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// isVariant reports whether a valid key names a copy rather than an
+// original.
+func isVariant(key string) bool { return key[keyHex] == '-' }
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f'

@@ -313,7 +313,8 @@ func (c *endsAfter) Err() error {
 func TestWriteCancelledMidway(t *testing.T) {
 	for n := range 2 {
 		s, dir := newStore(t)
-		if _, err := s.write(&endsAfter{context.Background(), n}, "png", pngBytes(t, 4, 4)); !errors.Is(err, context.Canceled) {
+		data := pngBytes(t, 4, 4)
+		if err := s.b.put(&endsAfter{context.Background(), n}, strings.Repeat("ab", 16)+".png", bytes.NewReader(data), int64(len(data))); !errors.Is(err, context.Canceled) {
 			t.Fatalf("ending after %d checks: err %v, want context.Canceled", n, err)
 		}
 		if fs := files(t, dir); len(fs) != 0 {

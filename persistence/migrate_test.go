@@ -23,7 +23,8 @@ func TestMain(m *testing.M) { testdb.Main(m) }
 var tables = []string{
 	"account_capabilities", "account_suspensions",
 	"app_secrets", "comments", "experience", "friend_requests", "friendships", "group_members", "groups", "mail_outbox", "moderation_audit",
-	"notifications", "otp_codes", "post_images", "post_likes", "posts", "profile_likes", "profiles",
+	"notifications", "otp_codes", "post_images", "post_likes", "posts", "profile_likes", "profiles", "push_outbox",
+	"push_subscriptions",
 	"reports", "search_outbox", "user_blocks", "user_mutes", "users",
 }
 
@@ -58,7 +59,7 @@ func TestMigrateDownAndUpAgain(t *testing.T) {
 		t.Fatalf("after Rollback: tables %v remain", got)
 	}
 	var fns int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM pg_proc WHERE proname IN ('search_outbox_notify', 'mail_outbox_notify')").Scan(&fns); err != nil || fns != 0 {
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM pg_proc WHERE proname IN ('search_outbox_notify', 'mail_outbox_notify', 'push_outbox_enqueue')").Scan(&fns); err != nil || fns != 0 {
 		t.Fatalf("after Rollback: %d trigger functions remain (%v)", fns, err)
 	}
 	if err := persistence.Migrate(ctx, db); err != nil {

@@ -43,8 +43,12 @@ type User struct {
 	AvatarKey string `bun:"avatar_key,notnull"`
 	CoverURL  string `bun:"cover_url,notnull"`
 	CoverKey  string `bun:"cover_key,notnull"`
-	Bio       string `bun:"bio,notnull"`
-	Location  string `bun:"location,notnull"`
+	// AvatarVariants and CoverVariants are the smaller copies of the
+	// avatar and the cover, empty for images from before they were made.
+	AvatarVariants ImageVariants `bun:"avatar_variants,notnull"`
+	CoverVariants  ImageVariants `bun:"cover_variants,notnull"`
+	Bio            string        `bun:"bio,notnull"`
+	Location       string        `bun:"location,notnull"`
 	// TokenVersion is part of every token; bumping it revokes them all.
 	TokenVersion int `bun:"token_version,notnull"`
 	// UnreadNotifications is kept by triggers on notifications (migration
@@ -162,7 +166,10 @@ type PostImage struct {
 	Width       int       `bun:"width,notnull"`
 	Height      int       `bun:"height,notnull"`
 	SizeBytes   int64     `bun:"size_bytes,notnull"`
-	CreatedAt   time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	// Alt is the image's description for those who cannot see it.
+	Alt       string        `bun:"alt,notnull"`
+	Variants  ImageVariants `bun:"variants,notnull"`
+	CreatedAt time.Time     `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 }
 
 // PostLike is one user's like of one post.

@@ -20,10 +20,15 @@ import (
 	"campus/domain"
 )
 
-// ImageRef is the {url, type} of a post image as lists show it.
+// ImageRef is a post image as lists show it: the original's url, type and
+// size, its description and its smaller copies.
 type ImageRef struct {
-	URL  string `json:"url"`
-	Type string `json:"type"`
+	URL      string         `json:"url"`
+	Type     string         `json:"type"`
+	Width    int            `json:"width"`
+	Height   int            `json:"height"`
+	Alt      string         `json:"alt"`
+	Variants []ImageVariant `json:"variants"`
 }
 
 // PostRow is a post as its readers see it: with its author, its images in
@@ -72,7 +77,7 @@ type PostQuery struct {
 
 // authorColumns are the user columns a post or comment shows (UserSummary).
 func authorColumns(q *bun.SelectQuery) *bun.SelectQuery {
-	return q.Column("id", "name", "role", "university_id", "department", "avatar_url", "avatar_key")
+	return q.Column("id", "name", "role", "university_id", "department", "avatar_url", "avatar_key", "avatar_variants")
 }
 
 // postsSQL is the one query behind the feed, a profile's posts and a single
@@ -128,8 +133,9 @@ func hiddenFromSQL(n int, mutes bool) string {
 func postsSQLHiding(where string, limit int, mutes bool) string {
 	return `SELECT p.id, p.user_id, p.content, p.visibility, p.likes_count, p.comments_count,
 	(extract(epoch FROM p.created_at) * 1000000)::int8, (extract(epoch FROM p.updated_at) * 1000000)::int8,
-	u.name, u.role, u.university_id, u.department, u.avatar_url, u.avatar_key,
-	(SELECT json_agg(json_build_object('url', pi.url, 'type', pi.type) ORDER BY pi.position)
+	u.name, u.role, u.university_id, u.department, u.avatar_url, u.avatar_key, u.avatar_variants,
+	(SELECT json_agg(json_build_object('url', pi.url, 'type', pi.type, 'width', pi.width, 'height', pi.height,
+		'alt', pi.alt, 'variants', pi.variants) ORDER BY pi.position)
 		FROM post_images pi WHERE pi.post_id = p.id),
 	ARRAY(SELECT v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
 		WHERE EXISTS (SELECT FROM post_likes pl WHERE pl.post_id = p.id AND pl.user_id = v.u) ORDER BY v.i),
@@ -162,7 +168,7 @@ func queryPosts(ctx context.Context, db bun.IDB, query string, args ...any) ([]*
 		var gHandle, gName, gVis sql.NullString
 		if err := rows.Scan(&r.ID, &r.UserID, &r.Content, &r.Visibility, &r.LikesCount, &r.CommentsCount,
 			&created, &updated, &r.Author.Name, &r.Author.Role, &univ, &r.Author.Department,
-			&r.Author.AvatarURL, &r.Author.AvatarKey, &images, &likedBy, &hiddenFor, &r.Removed,
+			&r.Author.AvatarURL, &r.Author.AvatarKey, &r.Author.AvatarVariants, &images, &likedBy, &hiddenFor, &r.Removed,
 			&groupID, &gHandle, &gName, &gVis); err != nil {
 			return nil, err
 		}
@@ -291,6 +297,21 @@ func SetPostContent(ctx context.Context, db bun.IDB, id uuid.UUID, content strin
 		return fmt.Errorf("persistence: set post content: %w", err)
 	}
 	return AddOutbox(ctx, db, EntityPost, id, OpUpsert)
+}
+
+// SetPostImageAlts replaces the descriptions of a post's images: alts[i]
+// is the image at position i's. Images past the end of alts keep theirs.
+func SetPostImageAlts(ctx context.Context, db bun.IDB, id uuid.UUID, alts []string) error {
+	if len(alts) == 0 {
+		return nil
+	}
+	_, err := db.ExecContext(ctx, `UPDATE post_images pi SET alt = a.alt
+		FROM unnest(?::text[]) WITH ORDINALITY AS a (alt, i)
+		WHERE pi.post_id = ? AND pi.position = a.i - 1`, pgdialect.Array(alts), id)
+	if err != nil {
+		return fmt.Errorf("persistence: set post image alts: %w", err)
+	}
+	return nil
 }
 
 // DeletePost removes a post and, by cascade, its images, likes, comments and

@@ -156,10 +156,10 @@ const (
 // delete after commit. It locks the user row, so run it in a transaction:
 // two uploads at once each get back the key the other replaced, and no file
 // is orphaned. domain.ErrNotFound when the user is gone.
-func SetUserImage(ctx context.Context, db bun.IDB, userID uuid.UUID, which, url, key string) (string, error) {
-	urlCol, keyCol := "avatar_url", "avatar_key"
+func SetUserImage(ctx context.Context, db bun.IDB, userID uuid.UUID, which, url, key string, variants ImageVariants) (string, error) {
+	urlCol, keyCol, varCol := "avatar_url", "avatar_key", "avatar_variants"
 	if which == ImageCover {
-		urlCol, keyCol = "cover_url", "cover_key"
+		urlCol, keyCol, varCol = "cover_url", "cover_key", "cover_variants"
 	}
 	var old string
 	err := db.NewSelect().Model((*User)(nil)).Column(keyCol).Where("id = ?", userID).For("UPDATE").Scan(ctx, &old)
@@ -167,7 +167,8 @@ func SetUserImage(ctx context.Context, db bun.IDB, userID uuid.UUID, which, url,
 		return "", notFound(err, "persistence: lock user image")
 	}
 	_, err = db.NewUpdate().Model((*User)(nil)).
-		Set("? = ?", bun.Ident(urlCol), url).Set("? = ?", bun.Ident(keyCol), key).Set("updated_at = now()").
+		Set("? = ?", bun.Ident(urlCol), url).Set("? = ?", bun.Ident(keyCol), key).
+		Set("? = ?", bun.Ident(varCol), variants).Set("updated_at = now()").
 		Where("id = ?", userID).Exec(ctx)
 	if err != nil {
 		return "", fmt.Errorf("persistence: set user image: %w", err)

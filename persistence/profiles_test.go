@@ -188,7 +188,8 @@ func TestSetUserImageHandsBackTheReplacedKey(t *testing.T) {
 		var old string
 		err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 			var err error
-			old, err = persistence.SetUserImage(ctx, tx, u.ID, st.which, "/media/"+st.key, st.key)
+			old, err = persistence.SetUserImage(ctx, tx, u.ID, st.which, "/media/"+st.key, st.key,
+				persistence.ImageVariants{{URL: "/media/" + st.key + "-320", Width: 320, Height: 200}})
 			return err
 		})
 		if err != nil || old != st.wantOld {
@@ -203,7 +204,11 @@ func TestSetUserImageHandsBackTheReplacedKey(t *testing.T) {
 	if err != nil || got.AvatarKey != "a2.png" || got.AvatarURL != "/media/a2.png" || got.CoverKey != "c2.jpg" {
 		t.Fatalf("user %+v %v", got, err)
 	}
-	if _, err := persistence.SetUserImage(ctx, db, persistence.NewID(), persistence.ImageAvatar, "/x", "x"); err == nil {
+	if len(got.AvatarVariants) != 1 || got.AvatarVariants[0] != (persistence.ImageVariant{URL: "/media/a2.png-320", Width: 320, Height: 200}) ||
+		len(got.CoverVariants) != 1 || got.CoverVariants[0].URL != "/media/c2.jpg-320" {
+		t.Fatalf("variants: avatar %+v cover %+v", got.AvatarVariants, got.CoverVariants)
+	}
+	if _, err := persistence.SetUserImage(ctx, db, persistence.NewID(), persistence.ImageAvatar, "/x", "x", nil); err == nil {
 		t.Fatal("no error for a missing user")
 	}
 }

@@ -2,11 +2,14 @@ package persistence_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 
 	"github.com/google/uuid"
+	"github.com/uptrace/bun"
 
+	"campus/domain"
 	"campus/persistence"
 	"campus/persistence/testdb"
 )
@@ -92,6 +95,69 @@ func TestWatchablePosts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if slices.Contains(got, tc.post) != tc.want {
 				t.Errorf("watchable %v, want %v", !tc.want, tc.want)
+			}
+		})
+	}
+}
+
+// TestRemovedCommentCount: a comment a moderator removes leaves its post's
+// comments_count at once; afterwards neither its author's delete nor the
+// deletion of their account counts it out again (which would leave the
+// count short, or break its CHECK and the account deletion with it).
+func TestRemovedCommentCount(t *testing.T) {
+	db := testdb.New(t)
+	ctx := context.Background()
+	author, commenter := newUser("Removed Count Author"), newUser("Removed Count Commenter")
+	insert(t, db, author, commenter)
+	post := newPost(t, db, author, "talk", 0)
+	kept := &persistence.Comment{ID: persistence.NewID(), UserID: author.ID, Content: "kept"}
+	removed := &persistence.Comment{ID: persistence.NewID(), UserID: commenter.ID, Content: "removed"}
+	if _, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: post.ID,
+		Comments: []*persistence.Comment{kept, removed}}); err != nil {
+		t.Fatal(err)
+	}
+	count := func() int {
+		t.Helper()
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT comments_count FROM posts WHERE id = ?`, post.ID).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	steps := []struct {
+		name string
+		do   func() error
+		want int
+	}{
+		{"a moderator removes it", func() error {
+			it, err := persistence.RemoveComment(ctx, db, removed.ID)
+			if err == nil && (it.Comments != 1 || it.PostID != post.ID) {
+				t.Errorf("removal answered %+v, want the post's count 1", it)
+			}
+			return err
+		}, 1},
+		{"its author deletes it", func() error {
+			res, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: post.ID,
+				Removals: []persistence.CommentRemoval{{CommentID: removed.ID, UserID: commenter.ID}}})
+			if err == nil && !errors.Is(res.RemovalErrs[0], domain.ErrNotFound) {
+				t.Errorf("the author's delete: %v, want not found", res.RemovalErrs[0])
+			}
+			return err
+		}, 1},
+		{"its author's account is deleted", func() error {
+			return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+				_, err := persistence.DeleteAccount(ctx, tx, commenter.ID)
+				return err
+			})
+		}, 1},
+	}
+	for _, st := range steps {
+		t.Run(st.name, func(t *testing.T) {
+			if err := st.do(); err != nil {
+				t.Fatal(err)
+			}
+			if n := count(); n != st.want {
+				t.Fatalf("comments_count %d, want %d", n, st.want)
 			}
 		})
 	}

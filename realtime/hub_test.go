@@ -1,7 +1,10 @@
 package realtime
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -114,4 +117,124 @@ func TestCountsOneFramePerSocketAndTick(t *testing.T) {
 	}
 	t.Run("socket a: posts 0–19", func(t *testing.T) { expect(a, posts[:20]) })
 	t.Run("socket b: posts 12–19", func(t *testing.T) { expect(b, posts[12:20]) })
+}
+
+// TestWatchChecked: the posts of a watch frame reach the hub only once the
+// client's Watchable check allowed them: refused posts, posts of a failed
+// check and a post unwatched while its check ran get no counts; the allowed
+// ones do.
+func TestWatchChecked(t *testing.T) {
+	n := newTestNode(t, Options{}, actors.HubOptions{})
+	ok1, ok2, refused, gated, failing := uuid.New(), uuid.New(), uuid.New(), uuid.New(), uuid.New()
+	gate, gatedAsked := make(chan struct{}), make(chan struct{})
+	check := func(_ context.Context, ids []uuid.UUID) ([]uuid.UUID, error) {
+		var out []uuid.UUID
+		for _, id := range ids {
+			switch id {
+			case failing:
+				return nil, errors.New("database down")
+			case gated:
+				close(gatedAsked)
+				<-gate
+			case refused:
+				continue
+			}
+			out = append(out, id)
+		}
+		return out, nil
+	}
+	n.watchable.Store(&check)
+	c, _ := n.dial(uuid.New())
+	send := func(event string, ids ...uuid.UUID) {
+		t.Helper()
+		raw, _ := json.Marshal(map[string]any{"event": event, "data": map[string]any{"postIds": ids}})
+		if err := c.WriteMessage(websocket.TextMessage, raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send("watch", ok1, refused)
+	send("watch", gated)
+	select {
+	case <-gatedAsked:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the watch was not checked")
+	}
+	send("unwatch", gated) // while its check runs
+	// The unwatch is handled before the check's answer: a probe's answer
+	// proves the session read it.
+	if err := c.WriteMessage(websocket.TextMessage, []byte(`{"event":"test"}`)); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, got, err := c.ReadMessage(); err != nil || !bytes.Contains(got, []byte(`"test:response"`)) {
+		t.Fatalf("probe: %q %v", got, err)
+	}
+	close(gate)
+	send("watch", failing)
+	send("watch", ok2)
+
+	hub := actor.NewPID(n.system.Address(), actors.HubName)
+	tick := &actors.CountsTick{}
+	for _, id := range []uuid.UUID{ok1, ok2, refused, gated, failing} {
+		tick.Counts = append(tick.Counts, &actors.PostCount{PostId: id.String(), Likes: 1})
+	}
+	// A read that times out breaks the connection: frames are read in the
+	// background and waited for here.
+	frames := make(chan []byte, 64)
+	go func() {
+		defer close(frames)
+		_ = c.SetReadDeadline(time.Time{})
+		for {
+			_, raw, err := c.ReadMessage()
+			if err != nil {
+				return
+			}
+			frames <- raw
+		}
+	}()
+	// Ticks until the last allowed post's check is through (bounded); every
+	// frame until then, and the one after, holds allowed posts only.
+	deadline := time.Now().Add(10 * time.Second)
+	framesWithOK2 := 0
+	for framesWithOK2 < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("no counts of the allowed posts")
+		}
+		n.system.Root.Send(hub, tick)
+		var raw []byte
+		select {
+		case raw = <-frames:
+		case <-time.After(100 * time.Millisecond):
+			continue // not watched yet: the hub sends no frame
+		}
+		if raw == nil {
+			t.Fatal("the socket closed")
+		}
+		var f struct {
+			Event string `json:"event"`
+			Data  struct {
+				Posts []struct {
+					PostID string `json:"postId"`
+				} `json:"posts"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(raw, &f); err != nil || f.Event != "post:counts" {
+			t.Fatalf("frame %q: %v", raw, err)
+		}
+		got := map[string]bool{}
+		for _, p := range f.Data.Posts {
+			got[p.PostID] = true
+		}
+		for name, id := range map[string]uuid.UUID{"refused": refused, "unwatched while checked": gated, "failed check": failing} {
+			if got[id.String()] {
+				t.Fatalf("counts of the %s post: %q", name, raw)
+			}
+		}
+		if !got[ok1.String()] {
+			t.Fatalf("no counts of the first allowed post: %q", raw)
+		}
+		if got[ok2.String()] {
+			framesWithOK2++
+		}
+	}
 }

@@ -2,11 +2,13 @@ package realtime
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,6 +30,9 @@ type testNode struct {
 	sockets *Sockets
 	addr    string
 	pids    chan *actor.PID
+	// watchable is the Client.Watchable of the sockets dialled from now on
+	// (unset: none).
+	watchable atomic.Pointer[func(context.Context, []uuid.UUID) ([]uuid.UUID, error)]
 }
 
 func newTestNode(t *testing.T, o Options, ho actors.HubOptions) *testNode {
@@ -50,7 +55,11 @@ func newTestNode(t *testing.T, o Options, ho actors.HubOptions) *testNode {
 			return
 		}
 		// The session owns the hijacked connection from here.
-		n.pids <- n.sockets.spawn(c, Client{UserID: user, Ready: map[string]string{"userId": user.String()}})
+		client := Client{UserID: user, Ready: map[string]string{"userId": user.String()}}
+		if w := n.watchable.Load(); w != nil {
+			client.Watchable = *w
+		}
+		n.pids <- n.sockets.spawn(c, client)
 	}))
 	t.Cleanup(srv.Close)
 	n.addr = srv.Listener.Addr().String()

@@ -244,11 +244,11 @@ describe('the issue flow', () => {
 
     // Chromium on Linux has no navigator.share: Share copies the link.
     await page.evaluate(() => navigator.clipboard.writeText(''));
-    await card.getByRole('button', { name: 'Share' }).click();
+    await card.getByRole('button', { name: 'Share', exact: true }).click();
     await card.getByRole('button', { name: 'Copied!' }).waitFor();
     await card.getByRole('tooltip').filter({ hasText: 'Link copied to clipboard!' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}/post/${postId}`);
-    await card.getByRole('button', { name: 'Share' }).waitFor({ timeout: 4000 }); // reverts after 2 s
+    await card.getByRole('button', { name: 'Share', exact: true }).waitFor({ timeout: 4000 }); // reverts after 2 s
   });
 
   it('deletes the post, and it disappears in the other browser', async (ctx) => {

@@ -3,11 +3,15 @@
 // — sign in, post, like, comment, open a notification — with no mouse at all.
 // Runs after the other specs (file-name order) with its own two users.
 
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api } from './support/api';
 import { axeAllVariants, describeFindings, type AxeFinding } from './support/axe';
 import { launch, newPage, type PageProblems } from './support/browser';
+import { png, postWithImages, writePng } from './support/images';
 import { waitForCode } from './support/mail';
 
 const baseURL = inject('baseURL');
@@ -74,12 +78,13 @@ describe('accessibility (issue 16)', () => {
   let page: Page;
   let problems: PageProblems;
   let other: { id: string; token: string };
+  let self: { id: string; token: string };
   let postId = '';
 
   beforeAll(async () => {
     browser = await launch();
     ({ page, problems } = await newPage(browser, baseURL));
-    await createStudent(walker);
+    self = await createStudent(walker);
     other = await createStudent(liker);
   });
 
@@ -185,6 +190,8 @@ describe('accessibility (issue 16)', () => {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    // The service worker (issue 16) installed on an earlier screen would answer from its cache.
+    await cdp.send('Network.setBypassServiceWorker', { bypass: true });
     const firstScreen = async () => {
       await page.goto('/');
       await page.locator('article.post-card').first().waitFor({ timeout: 60_000 });
@@ -218,6 +225,7 @@ describe('accessibility (issue 16)', () => {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
+    await cdp.send('Network.setBypassServiceWorker', { bypass: false });
     await cdp.detach();
   });
 
@@ -230,6 +238,11 @@ describe('accessibility (issue 16)', () => {
     await page.getByRole('button', { name: 'Create Post' }).first().click();
     await page.getByRole('dialog', { name: 'Create Post' }).waitFor();
     await check('create-post');
+    // Issue 16: the composer with an image chosen shows its alt-text field.
+    const pics = mkdtempSync(join(tmpdir(), 'campus-wcag-'));
+    await page.getByTestId('post-images-input').setInputFiles(writePng(pics, 'quad.png', 640, 400, [200, 90, 40], [30, 60, 150]));
+    await page.getByLabel('Description of image 1 (alt text)').waitFor();
+    await check('create-post-alt-text');
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: /^Notifications/ }).click();
     await page.getByRole('dialog', { name: 'Notifications' }).waitFor();
@@ -244,6 +257,23 @@ describe('accessibility (issue 16)', () => {
     await page.goto(`/post/${postId}`);
     await page.locator('article.post-card').waitFor();
     await check('post');
+    // Issue 16: the full-screen image viewer, opened on a post with two images.
+    const pictures = await postWithImages(
+      baseURL,
+      self.token,
+      `Two pictures for the viewer ${n}`,
+      [
+        { name: 'a.png', data: png(900, 600, [240, 200, 60], [20, 80, 140]) },
+        { name: 'b.png', data: png(600, 900, [30, 30, 30], [220, 220, 220]) },
+      ],
+      ['A sunflower field', ''],
+    );
+    expect(pictures.status).toBe(201);
+    await page.goto(`/post/${pictures.id}`);
+    await page.getByRole('button', { name: 'A sunflower field' }).click();
+    await page.getByRole('dialog', { name: /image 1 of 2/ }).waitFor();
+    await check('image-viewer');
+    await page.keyboard.press('Escape');
     await page.goto('/profile');
     await page.getByRole('heading', { name: walker.name, level: 1 }).waitFor();
     await check('profile');
@@ -260,6 +290,48 @@ describe('accessibility (issue 16)', () => {
     await page.goto('/settings');
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     await check('settings');
+
+    // Groups (issue 18): the directory, the create dialog, a group's page and tabs, the big screen.
+    const handle = `wcag-${n}`;
+    const made = await api<{ id: string }>(
+      baseURL,
+      'POST',
+      '/groups',
+      {
+        name: `Accessible Fest ${n}`,
+        handle,
+        kind: 'event',
+        visibility: 'public',
+        description: 'Every screen, every theme',
+        startsAt: new Date(Date.now() - 3_600_000).toISOString(),
+        endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+      self.token,
+    );
+    expect(made.status, made.message).toBe(201);
+    const gp = await api<{ post: { id: string } }>(baseURL, 'POST', '/posts', { content: `Welcome, all ${n}`, visibility: 'public', groupId: made.data.id }, self.token);
+    expect(gp.status, gp.message).toBe(201);
+    expect((await api(baseURL, 'PUT', `/groups/${handle}/pin`, { postId: gp.data.post.id }, self.token)).status).toBe(200);
+    await page.goto('/groups');
+    await page.getByRole('heading', { name: 'Groups', level: 1 }).waitFor();
+    await page.getByRole('list', { name: 'Your groups' }).waitFor();
+    await check('groups');
+    await page.getByRole('button', { name: 'Create group' }).click();
+    await page.getByRole('dialog', { name: 'Create group' }).waitFor();
+    await check('group-create');
+    await page.keyboard.press('Escape');
+    await page.goto(`/g/${handle}`);
+    await page.getByRole('heading', { name: `Accessible Fest ${n}`, level: 1 }).waitFor();
+    await page.locator('article.post-card').first().waitFor();
+    await check('group');
+    for (const tab of ['About', 'Members', 'Requests']) {
+      await page.getByRole('tab', { name: tab }).click();
+      await page.waitForTimeout(300);
+      await check(`group-${tab.toLowerCase()}`);
+    }
+    await page.goto(`/g/${handle}/live`);
+    await page.getByRole('article', { name: 'Pinned post' }).waitFor();
+    await check('group-live');
     expect(findings, describeFindings(findings)).toEqual([]);
-  });
+  }, 300_000); // about twenty screens, four variants each, on a shared 2-core machine
 });

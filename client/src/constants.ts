@@ -26,6 +26,8 @@ export const MIN_PASSWORD_LENGTH = 8;
 
 /** Posts (spec §9). */
 export const MAX_POST_LENGTH = 2000;
+/** Issue 16: an image's description (alt text), as the server bounds it. */
+export const MAX_ALT_LENGTH = 1000;
 export const MAX_POST_IMAGES = 3;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const POST_RETRIES = 3;

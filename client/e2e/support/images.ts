@@ -56,3 +56,24 @@ export function writePng(dir: string, name: string, width: number, height: numbe
   writeFileSync(path, png(width, height, from, to));
   return path;
 }
+
+/**
+ * POST /api/posts as multipart, as the composer sends it: content, the files
+ * under images and one imageAlts per image (issue 16). Answers the post's id.
+ */
+export async function postWithImages(
+  baseURL: string,
+  token: string,
+  content: string,
+  files: { name: string; data: Buffer }[],
+  alts: string[] = [],
+): Promise<{ status: number; id: string }> {
+  const form = new FormData();
+  form.append('content', content);
+  form.append('visibility', 'public');
+  for (const f of files) form.append('images', new Blob([new Uint8Array(f.data)], { type: 'image/png' }), f.name);
+  files.forEach((_, i) => form.append('imageAlts', alts[i] ?? ''));
+  const res = await fetch(`${baseURL}/api/posts`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+  const json = (await res.json()) as { data?: { post?: { id?: string } } };
+  return { status: res.status, id: json.data?.post?.id ?? '' };
+}

@@ -8,6 +8,8 @@ export type Role = 'student' | 'faculty';
 export interface ImageRef {
   url: string;
   publicId?: string;
+  /** The server's smallest copy (issue 16): what a small avatar loads; absent for images from before. */
+  thumbUrl?: string;
 }
 
 /** A user summary: what posts, comments and suggestions carry. */
@@ -57,6 +59,8 @@ export function normalizeImage(v: unknown): ImageRef {
   const img: ImageRef = { url: str(v.url) };
   const publicId = str(v.publicId);
   if (publicId) img.publicId = publicId;
+  const thumbUrl = str(v.thumbUrl);
+  if (thumbUrl && img.url) img.thumbUrl = thumbUrl;
   return img;
 }
 

@@ -22,6 +22,8 @@ export interface ServerNotification {
   actors?: FromUser[];
   actorCount?: number;
   post?: { id: string; snippet?: string };
+  /** Group notifications (issue 18): group_join_request, group_join_approved, group_invitation, group_post. */
+  group?: { id: string; handle: string; name: string };
   createdAt?: string;
   updatedAt?: string;
   isRead?: boolean;

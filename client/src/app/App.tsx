@@ -6,6 +6,7 @@ import { ThemeControl, useApplyTheme } from '../features/theme';
 import { Toaster } from '../ui/Toaster';
 import { unreadCountAtom } from '../features/notifications/notificationsAtoms';
 import { loadConfigAtom, productNameAtom, supportEmailAtom } from './config';
+import { Connectivity } from './Connectivity';
 import './App.css';
 
 // A signed-in visitor never downloads the sign-up screens, and a signed-out
@@ -80,6 +81,7 @@ export function App() {
     <>
       <Suspense fallback={<div className="app-loading" role="status" aria-label="Loading" />}>{content}</Suspense>
       <Toaster />
+      <Connectivity />
     </>
   );
 }

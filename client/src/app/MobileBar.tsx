@@ -1,9 +1,13 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { hasPendingRequestsAtom } from '../features/friends/friendsAtoms';
-import { FriendsIcon, HomeIcon, UserIcon } from '../ui/icons';
+import { FriendsIcon, GroupsIcon, HomeIcon, UserIcon } from '../ui/icons';
 import { navigateAtom, routeAtom } from './navigation';
+import { groupsActive } from './TopBar';
 
-/** Spec §2.9: the mobile bottom bar — Feed, Friends, Profile (Profile shows the own profile). */
+/**
+ * Spec §2.9: the mobile bottom bar — Feed, Friends, Profile (Profile shows
+ * the own profile); Groups (issue 18) sits between Friends and Profile.
+ */
 export function MobileBar() {
   const route = useAtomValue(routeAtom);
   const navigate = useSetAtom(navigateAtom);
@@ -23,6 +27,15 @@ export function MobileBar() {
       >
         <FriendsIcon />
         <span>Friends</span>
+      </button>
+      <button
+        type="button"
+        className={item(groupsActive(route))}
+        onClick={() => navigate({ page: 'groups' })}
+        aria-current={groupsActive(route) ? 'page' : undefined}
+      >
+        <GroupsIcon />
+        <span>Groups</span>
       </button>
       <button
         type="button"

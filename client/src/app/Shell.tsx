@@ -24,6 +24,9 @@ const ModerationPage = lazy(() =>
   import('../features/moderation/ModerationPage').then((m) => ({ default: m.ModerationPage })),
 );
 const PostPage = lazy(() => import('../features/posts/PostPage').then((m) => ({ default: m.PostPage })));
+const GroupsPage = lazy(() => import('../features/groups/GroupsPage').then((m) => ({ default: m.GroupsPage })));
+const GroupPage = lazy(() => import('../features/groups/GroupPage').then((m) => ({ default: m.GroupPage })));
+const LiveView = lazy(() => import('../features/groups/LiveView').then((m) => ({ default: m.LiveView })));
 
 /** What a page shows while its chunk loads. */
 export function PageLoading() {
@@ -49,6 +52,13 @@ function Page({ route }: { route: Route }) {
       return <ProfilePage key={route.userId ?? 'me'} />;
     case 'post':
       return <PostPage key={route.postId} postId={route.postId} />;
+    case 'groups':
+      return <GroupsPage />;
+    case 'group':
+      return <GroupPage key={route.handle} handle={route.handle} />;
+    case 'groupLive':
+      // Shown without the shell (see Shell); never reached here.
+      return null;
   }
 }
 
@@ -95,6 +105,15 @@ export function Shell() {
 
   useRealtime();
   useOwnAuthorSync();
+
+  // The event big screen (issue 18) has no chrome: no bars, no overlays.
+  if (ready && route.page === 'groupLive') {
+    return (
+      <Suspense fallback={<PageLoading />}>
+        <LiveView key={route.handle} handle={route.handle} />
+      </Suspense>
+    );
+  }
 
   return (
     <div className="shell">

@@ -3,10 +3,15 @@ import { UNREAD_BADGE_CAP } from '../constants';
 import { hasPendingRequestsAtom } from '../features/friends/friendsAtoms';
 import { openNotificationsPanelAtom, unreadCountAtom } from '../features/notifications/notificationsAtoms';
 import { setSearchOpenAtom } from '../features/search/searchAtoms';
-import { BellIcon, FriendsIcon, HomeIcon, SearchIcon } from '../ui/icons';
+import { BellIcon, FriendsIcon, GroupsIcon, HomeIcon, SearchIcon } from '../ui/icons';
 import { AvatarMenu } from './AvatarMenu';
 import { productNameAtom } from './config';
-import { navigateAtom, routeAtom } from './navigation';
+import { navigateAtom, routeAtom, type Route } from './navigation';
+
+/** The Groups entry is current on the directory and on a group's page. */
+export function groupsActive(route: Route): boolean {
+  return route.page === 'groups' || route.page === 'group';
+}
 
 /** Spec §9: the unread badge caps at 9+. */
 export function badgeText(n: number): string {
@@ -72,6 +77,15 @@ export function TopBar() {
           >
             <FriendsIcon />
             <span>Friends</span>
+          </button>
+          <button
+            type="button"
+            className={`top-bar__nav-btn${groupsActive(route) ? ' is-active' : ''}`}
+            aria-current={groupsActive(route) ? 'page' : undefined}
+            onClick={() => navigate({ page: 'groups' })}
+          >
+            <GroupsIcon />
+            <span>Groups</span>
           </button>
         </nav>
 

@@ -31,6 +31,10 @@ describe('paths and deep links', () => {
     ['/settings', { page: 'settings' }],
     ['/profile', { page: 'profile' }],
     ['/feed', { page: 'feed' }],
+    ['/groups', { page: 'groups' }],
+    ['/g/robotics-club', { page: 'group', handle: 'robotics-club' }],
+    ['/g/Robotics-Club', { page: 'group', handle: 'robotics-club' }],
+    ['/g/robotics-club/live', { page: 'groupLive', handle: 'robotics-club' }],
   ])('%s', (path, route) => {
     expect(parsePath(path)).toEqual(route);
   });
@@ -54,7 +58,7 @@ describe('paths and deep links', () => {
     expect(window.location.pathname + window.location.search).toBe('/');
   });
 
-  it.each(['/', '/login', '/nope', '/post', '/post/a/b', '/profile/..%2F'])('%s names no page', (path) => {
+  it.each(['/', '/login', '/nope', '/post', '/post/a/b', '/profile/..%2F', '/g', '/g/ab', '/g/-club', '/g/club-', '/g/a_b_c', '/g/club/other'])('%s names no page', (path) => {
     expect(parsePath(path)).toBeNull();
   });
 
@@ -63,6 +67,20 @@ describe('paths and deep links', () => {
     expect(pathOf({ page: 'profile', userId: 'u1' })).toBe('/profile/u1');
     expect(pathOf({ page: 'post', postId: 'p1' })).toBe('/post/p1');
     expect(pathOf({ page: 'friends' })).toBe('/friends');
+    expect(pathOf({ page: 'groups' })).toBe('/groups');
+    expect(pathOf({ page: 'group', handle: 'bca-2020' })).toBe('/g/bca-2020');
+    expect(pathOf({ page: 'groupLive', handle: 'fest' })).toBe('/g/fest/live');
+  });
+
+  it('keeps a group page in history so Back returns to it', () => {
+    const store = createStore();
+    store.set(initNavigationAtom);
+    store.set(navigateAtom, { page: 'group', handle: 'robotics-club' });
+    expect(window.location.pathname).toBe('/g/robotics-club');
+    store.set(navigateAtom, { page: 'groupLive', handle: 'robotics-club' });
+    store.set(restoreRouteAtom, { page: 'group', handle: 'robotics-club' });
+    expect(store.get(routeAtom)).toEqual({ page: 'group', handle: 'robotics-club' });
+    expect(routeFromHistoryState({ page: 'group', handle: 'Not A Handle' })).toEqual({ page: 'feed' });
   });
 });
 

@@ -1,5 +1,6 @@
 // In-app navigation (spec §2.2). Navigation is by page name: feed, profile,
-// friends or settings, optionally with a user id; plus the /post/{id} route.
+// friends, groups or settings, optionally with a user id; plus the /post/{id},
+// /g/{handle} and /g/{handle}/live routes.
 // The current page is kept in per-tab storage (lib/storage) and mirrored into browser history
 // (state {page, userId, postId}) so Back works; the URL follows too, so deep
 // links (/profile/{id}, /post/{id}, /friends) survive a reload — the server
@@ -9,20 +10,25 @@ import { atom } from 'jotai';
 import { readString, removeKey, STORAGE_KEYS, writeString } from '../lib/storage';
 import { scrollToTop } from '../ui/scroll';
 
-export const PAGES = ['feed', 'profile', 'friends', 'settings', 'moderation'] as const;
+export const PAGES = ['feed', 'profile', 'friends', 'groups', 'settings', 'moderation'] as const;
 export type PageName = (typeof PAGES)[number];
 
 export type Route =
   | { page: 'feed' }
   | { page: 'friends' }
+  | { page: 'groups' }
   | { page: 'settings' }
   | { page: 'moderation' }
   | { page: 'profile'; userId?: string }
-  | { page: 'post'; postId: string };
+  | { page: 'post'; postId: string }
+  | { page: 'group'; handle: string }
+  | { page: 'groupLive'; handle: string };
 
 export type NavigateTarget =
   | { page: PageName; userId?: string }
-  | { page: 'post'; postId: string };
+  | { page: 'post'; postId: string }
+  | { page: 'group'; handle: string }
+  | { page: 'groupLive'; handle: string };
 
 export const FEED: Route = { page: 'feed' };
 
@@ -31,6 +37,18 @@ export function isPageName(v: unknown): v is PageName {
 }
 
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** A group handle (GROUPS_API): 3–30 of a–z, 0–9 and '-', not starting or ending with '-'. */
+export const GROUP_HANDLE = /^[a-z0-9](?:[a-z0-9-]{1,28})[a-z0-9]$/;
+
+function decodeHandle(s: string | undefined): string | null {
+  if (!s) return null;
+  try {
+    const v = decodeURIComponent(s).toLowerCase();
+    return GROUP_HANDLE.test(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
 
 function decodeSegment(s: string | undefined): string | null {
   if (!s) return null;
@@ -49,6 +67,7 @@ export function parsePath(pathname: string): Route | null {
   if (parts.length === 1) {
     if (first === 'feed' || first === 'search') return FEED; // search: an overlay over the feed (searchDeepLink)
     if (first === 'friends') return { page: 'friends' };
+    if (first === 'groups') return { page: 'groups' };
     if (first === 'settings') return { page: 'settings' };
     if (first === 'moderation') return { page: 'moderation' };
     if (first === 'profile') return { page: 'profile' };
@@ -57,6 +76,12 @@ export function parsePath(pathname: string): Route | null {
     const id = decodeSegment(second);
     if (first === 'profile' && id) return { page: 'profile', userId: id };
     if (first === 'post' && id) return { page: 'post', postId: id };
+    const handle = decodeHandle(second);
+    if (first === 'g' && handle) return { page: 'group', handle };
+  }
+  if (parts.length === 3 && first === 'g' && parts[2] === 'live') {
+    const handle = decodeHandle(second);
+    if (handle) return { page: 'groupLive', handle };
   }
   return null;
 }
@@ -84,6 +109,8 @@ export function pathOf(route: Route): string {
       return '/';
     case 'friends':
       return '/friends';
+    case 'groups':
+      return '/groups';
     case 'settings':
       return '/settings';
     case 'moderation':
@@ -92,11 +119,16 @@ export function pathOf(route: Route): string {
       return route.userId ? `/profile/${encodeURIComponent(route.userId)}` : '/profile';
     case 'post':
       return `/post/${encodeURIComponent(route.postId)}`;
+    case 'group':
+      return `/g/${encodeURIComponent(route.handle)}`;
+    case 'groupLive':
+      return `/g/${encodeURIComponent(route.handle)}/live`;
   }
 }
 
-function toRoute(page: unknown, userId?: unknown, postId?: unknown): Route {
+function toRoute(page: unknown, userId?: unknown, postId?: unknown, handle?: unknown): Route {
   if (page === 'post' && typeof postId === 'string' && ID.test(postId)) return { page: 'post', postId };
+  if ((page === 'group' || page === 'groupLive') && typeof handle === 'string' && GROUP_HANDLE.test(handle)) return { page, handle };
   if (!isPageName(page)) return FEED; // spec §2.2: anything else falls back to feed
   if (page === 'profile') {
     return typeof userId === 'string' && ID.test(userId) ? { page, userId } : { page };
@@ -112,8 +144,8 @@ export function readStoredRoute(): Route {
 /** Back (spec §2.2): the page from history state, default feed. */
 export function routeFromHistoryState(state: unknown): Route {
   if (typeof state !== 'object' || state === null) return FEED;
-  const s = state as { page?: unknown; userId?: unknown; postId?: unknown };
-  return toRoute(s.page, s.userId, s.postId);
+  const s = state as { page?: unknown; userId?: unknown; postId?: unknown; handle?: unknown };
+  return toRoute(s.page, s.userId, s.postId, s.handle);
 }
 
 /**
@@ -125,6 +157,7 @@ export function historyStateOf(route: Route, depth = 0): Record<string, string |
   const state: Record<string, string | number> = { page: route.page, depth };
   if (route.page === 'profile' && route.userId) state.userId = route.userId;
   if (route.page === 'post') state.postId = route.postId;
+  if (route.page === 'group' || route.page === 'groupLive') state.handle = route.handle;
   return state;
 }
 
@@ -177,7 +210,8 @@ function sameRoute(a: Route, b: Route): boolean {
 }
 
 function persist(route: Route): void {
-  if (route.page === 'post') return; // not a page name: a reload finds it in the URL
+  // Not page names: a reload finds them in the URL.
+  if (route.page === 'post' || route.page === 'group' || route.page === 'groupLive') return;
   writeString(STORAGE_KEYS.page, route.page);
   if (route.page === 'profile') {
     if (route.userId) writeString(STORAGE_KEYS.viewedUserId, route.userId);
@@ -216,10 +250,14 @@ export const restoreRouteAtom = atom(null, (_get, set, state: unknown) => {
 export const navigateAtom = atom(null, (get, set, target: NavigateTarget) => {
   const current = get(routeAtom);
   const route: Route =
-    target.page === 'post' ? { page: 'post', postId: target.postId } : toRoute(target.page, target.userId);
+    target.page === 'post'
+      ? { page: 'post', postId: target.postId }
+      : target.page === 'group' || target.page === 'groupLive'
+        ? toRoute(target.page, undefined, undefined, target.handle)
+        : toRoute(target.page, target.userId);
   if (route.page === 'settings' && current.page !== 'settings') {
     // Spec §2.2: the previous page is set when opening settings.
-    writeString(STORAGE_KEYS.previousPage, current.page === 'post' ? 'feed' : current.page);
+    writeString(STORAGE_KEYS.previousPage, isPageName(current.page) ? current.page : 'feed');
   }
   persist(route);
   if (!sameRoute(current, route)) {

@@ -5,6 +5,12 @@ import './Carousel.css';
 export interface CarouselImage {
   url: string;
   alt?: string;
+  /** The server's copies (issue 16); the browser picks by the slot's width. */
+  srcSet?: string;
+  sizes?: string;
+  /** The image's size in pixels (0 or absent: unknown), reserving its aspect ratio. */
+  width?: number;
+  height?: number;
 }
 
 /**
@@ -16,12 +22,15 @@ export function Carousel({
   height = 400,
   label = 'Images',
   initialIndex = 0,
+  onOpen,
 }: {
   images: CarouselImage[];
   height?: number;
   label?: string;
   /** The image shown first. */
   initialIndex?: number;
+  /** Given, each image is a button that calls it with its index (to open a viewer). */
+  onOpen?: (index: number) => void;
 }) {
   const [index, setIndex] = useState(initialIndex);
   const touchX = useRef<number | null>(null);
@@ -64,7 +73,20 @@ export function Carousel({
             aria-label={`${n + 1} of ${count}`}
             aria-hidden={n !== i}
           >
-            <img className="carousel__img" src={img.url} alt={img.alt ?? ''} loading="lazy" draggable={false} />
+            {onOpen ? (
+              <button
+                type="button"
+                className="carousel__open"
+                onClick={() => onOpen(n)}
+                aria-haspopup="dialog"
+                // Hidden slides stay out of the Tab order (aria-hidden content must not take focus).
+                tabIndex={n === i ? 0 : -1}
+              >
+                <CarouselImg img={img} />
+              </button>
+            ) : (
+              <CarouselImg img={img} />
+            )}
           </div>
         ))}
       </div>
@@ -94,5 +116,22 @@ export function Carousel({
         </>
       )}
     </div>
+  );
+}
+
+function CarouselImg({ img }: { img: CarouselImage }) {
+  return (
+    <img
+      className="carousel__img"
+      src={img.url}
+      srcSet={img.srcSet}
+      sizes={img.srcSet ? img.sizes : undefined}
+      width={img.width || undefined}
+      height={img.height || undefined}
+      alt={img.alt ?? ''}
+      loading="lazy"
+      decoding="async"
+      draggable={false}
+    />
   );
 }

@@ -39,6 +39,15 @@ export const FriendsIcon = (p: IconProps) => (
     <path d="M16.5 14.6c2.6.2 4.5 1.8 5 4.4" />
   </Svg>
 );
+export const GroupsIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="12" cy="7.5" r="3" />
+    <circle cx="5" cy="10" r="2.2" />
+    <circle cx="19" cy="10" r="2.2" />
+    <path d="M6.5 20c.5-3.4 2.7-5.2 5.5-5.2s5 1.8 5.5 5.2" />
+    <path d="M1.5 19c.3-2.2 1.6-3.5 3.5-3.7M22.5 19c-.3-2.2-1.6-3.5-3.5-3.7" />
+  </Svg>
+);
 export const UserIcon = (p: IconProps) => (
   <Svg {...p}>
     <circle cx="12" cy="8" r="4" />

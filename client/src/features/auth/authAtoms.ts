@@ -107,6 +107,15 @@ export const clearSessionAtom = atom(null, (_get, set) => {
  * the login page with a fresh page load, so nothing of this user stays in memory.
  */
 export const logoutAtom = atom(null, async (_get, set) => {
+  // This device stops receiving the account's pushes (issue 16): the next
+  // person to use it must not see them. Best effort, and bounded, so an
+  // unreachable push service never holds up signing out.
+  try {
+    const { disablePush } = await import('../push/push');
+    await Promise.race([disablePush(), new Promise((resolve) => setTimeout(resolve, 3000))]);
+  } catch {
+    // No push here, or the server away: the subscription is retired when its endpoint is gone.
+  }
   try {
     await logout();
   } catch {

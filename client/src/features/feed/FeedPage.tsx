@@ -1,6 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { productNameAtom } from '../../app/config';
+import { useRetryWhenOnline } from '../../app/connectivity';
 import { navigateAtom, presetFriendsTab } from '../../app/navigation';
 import { FEED_SKELETON_CARDS } from '../../constants';
 import { PullToRefresh } from '../../ui/PullToRefresh';
@@ -152,6 +153,10 @@ export function FeedPage() {
   useEffect(() => {
     void load();
   }, [load]);
+  // Opened offline (the service worker's shell): load when the network is back.
+  useRetryWhenOnline(() => {
+    if (status === 'error') void load();
+  });
 
   // Spec §2.12: nothing renders with no signed-in user.
   if (!me) return null;

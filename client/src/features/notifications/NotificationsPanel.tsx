@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { navigateAtom, presetFriendsTab } from '../../app/navigation';
 import { fullDate, relativeTime } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
@@ -21,6 +21,11 @@ import {
   unreadCountAtom,
 } from './notificationsAtoms';
 import './Notifications.css';
+
+// Groups' code stays out of the first screen: fetched when an invitation shows.
+const GroupInvitationActions = lazy(() =>
+  import('../groups/GroupInvitationActions').then((m) => ({ default: m.GroupInvitationActions })),
+);
 
 /** Re-renders every 30 s so relative times stay true while the panel is open. */
 function useNow(active: boolean): number {
@@ -59,6 +64,11 @@ function Item({ n, now, onOpen }: { n: AppNotification; now: number; onOpen: (n:
         )}
       </button>
       {n.type === 'friend_request' && n.userId && <AcceptRequestButton senderId={n.userId} />}
+      {n.type === 'group_invitation' && n.group && (
+        <Suspense fallback={null}>
+          <GroupInvitationActions group={n.group} />
+        </Suspense>
+      )}
       <button type="button" className="icon-button notification__delete" onClick={() => void clear(n.id)} aria-label="Delete notification">
         <TrashIcon size={18} />
       </button>

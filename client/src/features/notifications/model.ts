@@ -4,7 +4,22 @@
 import { isRecord, normalizeImage, str } from '../../api/models';
 import type { ServerNotification } from '../../api/protocol';
 
-export type NotificationType = 'friend_request' | 'like' | 'comment' | 'system';
+export type NotificationType =
+  | 'friend_request'
+  | 'like'
+  | 'comment'
+  | 'group_join_request'
+  | 'group_join_approved'
+  | 'group_invitation'
+  | 'group_post'
+  | 'system';
+
+/** The group a group notification is about (issue 18). */
+export interface NotificationGroup {
+  id: string;
+  handle: string;
+  name: string;
+}
 
 /** The client form of a notification (spec §3). */
 export interface AppNotification {
@@ -26,6 +41,8 @@ export interface AppNotification {
   actorCount: number;
   /** The start of the post's text, when the server sent it. */
   postSnippet: string;
+  /** The group of a group notification; null for the others. */
+  group: NotificationGroup | null;
 }
 
 export interface NotificationActor {
@@ -64,7 +81,17 @@ const TYPE_MAP: Record<string, NotificationType> = {
   friend_request: 'friend_request',
   like: 'like',
   comment: 'comment',
+  group_join_request: 'group_join_request',
+  group_join_approved: 'group_join_approved',
+  group_invitation: 'group_invitation',
+  group_post: 'group_post',
 };
+
+function groupOf(v: unknown): NotificationGroup | null {
+  if (!isRecord(v)) return null;
+  const g = { id: str(v.id) || str(v._id), handle: str(v.handle), name: str(v.name) };
+  return g.handle ? { ...g, name: g.name || g.handle } : null;
+}
 
 /** Server form → client form, with a readable message. */
 export function toAppNotification(n: ServerNotification | Record<string, unknown>): AppNotification {
@@ -79,7 +106,13 @@ export function toAppNotification(n: ServerNotification | Record<string, unknown
   const actorCount = Math.max(typeof r.actorCount === 'number' && Number.isFinite(r.actorCount) ? r.actorCount : 1, actors.length, 1);
   const serverType = str(r.type);
   const type = TYPE_MAP[serverType] ?? 'system';
+  const group = groupOf(r.group);
+  const groupName = group?.name ?? 'a group';
   const fallback: Record<string, string> = {
+    group_join_request: `${name} asked to join ${groupName}`,
+    group_join_approved: `Your request to join ${groupName} was approved`,
+    group_invitation: `${name} invited you to join ${groupName}`,
+    group_post: `${name} posted in ${groupName}`,
     friend_request: `${name} sent you a friend request`,
     friend_accepted: `${name} accepted your friend request`,
     like: `${rollupActors(actors.map((a) => a.name || 'User'), actorCount)} liked your post`,
@@ -100,6 +133,7 @@ export function toAppNotification(n: ServerNotification | Record<string, unknown
     actors,
     actorCount,
     postSnippet: isRecord(r.post) ? str(r.post.snippet) : '',
+    group,
   };
 }
 
@@ -108,14 +142,18 @@ export type NotificationTarget =
   | { page: 'friends'; tab: 'requests' }
   | { page: 'feed' }
   | { page: 'post'; postId: string }
-  | { page: 'profile'; userId: string };
+  | { page: 'profile'; userId: string }
+  | { page: 'group'; handle: string };
 
 /**
  * Spec §2.11: a friend_request with a userId opens friends on the requests
  * tab; a like with a postId opens the feed. Ours beyond the spec: a comment
- * opens its post, anything else from a person opens their profile.
+ * opens its post, anything else from a person opens their profile. Group
+ * notifications (issue 18) open the group, a new post in it opens the post.
  */
 export function notificationTarget(n: AppNotification): NotificationTarget | null {
+  if (n.type === 'group_post' && n.postId) return { page: 'post', postId: n.postId };
+  if (n.type.startsWith('group_') && n.group) return { page: 'group', handle: n.group.handle };
   if (n.type === 'friend_request' && n.userId) return { page: 'friends', tab: 'requests' };
   if (n.type === 'like' && n.postId) return { page: 'feed' };
   if (n.type === 'comment' && n.postId) return { page: 'post', postId: n.postId };

@@ -35,6 +35,7 @@ function note(id: string, read = false, extra: Partial<AppNotification> = {}): A
     actors: [{ id: 'u2', name: 'Ravi', avatar: '' }],
     actorCount: 1,
     postSnippet: '',
+    group: null,
     ...extra,
   };
 }

@@ -109,12 +109,16 @@ describe('create-post dialog (spec §2.13)', () => {
     const { onClose } = renderDialog();
     fireEvent.change(screen.getByLabelText('Post text'), { target: { value: 'Pics' } });
     pick(img('a.png'), img('b.png'));
+    // Issue 16: a description per image, sent as imageAlts in the images' order ('' for none).
+    fireEvent.change(screen.getByLabelText('Description of image 2 (alt text)'), { target: { value: '  A bar chart  ' } });
+    expect((screen.getByLabelText('Description of image 1 (alt text)') as HTMLTextAreaElement).maxLength).toBe(1000);
     await act(async () => screen.getByRole('button', { name: 'Post' }).click());
     const xhr = Xhr.instances[0]!;
     const form = xhr.body as FormData;
     expect(form.get('content')).toBe('Pics');
     expect(form.get('visibility')).toBe('public');
     expect(form.getAll('images')).toHaveLength(2);
+    expect(form.getAll('imageAlts')).toEqual(['', 'A bar chart']);
     act(() => xhr.progress(42, 100));
     expect(screen.getByText('Uploading… 42%')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Close' }) as HTMLButtonElement).disabled).toBe(true);

@@ -12,6 +12,7 @@ import {
   submitWithRetries,
   validatePostDraft,
 } from './postDialogLogic';
+import { AltField } from './AltField';
 import { createPost } from './postsApi';
 import { postCreatedAtom } from './postsAtoms';
 import './CreatePostDialog.css';
@@ -20,21 +21,34 @@ interface Attachment {
   key: number;
   file: File;
   url: string;
+  /** Its description (alt text), sent with it (issue 16). */
+  alt: string;
 }
 
 let nextKey = 1;
 
 function preview(file: File): Attachment {
   const url = typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : '';
-  return { key: nextKey++, file, url };
+  return { key: nextKey++, file, url, alt: '' };
 }
 
 function revoke(a: Attachment): void {
   if (a.url && typeof URL.revokeObjectURL === 'function') URL.revokeObjectURL(a.url);
 }
 
-/** Spec §2.13 create-post dialog. */
-export function CreatePostDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+/**
+ * Spec §2.13 create-post dialog. With `group`, the post goes into that group
+ * (issue 18) and the dialog says where.
+ */
+export function CreatePostDialog({
+  open,
+  onClose,
+  group,
+}: {
+  open: boolean;
+  onClose: () => void;
+  group?: { id: string; name: string };
+}) {
   const me = useAtomValue(currentUserAtom);
   const postCreated = useSetAtom(postCreatedAtom);
   const [content, setContent] = useState('');
@@ -70,6 +84,8 @@ export function CreatePostDialog({ open, onClose }: { open: boolean; onClose: ()
     setError(null);
   };
 
+  const setAlt = (key: number, alt: string) => setImages((cur) => cur.map((a) => (a.key === key ? { ...a, alt } : a)));
+
   const reset = () => {
     images.forEach(revoke);
     setImages([]);
@@ -92,12 +108,13 @@ export function CreatePostDialog({ open, onClose }: { open: boolean; onClose: ()
     setSubmitting(true);
     setError(null);
     const files = images.map((a) => a.file);
+    const alts = images.map((a) => a.alt);
     const withImages = files.length > 0;
     try {
       const post = await submitWithRetries(
         () => {
           if (withImages) setProgress(0);
-          return createPost({ content: content.trim(), images: files }, withImages ? setProgress : undefined);
+          return createPost({ content: content.trim(), images: files, alts, groupId: group?.id }, withImages ? setProgress : undefined);
         },
         { onRetry: (n) => setError(retryingMessage(n)) },
       );
@@ -122,10 +139,10 @@ export function CreatePostDialog({ open, onClose }: { open: boolean; onClose: ()
         }}
       >
         <div className="create-post__author">
-          {me && <Avatar name={me.name} url={me.avatar.url} />}
+          {me && <Avatar name={me.name} url={me.avatar.thumbUrl || me.avatar.url} />}
           <div>
             <p className="create-post__name">{me?.name}</p>
-            <p className="create-post__id">{idLine}</p>
+            <p className="create-post__id">{group ? `Posting in ${group.name}` : idLine}</p>
           </div>
         </div>
 
@@ -153,19 +170,28 @@ export function CreatePostDialog({ open, onClose }: { open: boolean; onClose: ()
         </p>
 
         {images.length > 0 && (
-          <ul className="create-post__previews">
+          <ul className="create-post__previews create-post__previews--with-alt">
             {images.map((a, n) => (
-              <li key={a.key} className="create-post__preview">
-                <img src={a.url} alt={`Selected image ${n + 1}`} />
-                <button
-                  type="button"
-                  className="create-post__remove"
-                  onClick={() => removeImage(a.key)}
+              <li key={a.key} className="create-post__attachment">
+                <div className="create-post__preview">
+                  <img src={a.url} alt={a.alt.trim() || `Selected image ${n + 1}`} />
+                  <button
+                    type="button"
+                    className="create-post__remove"
+                    onClick={() => removeImage(a.key)}
+                    disabled={submitting}
+                    aria-label={`Remove image ${n + 1}`}
+                  >
+                    <CloseIcon size={14} />
+                  </button>
+                </div>
+                <AltField
+                  id={`${fileId}-alt-${a.key}`}
+                  n={n}
+                  value={a.alt}
+                  onChange={(v) => setAlt(a.key, v)}
                   disabled={submitting}
-                  aria-label={`Remove image ${n + 1}`}
-                >
-                  <CloseIcon size={14} />
-                </button>
+                />
               </li>
             ))}
           </ul>

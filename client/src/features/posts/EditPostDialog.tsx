@@ -1,6 +1,8 @@
 import { useSetAtom } from 'jotai';
 import { useId, useState, type FormEvent } from 'react';
+import { srcOf } from '../../lib/srcset';
 import { Modal } from '../../ui/Modal';
+import { AltField } from './AltField';
 import { showToastAtom } from '../../ui/toast';
 import type { Post } from './model';
 import { editPost } from './postsApi';
@@ -9,18 +11,21 @@ import { upsertPostsAtom } from './postsAtoms';
 export const MSG_POST_UPDATED = 'Post updated';
 
 /**
- * Edit own post (issue 16 #2): the text only; the images stay. The server's
- * answer replaces the post everywhere it shows, with its "edited" marker.
+ * Edit own post (issue 16 #2): the text and the images' descriptions (alt
+ * text); the images themselves stay. The server's answer replaces the post
+ * everywhere it shows, with its "edited" marker.
  */
 export function EditPostDialog({ post, open, onClose }: { post: Post; open: boolean; onClose: () => void }) {
   const upsert = useSetAtom(upsertPostsAtom);
   const toast = useSetAtom(showToastAtom);
   const [draft, setDraft] = useState(post.content);
+  const [alts, setAlts] = useState(() => post.images.map((i) => i.alt));
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const fieldId = useId();
   const blank = draft.trim() === '' && post.images.length === 0;
-  const unchanged = draft.trim() === post.content.trim();
+  const altsChanged = alts.some((a, i) => a.trim() !== (post.images[i]?.alt ?? ''));
+  const unchanged = draft.trim() === post.content.trim() && !altsChanged;
 
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -28,7 +33,7 @@ export function EditPostDialog({ post, open, onClose }: { post: Post; open: bool
     setSaving(true);
     setError(null);
     try {
-      const updated = await editPost(post.id, draft);
+      const updated = await editPost(post.id, draft, post.images.length > 0 ? alts : undefined);
       upsert([{ ...updated, isLiked: updated.isLiked || post.isLiked }]);
       toast({ message: MSG_POST_UPDATED, tone: 'success', ms: 2000 });
       onClose();
@@ -54,6 +59,22 @@ export function EditPostDialog({ post, open, onClose }: { post: Post; open: bool
           disabled={saving}
           data-autofocus
         />
+        {post.images.length > 0 && (
+          <ul className="edit-post__images">
+            {post.images.map((img, n) => (
+              <li key={`${img.url}-${n}`} className="edit-post__image">
+                <img className="edit-post__thumb" src={srcOf(img, 320)} alt="" />
+                <AltField
+                  id={`${fieldId}-alt-${n}`}
+                  n={n}
+                  value={alts[n] ?? ''}
+                  onChange={(v) => setAlts((cur) => cur.map((a, i) => (i === n ? v : a)))}
+                  disabled={saving}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
         {error && (
           <p className="edit-post__error" role="alert">
             {error}

@@ -4,7 +4,6 @@ import { userSubtitle } from '../../api/models';
 import { navigateAtom } from '../../app/navigation';
 import { fullDate, relativeTime } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
-import { Carousel } from '../../ui/Carousel';
 import { CommentIcon, HeartIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
 import { RichText } from '../../ui/RichText';
@@ -17,11 +16,12 @@ import { isApiError } from '../../api/http';
 import { ConfirmDialog } from '../safety/ConfirmDialog';
 import { ReportDialog } from '../safety/ReportDialog';
 import { blockAuthorAtom, muteAuthorAtom } from '../safety/safetyAtoms';
-import { PostMenu } from './PostMenu';
+import { PostMenu, type PostMenuExtra } from './PostMenu';
 import { deletePostAtom, likePendingAtom, postAtom, toggleLikeAtom } from './postsAtoms';
 import { copyText, MSG_LINK_COPIED } from './share';
 import { ShareButton } from './ShareButton';
 import { useWatchPost } from './useWatchPost';
+import { PostImages } from './PostImages';
 import './PostCard.css';
 
 const CLAMP_CHARS = 600;
@@ -32,10 +32,27 @@ export interface PostCardProps {
   commentsOpen?: boolean;
   initialComments?: Comment[];
   initialCommentsCursor?: string | null;
+  /** The viewer runs the post's group (owner or admin): may delete it (GROUPS_API). */
+  canModerate?: boolean;
+  /** Extra menu entries (a group admin's Pin post). */
+  menuExtra?: readonly PostMenuExtra[];
+  /** Shown above the header (a group's pinned post says so). */
+  badge?: string;
+  /** Hide the group link (on the group's own page it says nothing new). */
+  hideGroup?: boolean;
 }
 
 /** Spec §2.13 post card: author, content, images, like, comments, share, menu. */
-export function PostCard({ postId, commentsOpen = false, initialComments, initialCommentsCursor }: PostCardProps) {
+export function PostCard({
+  postId,
+  commentsOpen = false,
+  initialComments,
+  initialCommentsCursor,
+  canModerate = false,
+  menuExtra,
+  badge,
+  hideGroup = false,
+}: PostCardProps) {
   const post = useAtomValue(postAtom(postId));
   const me = useAtomValue(currentUserAtom);
   const pending = useAtomValue(likePendingAtom).has(postId);
@@ -58,6 +75,7 @@ export function PostCard({ postId, commentsOpen = false, initialComments, initia
 
   if (!post) return null;
   const { author } = post;
+  const group = hideGroup ? null : post.group;
   // Spec §6: only the author may delete (the server checks too).
   const isAuthor = !!me && author.id === me.id;
   const long = post.content.length > CLAMP_CHARS && !expanded;
@@ -104,14 +122,36 @@ export function PostCard({ postId, commentsOpen = false, initialComments, initia
 
   return (
     <article ref={ref} className="card post-card" aria-labelledby={`post-${post.id}-author`} data-post-id={post.id}>
+      {badge && <p className="post-card__badge">{badge}</p>}
       <header className="post-card__header">
         <button type="button" className="post-card__avatar" onClick={openProfile} aria-label={`View ${author.name}'s profile`}>
-          <Avatar name={author.name} url={author.avatar.url} />
+          <Avatar name={author.name} url={author.avatar.thumbUrl || author.avatar.url} />
         </button>
         <div className="post-card__meta">
-          <button type="button" id={`post-${post.id}-author`} className="post-card__author" onClick={openProfile}>
-            {author.name}
-          </button>
+          <span className="post-card__byline">
+            <button type="button" id={`post-${post.id}-author`} className="post-card__author" onClick={openProfile}>
+              {author.name}
+            </button>
+            {group && (
+              <>
+                <span className="post-card__in" aria-hidden="true">
+                  {' ▸ '}
+                </span>
+                <a
+                  className="post-card__group"
+                  href={`/g/${encodeURIComponent(group.handle)}`}
+                  onClick={(e) => {
+                    if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+                    e.preventDefault();
+                    navigate({ page: 'group', handle: group.handle });
+                  }}
+                >
+                  <span className="visually-hidden">in the group </span>
+                  {group.name}
+                </a>
+              </>
+            )}
+          </span>
           <span className="post-card__sub">
             {userSubtitle(author)}
             {post.createdAt && (
@@ -135,13 +175,14 @@ export function PostCard({ postId, commentsOpen = false, initialComments, initia
           </span>
         </div>
         <PostMenu
-          canDelete={isAuthor}
+          canDelete={isAuthor || canModerate}
+          extra={menuExtra}
           onCopyLink={() => void onCopyLink()}
           onDelete={() => setConfirmDelete(true)}
           onReport={isAuthor ? undefined : () => setReporting(true)}
           onMute={isAuthor ? undefined : () => void onMute()}
           onBlock={isAuthor ? undefined : () => setConfirmBlock(true)}
-          onEdit={() => setEditing(true)}
+          onEdit={isAuthor ? () => setEditing(true) : undefined}
         />
       </header>
 
@@ -158,16 +199,7 @@ export function PostCard({ postId, commentsOpen = false, initialComments, initia
         </div>
       )}
 
-      {post.images.length === 1 && (
-        <div className="post-card__media">
-          <img className="post-card__image" src={post.images[0]!.url} alt={`Image shared by ${author.name}`} loading="lazy" />
-        </div>
-      )}
-      {post.images.length > 1 && (
-        <div className="post-card__media">
-          <Carousel images={post.images.map((i, n) => ({ url: i.url, alt: `Image ${n + 1} shared by ${author.name}` }))} height={480} label={`Images shared by ${author.name}`} />
-        </div>
-      )}
+      <PostImages images={post.images} authorName={author.name} />
 
       <div className="post-card__stats">
         <span className="post-card__likes">

@@ -2,7 +2,16 @@ import { useRef, useState } from 'react';
 import { EditIcon, LinkIcon, MoreIcon, TrashIcon } from '../../ui/icons';
 import { useOutsideClick } from '../../ui/useOutsideClick';
 
-/** Spec §2.13: 'Copy link' for everyone, 'Edit post' and 'Delete post' for the author; closes on an outside click. */
+/** An extra entry of a post's menu (a group admin's Pin post). */
+export interface PostMenuExtra {
+  label: string;
+  onSelect: () => void;
+}
+
+/**
+ * Spec §2.13: 'Copy link' for everyone, 'Edit post' and 'Delete post' for the
+ * author (and Delete for a group's owner and admins); closes on an outside click.
+ */
 export function PostMenu({
   canDelete,
   onCopyLink,
@@ -11,6 +20,7 @@ export function PostMenu({
   onMute,
   onBlock,
   onEdit,
+  extra = [],
 }: {
   canDelete: boolean;
   onCopyLink: () => void;
@@ -20,6 +30,7 @@ export function PostMenu({
   onMute?: () => void;
   onBlock?: () => void;
   onEdit?: () => void;
+  extra?: readonly PostMenuExtra[];
 }) {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
@@ -38,6 +49,11 @@ export function PostMenu({
           <button type="button" role="menuitem" className="post-menu__item" onClick={pick(onCopyLink)}>
             <LinkIcon size={18} /> Copy link
           </button>
+          {extra.map((x) => (
+            <button key={x.label} type="button" role="menuitem" className="post-menu__item" onClick={pick(x.onSelect)}>
+              {x.label}
+            </button>
+          ))}
           {onReport && (
             <button type="button" role="menuitem" className="post-menu__item" onClick={pick(onReport)}>
               Report post

@@ -33,7 +33,8 @@ export function PostPage({ postId }: { postId: string }) {
       })
       .catch((err: unknown) => {
         if (controller.signal.aborted) return;
-        if (isApiError(err) && (err.status === 404 || err.status === 400)) setStatus('missing');
+        // 403: a post of a closed or secret group to a non-member (issue 18) reads as missing.
+        if (isApiError(err) && (err.status === 404 || err.status === 400 || err.status === 403)) setStatus('missing');
         else {
           setError(err instanceof Error ? err.message : '');
           setStatus('error');

@@ -11,10 +11,26 @@ import {
   str,
   type UserSummary,
 } from '../../api/models';
+import { normalizeVariants, type ImageVariant } from '../../lib/srcset';
 
 export interface PostImage {
   url: string;
   type: string;
+  /** The original's size in pixels; 0 when unknown (posts from before sizes were sent). */
+  width: number;
+  height: number;
+  /** The author's description for people who cannot see it; '' for none. */
+  alt: string;
+  /** Smaller copies, ascending by width, for srcset (issue 16). */
+  variants: ImageVariant[];
+}
+
+/** The group a post belongs to (GROUPS_API: Post JSON gains `group`). */
+export interface PostGroup {
+  id: string;
+  handle: string;
+  name: string;
+  visibility: string;
 }
 
 export interface Post {
@@ -29,6 +45,14 @@ export interface Post {
   createdAt: string;
   /** When the text was last changed; '' if never (issue 16 #2: the "edited" marker). */
   editedAt: string;
+  /** The group it was posted in; null for an ordinary post. */
+  group: PostGroup | null;
+}
+
+export function normalizePostGroup(v: unknown): PostGroup | null {
+  if (!isRecord(v)) return null;
+  const g = { id: idOf(v), handle: str(v.handle), name: str(v.name), visibility: str(v.visibility) || 'public' };
+  return g.id && g.handle ? g : null;
 }
 
 /**
@@ -54,12 +78,19 @@ export function normalizeImages(v: unknown, legacyMedia?: unknown): PostImage[] 
   const images = list
     .map((x) => {
       const r: Record<string, unknown> = isRecord(x) ? x : { url: x };
-      return { url: normalizeImage(r).url, type: str(r.type) || 'image' };
+      return {
+        url: normalizeImage(r).url,
+        type: str(r.type) || 'image',
+        width: num(r.width),
+        height: num(r.height),
+        alt: str(r.alt),
+        variants: normalizeVariants(r.variants),
+      };
     })
     .filter((i) => i.url !== '');
   if (images.length === 0 && legacyMedia !== undefined) {
     const m = normalizeImage(legacyMedia);
-    if (m.url) images.push({ url: m.url, type: 'image' });
+    if (m.url) images.push({ url: m.url, type: 'image', width: 0, height: 0, alt: '', variants: [] });
   }
   return images;
 }
@@ -84,6 +115,7 @@ export function normalizePost(v: unknown): Post {
     author,
     createdAt: str(r.createdAt),
     editedAt: str(r.editedAt) || editedAtOf(str(r.createdAt), str(r.updatedAt)),
+    group: normalizePostGroup(r.group),
   };
 }
 

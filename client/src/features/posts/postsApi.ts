@@ -2,6 +2,7 @@
 
 import { apiDelete, apiGet, apiPost, apiPut, upload } from '../../api/http';
 import { isRecord, str } from '../../api/models';
+import { feedFirstPagePath, takePrefetched } from '../../api/prefetch';
 import { COMMENTS_PAGE_SIZE, FEED_PAGE_SIZE } from '../../constants';
 import { normalizeComment, normalizePost, type Comment, type Post } from './model';
 
@@ -10,21 +11,24 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-function query(params: Record<string, string | number | null | undefined>): string {
+export function query(params: Record<string, string | number | null | undefined>): string {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== '') q.set(k, String(v));
   const s = q.toString();
   return s ? `?${s}` : '';
 }
 
-function postsPage(data: unknown): Page<Post> {
+export function postsPage(data: unknown): Page<Post> {
   const r = isRecord(data) ? data : {};
   const list = Array.isArray(r.posts) ? r.posts : Array.isArray(data) ? data : [];
   return { items: list.map(normalizePost).filter((p) => p.id !== ''), nextCursor: str(r.nextCursor) || null };
 }
 
 export async function fetchFeed(cursor: string | null, limit = FEED_PAGE_SIZE, signal?: AbortSignal): Promise<Page<Post>> {
-  return postsPage(await apiGet<unknown>(`/posts/feed${query({ limit, cursor })}`, { signal }));
+  const path = `/posts/feed${query({ limit, cursor })}`;
+  // The first page may already be on its way (main.tsx, api/prefetch.ts).
+  const early = cursor === null && path === feedFirstPagePath(limit) ? takePrefetched(path) : undefined;
+  return postsPage(await (early ?? apiGet<unknown>(path, { signal })));
 }
 
 export async function fetchUserPosts(userId: string, cursor: string | null, limit = FEED_PAGE_SIZE): Promise<Page<Post>> {
@@ -45,6 +49,10 @@ export async function fetchPost(
 export interface NewPost {
   content: string;
   images: File[];
+  /** Posts into this group (members only, GROUPS_API). */
+  groupId?: string;
+  /** One description per image, in order ('' for none). */
+  alts?: string[];
 }
 
 /**
@@ -54,12 +62,15 @@ export interface NewPost {
 export async function createPost(p: NewPost, onProgress?: (percent: number) => void): Promise<Post> {
   let data: unknown;
   if (p.images.length === 0) {
-    data = await apiPost<unknown>('/posts', { content: p.content, visibility: 'public' });
+    data = await apiPost<unknown>('/posts', { content: p.content, visibility: 'public', ...(p.groupId ? { groupId: p.groupId } : {}) });
   } else {
     const form = new FormData();
     form.append('content', p.content);
     form.append('visibility', 'public');
+    if (p.groupId) form.append('groupId', p.groupId);
     for (const f of p.images) form.append('images', f, f.name);
+    // Issue 16: one imageAlts per image, in the images' order.
+    p.images.forEach((_, i) => form.append('imageAlts', p.alts?.[i]?.trim() ?? ''));
     data = await upload<unknown>('/posts', form, { onProgress });
   }
   const post = normalizePost(isRecord(data) ? (data.post ?? data) : data);
@@ -67,9 +78,14 @@ export async function createPost(p: NewPost, onProgress?: (percent: number) => v
   return post;
 }
 
-/** PUT /posts/{id}: new text for the caller's own post (its images stay). */
-export async function editPost(postId: string, content: string): Promise<Post> {
-  const data = await apiPut<unknown>(`/posts/${encodeURIComponent(postId)}`, { content });
+/**
+ * PUT /posts/{id}: new text for the caller's own post (its images stay) and,
+ * when given, new descriptions of its images in order.
+ */
+export async function editPost(postId: string, content: string, alts?: string[]): Promise<Post> {
+  const body: { content: string; imageAlts?: string[] } = { content };
+  if (alts) body.imageAlts = alts.map((a) => a.trim());
+  const data = await apiPut<unknown>(`/posts/${encodeURIComponent(postId)}`, body);
   const post = normalizePost(isRecord(data) ? (data.post ?? data) : data);
   if (!post.id) throw new Error('Invalid response from server');
   return post;

@@ -205,7 +205,7 @@ describe('normalizePost (spec §3)', () => {
     });
     expect(p).toMatchObject({ id: 'x1', likesCount: 2, commentsCount: 3, isLiked: false });
     expect(p.author).toMatchObject({ id: 'u5', name: 'Ravi', avatar: { url: 'http://a/b.png' } });
-    expect(p.images).toEqual([{ url: '/media/1.jpg', type: 'image' }]);
+    expect(p.images).toEqual([{ url: '/media/1.jpg', type: 'image', width: 0, height: 0, alt: '', variants: [] }]);
   });
 
   it('defaults a missing name to User', () => {

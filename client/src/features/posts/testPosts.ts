@@ -13,6 +13,7 @@ export function makePost(over: Partial<Post> = {}): Post {
     author: { id: 'u1', name: 'Asha Rao', avatar: { url: '' }, role: 'student', universityId: 'BWU/BCA/20/123' },
     createdAt: '2025-01-01T10:00:00Z',
     editedAt: '',
+    group: null,
     ...over,
   };
 }

@@ -2,11 +2,10 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useMemo, useState } from 'react';
 import { userSubtitle } from '../../api/models';
 import { navigateAtom } from '../../app/navigation';
-import { GALLERY_CAROUSEL_HEIGHT_PX } from '../../constants';
 import { Avatar } from '../../ui/Avatar';
-import { Carousel } from '../../ui/Carousel';
+import { srcOf } from '../../lib/srcset';
 import { ImageIcon, PlusUserIcon } from '../../ui/icons';
-import { Modal } from '../../ui/Modal';
+import { ImageViewer } from '../../ui/ImageViewer';
 import { SearchField } from '../../ui/SearchField';
 import { PostSkeleton, Skeleton } from '../../ui/Skeleton';
 import { Composer } from '../posts/Composer';
@@ -97,22 +96,21 @@ export function CollectionsTab({ own, onAddPhoto, name }: { own: boolean; onAddP
           {images.map((img, i) => (
             <li key={`${img.postId}-${i}`}>
               <button type="button" className="profile-gallery__item" onClick={() => setViewing(i)} aria-label={`Open photo ${i + 1}`}>
-                <img src={img.url} alt={`Photo ${i + 1} shared by ${name}`} loading="lazy" />
+                {/* The gallery's tiles are small: the 320 px copy is plenty (issue 16). */}
+                <img src={srcOf(img, 320)} alt={img.alt || `Photo ${i + 1} shared by ${name}`} loading="lazy" decoding="async" />
               </button>
             </li>
           ))}
         </ul>
       )}
-      <Modal open={viewing !== null} onClose={() => setViewing(null)} title="Photos" size="lg">
-        {viewing !== null && (
-          <Carousel
-            images={images.map((img, i) => ({ url: img.url, alt: `Photo ${i + 1} shared by ${name}` }))}
-            height={GALLERY_CAROUSEL_HEIGHT_PX}
-            initialIndex={viewing}
-            label={`Photos shared by ${name}`}
-          />
-        )}
-      </Modal>
+      {viewing !== null && (
+        <ImageViewer
+          images={images.map((img, i) => ({ ...img, alt: img.alt || `Photo ${i + 1} shared by ${name}` }))}
+          index={viewing}
+          label={`Photos shared by ${name}`}
+          onClose={() => setViewing(null)}
+        />
+      )}
     </div>
   );
 }
@@ -165,7 +163,7 @@ export function FriendsTab({ own }: { own: boolean }) {
         <ul className="profile-friends">
           {shown.map((f) => (
             <li key={f.id} className="profile-friend">
-              <Avatar name={f.name} url={f.avatar.url} size={48} />
+              <Avatar name={f.name} url={f.avatar.thumbUrl || f.avatar.url} size={48} />
               <span className="profile-friend__text">
                 <span className="profile-friend__name">{f.name}</span>
                 <span className="profile-friend__sub">{userSubtitle(f)}</span>

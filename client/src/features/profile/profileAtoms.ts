@@ -8,6 +8,7 @@ import type { UserSummary } from '../../api/models';
 import { readJSON, STORAGE_KEYS, writeJSON } from '../../lib/storage';
 import { currentUserAtom, updateCurrentUserAtom } from '../auth/authAtoms';
 import { fetchFriends, fetchUserFriends } from '../friends/friendsApi';
+import type { PostImage } from '../posts/model';
 import { fetchUserPosts } from '../posts/postsApi';
 import { createdPostIdsAtom, existingIds, postsByIdReadAtom, upsertPostsAtom } from '../posts/postsAtoms';
 import { toggledProfileLike } from './connectState';
@@ -91,9 +92,9 @@ export const profilePostsCountAtom = atom((get) => {
 /** Spec §2.14 Collections: the image-type images of the user's posts, newest first. */
 export const profileImagesAtom = atom((get) => {
   const byId = get(postsByIdReadAtom);
-  const out: Array<{ url: string; postId: string }> = [];
+  const out: Array<PostImage & { postId: string }> = [];
   for (const id of get(profilePostIdsAtom)) {
-    for (const img of byId[id]?.images ?? []) if (img.type === 'image') out.push({ url: img.url, postId: id });
+    for (const img of byId[id]?.images ?? []) if (img.type === 'image') out.push({ ...img, postId: id });
   }
   return out;
 });

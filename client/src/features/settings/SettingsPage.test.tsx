@@ -51,10 +51,16 @@ afterEach(() => {
 });
 
 describe('Settings & Privacy (spec §2.16, §4)', () => {
-  it('has three tabs; the University ID is shown and not editable', () => {
+  it('has its tabs; the University ID is shown and not editable', () => {
     renderSettings({});
     expect(screen.getByRole('heading', { name: 'Settings & Privacy' })).toBeTruthy();
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Personal Information', 'Password & Security', 'Blocked people', 'Delete Account']);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      'Personal Information',
+      'Password & Security',
+      'Notifications',
+      'Blocked people',
+      'Delete Account',
+    ]);
     expect(screen.getByText('BWU/BCA/20/123')).toBeTruthy();
     expect(screen.getByText('University ID cannot be changed')).toBeTruthy();
     expect(screen.queryByRole('textbox', { name: /University ID/ })).toBeNull();
@@ -233,5 +239,17 @@ describe('token rotation', () => {
     await expect(apiGet('/notifications')).rejects.toThrow();
     expect(signedOut).toHaveBeenCalledTimes(1);
     restore();
+  });
+});
+
+describe('Notifications tab (issue 16)', () => {
+  it('says when the browser cannot do push, with the switch off and disabled', async () => {
+    // happy-dom has no service workers or PushManager, like an old browser.
+    renderSettings({});
+    fireEvent.click(screen.getByRole('tab', { name: 'Notifications' }));
+    const toggle = screen.getByRole('switch', { name: /Push notifications/ }) as HTMLInputElement;
+    await screen.findByText('This browser does not support push notifications.');
+    expect(toggle.checked).toBe(false);
+    expect(toggle.disabled).toBe(true);
   });
 });

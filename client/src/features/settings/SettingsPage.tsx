@@ -4,15 +4,17 @@ import { backFromSettingsAtom } from '../../app/navigation';
 import { ArrowLeftIcon } from '../../ui/icons';
 import { BlockedTab } from '../safety/BlockedTab';
 import { DeleteAccountTab } from './DeleteAccountTab';
+import { NotificationsTab } from './NotificationsTab';
 import { PasswordTab } from './PasswordTab';
 import { PersonalInfoTab } from './PersonalInfoTab';
 import './Settings.css';
 
-type SettingsTab = 'personal' | 'password' | 'blocked' | 'delete';
+type SettingsTab = 'personal' | 'password' | 'notifications' | 'blocked' | 'delete';
 
 const TABS: ReadonlyArray<{ id: SettingsTab; label: string }> = [
   { id: 'personal', label: 'Personal Information' },
   { id: 'password', label: 'Password & Security' },
+  { id: 'notifications', label: 'Notifications' },
   { id: 'blocked', label: 'Blocked people' },
   { id: 'delete', label: 'Delete Account' },
 ];
@@ -51,6 +53,7 @@ export function SettingsPage() {
         <div className="settings__content" role="tabpanel" id={`settings-panel-${tab}`} aria-labelledby={`settings-tab-${tab}`}>
           {tab === 'personal' && <PersonalInfoTab />}
           {tab === 'password' && <PasswordTab />}
+          {tab === 'notifications' && <NotificationsTab />}
           {tab === 'blocked' && <BlockedTab />}
           {tab === 'delete' && <DeleteAccountTab />}
         </div>

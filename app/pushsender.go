@@ -1,0 +1,479 @@
+package app
+
+import (
+	"context"
+	"crypto/ecdh"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	webpush "github.com/SherClockHolmes/webpush-go"
+	"github.com/google/uuid"
+	"github.com/rs/zerolog"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/driver/pgdriver"
+
+	"campus/domain"
+	"campus/persistence"
+)
+
+// Defaults of PushSenderOptions.
+const (
+	defaultPushRetryBase   = 2 * time.Second
+	defaultPushRetryMax    = 5 * time.Minute
+	defaultPushPoll        = 30 * time.Second
+	defaultPushSendTimeout = 10 * time.Second
+	// pushTTL is how long a push service keeps a message for a device that
+	// is offline: as long as the outbox would have retried it.
+	pushTTL = 3600
+	// pushDropBatch bounds one clean-up statement.
+	pushDropBatch = 500
+)
+
+// PushSenderOptions configure a PushSender. Zero durations take defaults.
+type PushSenderOptions struct {
+	DB  *bun.DB
+	Log zerolog.Logger
+	// VAPID signs the requests (RFC 8292); Subscriber is the contact the
+	// push services see in its token (an e-mail address or https URL).
+	VAPID      *ecdh.PrivateKey
+	Subscriber string
+	// Product is the notification's title.
+	Product string
+	// Online reports whether the user has a socket open on any node (the
+	// live core's Online): such a user got the notification live and is not
+	// pushed. An error counts as offline: a duplicate beats a lost push.
+	Online func(ctx context.Context, userID uuid.UUID) (bool, error)
+	// AllowLoopbackHTTP lets pushes go to loopback addresses (tests); see
+	// PushDeps.AllowLoopbackHTTP.
+	AllowLoopbackHTTP bool
+	// RetryBase is the wait after a push's first failed attempt, doubling
+	// up to RetryMax, jittered.
+	RetryBase, RetryMax time.Duration
+	// Poll is the longest the sender sleeps without looking at the outbox.
+	Poll time.Duration
+	// SendTimeout bounds one delivery.
+	SendTimeout time.Duration
+}
+
+// PushStats counts what one sender did since it started.
+type PushStats struct {
+	// Sent were accepted by the push service; Skipped went unsent because
+	// the user was online; Failed are attempts to be retried; Gone are
+	// subscriptions the push service said no longer exist (deleted).
+	Sent, Skipped, Failed, Gone int64
+}
+
+// PushSender delivers the push outbox: a trigger queues one row per new
+// notification and subscribed device of its recipient, in the transaction
+// that creates the notification, so no use case waits for a push service.
+// The sender claims due rows one at a time and, holding the row's lock,
+// skips it if the user has a socket open anywhere (they saw it live), or
+// sends the notification encrypted to the device (RFC 8291) and deletes the
+// row. A 404 or 410 deletes the subscription; other failures retry with
+// backoff until the row expires. Every node runs one.
+type PushSender struct {
+	o                         PushSenderOptions
+	client                    *http.Client
+	vapidPublic, vapidPrivate string
+
+	wake                chan struct{}
+	startOnce, stopOnce sync.Once
+	quit                chan struct{}
+	hard                context.Context
+	cancelHard          context.CancelFunc
+	done, listening     chan struct{}
+
+	sent, skipped, failed, gone atomic.Int64
+}
+
+// NewPushSender makes a sender; Start runs it.
+func NewPushSender(o PushSenderOptions) *PushSender {
+	if o.RetryBase <= 0 {
+		o.RetryBase = defaultPushRetryBase
+	}
+	if o.RetryMax <= 0 {
+		o.RetryMax = defaultPushRetryMax
+	}
+	if o.Poll <= 0 {
+		o.Poll = defaultPushPoll
+	}
+	if o.SendTimeout <= 0 {
+		o.SendTimeout = defaultPushSendTimeout
+	}
+	transport := &http.Transport{
+		DialContext:         pushDialer(o.AllowLoopbackHTTP).DialContext,
+		ForceAttemptHTTP2:   true,
+		MaxIdleConnsPerHost: 4,
+		IdleConnTimeout:     90 * time.Second,
+		TLSHandshakeTimeout: 10 * time.Second,
+		// No proxy from the environment: the dial check must see the
+		// push service's own address.
+		Proxy: nil,
+	}
+	hard, cancel := context.WithCancel(context.Background())
+	return &PushSender{
+		o: o,
+		client: &http.Client{
+			Transport: transport,
+			Timeout:   o.SendTimeout,
+			// A redirect would lead the request somewhere the endpoint
+			// check never saw.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+		vapidPublic:  base64.RawURLEncoding.EncodeToString(o.VAPID.PublicKey().Bytes()),
+		vapidPrivate: base64.RawURLEncoding.EncodeToString(o.VAPID.Bytes()),
+		wake:         make(chan struct{}, 1),
+		quit:         make(chan struct{}), hard: hard, cancelHard: cancel,
+		done: make(chan struct{}), listening: make(chan struct{}),
+	}
+}
+
+// Start runs the sender and its NOTIFY listener until Stop.
+func (s *PushSender) Start() {
+	s.startOnce.Do(func() {
+		go func() {
+			defer close(s.listening)
+			s.listen()
+		}()
+		go func() {
+			defer close(s.done)
+			s.run()
+		}()
+	})
+}
+
+// Stop lets a send in flight finish until ctx ends, then abandons it (the
+// row stays queued) and returns once the sender and its listener stopped.
+func (s *PushSender) Stop(ctx context.Context) {
+	s.stopOnce.Do(func() {
+		close(s.quit)
+		s.Start()
+		select {
+		case <-s.done:
+		case <-ctx.Done():
+			s.o.Log.Warn().Msg("push sender: shutdown grace over, abandoning the send in flight")
+		}
+		s.cancelHard()
+		<-s.done
+		<-s.listening
+	})
+}
+
+// Wake makes the sender look at the outbox now. It never blocks.
+func (s *PushSender) Wake() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Stats returns the sender's counters.
+func (s *PushSender) Stats() PushStats {
+	return PushStats{Sent: s.sent.Load(), Skipped: s.skipped.Load(), Failed: s.failed.Load(), Gone: s.gone.Load()}
+}
+
+func (s *PushSender) stopping() bool {
+	select {
+	case <-s.quit:
+		return true
+	default:
+		return false
+	}
+}
+
+func (s *PushSender) run() {
+	for !s.stopping() {
+		wait := s.drain()
+		timer := time.NewTimer(wait)
+		select {
+		case <-s.quit:
+		case <-s.wake:
+		case <-timer.C:
+		}
+		timer.Stop()
+	}
+}
+
+// drain sends due pushes until none is left and returns how long to sleep.
+// A failing push service delays only its own rows (each row backs off on
+// its own), so one slow or broken service never holds up the others.
+func (s *PushSender) drain() time.Duration {
+	ctx := s.hard
+	s.dropExpired(ctx)
+	for !s.stopping() {
+		more, err := s.sendOne(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.o.Log.Error().Err(err).Msg("push sender: outbox")
+			}
+			return s.backoff(1)
+		}
+		if !more {
+			return s.untilNext(ctx)
+		}
+	}
+	return 0
+}
+
+// pushOutcome is how one delivery ended.
+type pushOutcome int
+
+const (
+	pushSent pushOutcome = iota
+	pushSkipped
+	pushRetry
+	pushGone
+	pushDropped
+)
+
+// sendOne claims one due push and delivers it in one transaction holding
+// the row's lock; more is false when nothing was due.
+func (s *PushSender) sendOne(ctx context.Context) (more bool, err error) {
+	var out pushOutcome
+	err = s.o.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		q, err := persistence.ClaimPush(ctx, tx)
+		if errors.Is(err, domain.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		more = true
+		log := s.o.Log.With().Str("push_id", q.ID.String()).Str("user_id", q.UserID.String()).
+			Int("attempts", q.Attempts+1).Logger()
+		var serr error
+		out, serr = s.deliver(ctx, tx, q)
+		switch out {
+		case pushSent, pushSkipped, pushDropped:
+			if serr != nil {
+				log.Warn().Err(serr).Msg("push sender: push refused, dropped")
+			}
+			return persistence.PushDone(ctx, tx, q.ID)
+		case pushGone:
+			log.Info().Err(serr).Msg("push sender: subscription gone, deleted")
+			return persistence.DeletePushSubscriptionByID(ctx, tx, q.SubscriptionID)
+		default:
+			if ctx.Err() != nil {
+				return fmt.Errorf("app: send push: %w", serr) // shutting down: the row stays due
+			}
+			retry := s.backoff(q.Attempts + 1)
+			log.Warn().Err(serr).Dur("retry_in", retry).Msg("push sender: delivery failed, will retry")
+			return persistence.PushFailed(ctx, tx, q.ID, retry)
+		}
+	})
+	if err != nil {
+		return false, fmt.Errorf("app: push outbox: %w", err)
+	}
+	if more {
+		switch out {
+		case pushSent:
+			s.sent.Add(1)
+		case pushSkipped:
+			s.skipped.Add(1)
+		case pushRetry:
+			s.failed.Add(1)
+		case pushGone:
+			s.gone.Add(1)
+		}
+	}
+	return more, nil
+}
+
+// PushPayload is the JSON a device receives (decrypted by the browser and
+// shown by the service worker, client/src/sw.ts).
+type PushPayload struct {
+	ID    string `json:"id"`
+	Type  string `json:"type"`
+	Title string `json:"title"`
+	Body  string `json:"body"`
+	// URL is the page a click opens.
+	URL string `json:"url"`
+}
+
+// deliver sends q's notification unless the user is online or the
+// notification is gone. A non-nil error comes with pushRetry, pushGone or
+// pushDropped and says why.
+func (s *PushSender) deliver(ctx context.Context, tx bun.Tx, q *persistence.QueuedPush) (pushOutcome, error) {
+	if s.o.Online != nil {
+		online, err := s.o.Online(ctx, q.UserID)
+		if err != nil {
+			s.o.Log.Warn().Err(err).Str("user_id", q.UserID.String()).Msg("push sender: presence unknown, pushing")
+		}
+		if online {
+			return pushSkipped, nil
+		}
+	}
+	n, err := persistence.NotificationByID(ctx, tx, q.NotificationID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return pushSkipped, nil
+	}
+	if err != nil {
+		return pushRetry, err
+	}
+	if n.IsRead {
+		// Read on another device meanwhile.
+		return pushSkipped, nil
+	}
+	body, err := json.Marshal(s.payload(n))
+	if err != nil {
+		return pushDropped, fmt.Errorf("app: push payload: %w", err)
+	}
+	// The SSRF rule again at send time: the flag may have been turned off
+	// since the row was stored.
+	if err := ValidPushEndpoint(q.Endpoint, s.o.AllowLoopbackHTTP); err != nil {
+		return pushGone, err
+	}
+	sctx, cancel := context.WithTimeout(ctx, s.o.SendTimeout)
+	defer cancel()
+	res, err := webpush.SendNotificationWithContext(sctx, body, &webpush.Subscription{
+		Endpoint: q.Endpoint, Keys: webpush.Keys{P256dh: q.P256dh, Auth: q.Auth},
+	}, &webpush.Options{
+		HTTPClient:      s.client,
+		Subscriber:      s.o.Subscriber,
+		TTL:             pushTTL,
+		Urgency:         webpush.UrgencyNormal,
+		Topic:           strings.ReplaceAll(q.NotificationID.String(), "-", ""),
+		VAPIDPublicKey:  s.vapidPublic,
+		VAPIDPrivateKey: s.vapidPrivate,
+	})
+	if err != nil {
+		if errors.Is(err, errPrivateAddr) {
+			// The endpoint's name leads to an address that is not public.
+			return pushGone, err
+		}
+		return pushRetry, fmt.Errorf("app: push: %w", err)
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 4<<10))
+	switch code := res.StatusCode; {
+	case code >= 200 && code < 300:
+		return pushSent, nil
+	case code == http.StatusNotFound || code == http.StatusGone:
+		return pushGone, fmt.Errorf("app: push service answered %d", code)
+	case code == http.StatusTooManyRequests || code >= 500:
+		return pushRetry, fmt.Errorf("app: push service answered %d", code)
+	default:
+		// 400, 401, 403, 413: this request will never be accepted.
+		return pushDropped, fmt.Errorf("app: push service answered %d", code)
+	}
+}
+
+// payload is what the device shows for n.
+func (s *PushSender) payload(n *persistence.Notification) PushPayload {
+	v := NewNotificationView(n)
+	url := "/"
+	switch {
+	case v.Post != nil:
+		url = "/post/" + v.Post.ID
+	case n.Type == persistence.NotifyFriendRequest || n.Type == persistence.NotifyFriendAccepted:
+		url = "/friends"
+	}
+	return PushPayload{ID: v.ID, Type: v.Type, Title: s.o.Product, Body: v.Message, URL: url}
+}
+
+func (s *PushSender) dropExpired(ctx context.Context) {
+	for {
+		n, err := persistence.DropExpiredPushes(ctx, s.o.DB, pushDropBatch)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.o.Log.Error().Err(err).Msg("push sender: drop expired pushes")
+			}
+			return
+		}
+		if n > 0 {
+			s.o.Log.Warn().Int("pushes", n).Msg("push sender: dropped pushes that expired unsent")
+		}
+		if n < pushDropBatch {
+			return
+		}
+	}
+}
+
+func (s *PushSender) untilNext(ctx context.Context) time.Duration {
+	d, ok, err := persistence.NextPushIn(ctx, s.o.DB)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.o.Log.Error().Err(err).Msg("push sender: next retry")
+		}
+		return s.o.RetryBase
+	}
+	if !ok || d > s.o.Poll {
+		return s.o.Poll
+	}
+	return max(d, time.Millisecond)
+}
+
+// backoff is the wait after the n-th failed attempt: RetryBase doubled n-1
+// times, capped at RetryMax, jittered to between half and all of it.
+func (s *PushSender) backoff(n int) time.Duration {
+	d := s.o.RetryMax
+	if n < 31 {
+		d = min(s.o.RetryBase<<(max(n, 1)-1), s.o.RetryMax)
+	}
+	half := d / 2
+	return half + rand.N(d-half+1)
+}
+
+// listen turns NOTIFYs on the push channel into wake-ups, reconnecting
+// after errors; each (re)connection wakes the sender once.
+func (s *PushSender) listen() {
+	for !s.stopping() {
+		err := s.listenOnce()
+		if s.stopping() {
+			return
+		}
+		s.o.Log.Warn().Err(err).Msg("push sender: outbox listener lost; polling until it is back")
+		select {
+		case <-s.quit:
+			return
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+func (s *PushSender) listenOnce() error {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ln := pgdriver.NewListener(s.o.DB)
+	defer ln.Close()
+	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
+	defer stop()
+	go func() {
+		select {
+		case <-s.quit:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	if err := ln.Listen(ctx, persistence.PushChannel); err != nil {
+		return fmt.Errorf("app: listen for pushes: %w", err)
+	}
+	if err := persistence.AwaitListening(ctx, s.o.DB, ln, persistence.PushChannel, func(string) { s.Wake() }); err != nil {
+		return fmt.Errorf("app: %w", err)
+	}
+	s.Wake()
+	for {
+		_, _, err := ln.ReceiveTimeout(ctx, mailListenTimeout)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			return fmt.Errorf("app: receive push notification: %w", err)
+		}
+		s.Wake()
+	}
+}

@@ -1,0 +1,165 @@
+// Issue 16, images done properly: alt text written in the composer, kept
+// through a reload, shown as the <img alt> and edited with the post; the
+// server's copies offered in srcset with the size reserved; the full-screen
+// viewer driven by the keyboard (open, →, ←, Esc gives focus back to the
+// image). Screenshots: the composer with its alt fields and the viewer,
+// desktop and mobile, light and dark.
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { api } from './support/api';
+import { launch, newPage, shootAll, type PageProblems } from './support/browser';
+import { writePng } from './support/images';
+import { waitForCode } from './support/mail';
+
+const baseURL = inject('baseURL');
+const dataDir = inject('dataDir');
+
+const n = (Date.now() % 900_000) + 100_000;
+const author = { name: 'Ines Park', email: `ines.images.${n}@uni.test`, universityId: `BWU/BCA/22/${n}`, password: 'Ines#2025img' };
+
+const ALT_1 = 'Students sitting on the steps of the library at sunset';
+const ALT_2 = 'A bar chart of club sign-ups: robotics leads with 42';
+const ALT_1_EDITED = 'Students on the library steps at sunset, seen from the quad';
+
+async function signUp(): Promise<void> {
+  const res = await api(baseURL, 'POST', '/auth/signup', {
+    name: author.name,
+    email: author.email,
+    password: author.password,
+    role: 'student',
+    collegeId: author.universityId,
+    universityId: author.universityId,
+    program: 'BCA',
+    batch: '2022',
+  });
+  expect(res.status).toBe(201);
+  const { code } = await waitForCode(dataDir, author.email);
+  expect((await api(baseURL, 'POST', '/auth/verify-otp', { email: author.email, otp: code })).status).toBe(200);
+}
+
+/** The card's images, in order: alt, srcset, width/height attributes, loading. */
+async function cardImages(page: Page, postId: string) {
+  return page.locator(`article[data-post-id="${postId}"] .post-card__media img`).evaluateAll((imgs) =>
+    imgs.map((el) => {
+      const img = el as HTMLImageElement;
+      return {
+        alt: img.alt,
+        srcset: img.getAttribute('srcset') ?? '',
+        width: img.getAttribute('width'),
+        height: img.getAttribute('height'),
+        loading: img.getAttribute('loading'),
+      };
+    }),
+  );
+}
+
+describe('images (issue 16)', () => {
+  let browser: Browser;
+  let page: Page;
+  let problems: PageProblems;
+  let postId = '';
+  let text = '';
+
+  beforeAll(async () => {
+    browser = await launch();
+    ({ page, problems } = await newPage(browser, baseURL));
+    await signUp();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('alt text round-trips: composed, kept through a reload as <img alt>, edited with the post', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'campus-images-'));
+    const wide = writePng(dir, 'library.png', 1600, 1000, [230, 120, 40], [40, 60, 160]);
+    const chart = writePng(dir, 'chart.png', 900, 600, [20, 140, 90], [250, 240, 200]);
+
+    await page.goto('/login');
+    await page.getByLabel('Email or university ID').fill(author.email);
+    await page.getByLabel('Password', { exact: true }).fill(author.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: /What's on your mind/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create Post' });
+    await dialog.waitFor();
+    text = `Golden hour on campus ${n}`;
+    await dialog.getByLabel('Post text').fill(text);
+    await page.getByTestId('post-images-input').setInputFiles([wide, chart]);
+    await dialog.getByLabel('Description of image 1 (alt text)').fill(ALT_1);
+    await dialog.getByLabel('Description of image 2 (alt text)').fill(ALT_2);
+    // The preview shows the description as its alt at once.
+    expect(await dialog.locator('.create-post__preview img').first().getAttribute('alt')).toBe(ALT_1);
+    await shootAll(page, 'composer-alt-text');
+    await dialog.getByRole('button', { name: 'Post', exact: true }).click();
+    await dialog.waitFor({ state: 'detached', timeout: 30_000 });
+    const card = page.locator('article.post-card', { hasText: text });
+    await card.waitFor();
+    postId = (await card.getAttribute('data-post-id')) ?? '';
+    expect(postId).not.toBe('');
+
+    await page.reload();
+    await page.locator(`article[data-post-id="${postId}"]`).waitFor();
+    const imgs = await cardImages(page, postId);
+    expect(imgs.map((i) => i.alt)).toEqual([ALT_1, ALT_2]);
+    // srcset from the server's copies (the original 1600 px, its 320 and 1280 px copies); size reserved; lazy.
+    expect(imgs[0]!.srcset).toMatch(/-320\.jpg 320w, .*-1280\.jpg 1280w, .*\.png 1600w$/);
+    expect(imgs[1]!.srcset).toMatch(/-320\.jpg 320w, .*\.png 900w$/);
+    expect(imgs.map((i) => [i.width, i.height, i.loading])).toEqual([
+      ['1600', '1000', 'lazy'],
+      ['900', '600', 'lazy'],
+    ]);
+    // Every candidate is served.
+    for (const candidate of imgs.flatMap((i) => i.srcset.split(', ').map((c) => c.split(' ')[0]!))) {
+      expect((await fetch(baseURL + candidate)).status, candidate).toBe(200);
+    }
+
+    // Edit: the description changes with the post.
+    await page.locator(`article[data-post-id="${postId}"]`).getByRole('button', { name: 'Post options' }).click();
+    await page.getByRole('menuitem', { name: 'Edit post' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit post' });
+    await edit.waitFor();
+    const field = edit.getByLabel('Description of image 1 (alt text)');
+    expect(await field.inputValue()).toBe(ALT_1);
+    await field.fill(ALT_1_EDITED);
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.locator(`article[data-post-id="${postId}"]`).waitFor();
+    expect((await cardImages(page, postId)).map((i) => i.alt)).toEqual([ALT_1_EDITED, ALT_2]);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('the viewer by keyboard: open, →, ←, Esc gives focus back to the image', async () => {
+    expect(postId).not.toBe('');
+    const card = page.locator(`article[data-post-id="${postId}"]`);
+    const opener = card.getByRole('button', { name: ALT_1_EDITED });
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    const viewer = page.getByRole('dialog', { name: `Images shared by ${author.name}, image 1 of 2` });
+    await viewer.waitFor();
+    expect(await viewer.getByRole('img').getAttribute('alt')).toBe(ALT_1_EDITED);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Close image viewer');
+    // The description is visible too, under the picture.
+    await viewer.getByText(ALT_1_EDITED, { exact: true }).first().waitFor();
+
+    await page.keyboard.press('ArrowRight');
+    await page.getByRole('dialog', { name: `Images shared by ${author.name}, image 2 of 2` }).waitFor();
+    expect(await page.getByRole('dialog').getByRole('img').getAttribute('alt')).toBe(ALT_2);
+    await shootAll(page, 'image-viewer');
+    await page.keyboard.press('ArrowLeft');
+    await viewer.waitFor();
+    // Tab stays inside the viewer.
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => !!document.activeElement?.closest('.image-viewer'))).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await page.locator('.image-viewer').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.querySelector('img')?.alt)).toBe(ALT_1_EDITED);
+    expect(problems.errors).toEqual([]);
+  });
+});
