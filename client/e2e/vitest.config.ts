@@ -7,13 +7,15 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Specs share one server and database: run them in file-name order (flow,
- * live, signin, social), not by the timings of an earlier run, so every run sees
- * the same data (e.g. flow's first feed is empty).
+ * Specs share one server and database: run them in file-name order, not by
+ * the timings of an earlier run, so every run sees the same data — except
+ * flow, which walks a new user's first day on an empty database (its first
+ * feed shows the welcome) and so always goes first.
  */
 class ByFileName extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId));
+    const rank = (f: TestSpecification) => (f.moduleId.endsWith('/flow.e2e.ts') ? 0 : 1);
+    return [...files].sort((a, b) => rank(a) - rank(b) || a.moduleId.localeCompare(b.moduleId));
   }
 }
 
