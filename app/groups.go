@@ -523,12 +523,25 @@ type notice struct {
 	n  *persistence.Notification
 }
 
+// notices collects the notifications a transaction inserts, to push after
+// its commit.
+type notices []notice
+
+// add inserts n in tx and keeps it to push to n.UserID.
+func (ns *notices) add(ctx context.Context, tx bun.IDB, n *persistence.Notification) error {
+	if err := persistence.InsertNotification(ctx, tx, n); err != nil {
+		return err
+	}
+	*ns = append(*ns, notice{n.UserID, n})
+	return nil
+}
+
 // Join joins a public group, asks to join a closed one, accepts an
 // invitation, or joins a course group the caller's university ID opens.
 // Joining closed groups notifies the owner and admins.
 func (a *Groups) Join(ctx context.Context, p Principal, handle string) (GroupView, error) {
 	var id uuid.UUID
-	var out []notice
+	var out notices
 	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		r, err := a.locked(ctx, tx, p, handle)
 		if err != nil {
@@ -567,11 +580,9 @@ func (a *Groups) Join(ctx context.Context, p Principal, handle string) (GroupVie
 			} else if blocked {
 				continue
 			}
-			n := &persistence.Notification{UserID: admin, Type: persistence.NotifyGroupJoinRequest, SenderID: p.UserID, GroupID: r.ID}
-			if err := persistence.InsertNotification(ctx, tx, n); err != nil {
+			if err := out.add(ctx, tx, &persistence.Notification{UserID: admin, Type: persistence.NotifyGroupJoinRequest, SenderID: p.UserID, GroupID: r.ID}); err != nil {
 				return err
 			}
-			out = append(out, notice{admin, n})
 		}
 		return nil
 	})
@@ -661,7 +672,7 @@ func (a *Groups) adminAct(ctx context.Context, p Principal, handle string, targe
 
 // Approve lets a requester in (owner and admins) and tells them.
 func (a *Groups) Approve(ctx context.Context, p Principal, handle string, userID uuid.UUID) (MessageResult, error) {
-	var out []notice
+	var out notices
 	err := a.adminAct(ctx, p, handle, userID, func(tx bun.Tx, g *persistence.GroupRow, t persistence.GroupMember) error {
 		if t.Status != domain.StatusRequested {
 			return domain.NotFound(domain.MsgGroupNoRequest)
@@ -672,12 +683,7 @@ func (a *Groups) Approve(ctx context.Context, p Principal, handle string, userID
 		if err := a.readRequestNotices(ctx, tx, g.ID, userID); err != nil {
 			return err
 		}
-		n := &persistence.Notification{UserID: userID, Type: persistence.NotifyGroupJoinApproved, SenderID: p.UserID, GroupID: g.ID}
-		if err := persistence.InsertNotification(ctx, tx, n); err != nil {
-			return err
-		}
-		out = append(out, notice{userID, n})
-		return nil
+		return out.add(ctx, tx, &persistence.Notification{UserID: userID, Type: persistence.NotifyGroupJoinApproved, SenderID: p.UserID, GroupID: g.ID})
 	})
 	if err != nil {
 		return MessageResult{}, err
@@ -720,7 +726,7 @@ func (a *Groups) Invite(ctx context.Context, p Principal, handle string, userID 
 	if userID == p.UserID {
 		return MessageResult{}, domain.Invalid(domain.MsgGroupSelf)
 	}
-	var out []notice
+	var out notices
 	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		r, err := a.locked(ctx, tx, p, handle)
 		if err != nil {
@@ -747,12 +753,7 @@ func (a *Groups) Invite(ctx context.Context, p Principal, handle string, userID 
 		if err := persistence.SetMembership(ctx, tx, r.ID, userID, domain.StatusInvited, domain.RoleMember, p.UserID); err != nil {
 			return err
 		}
-		n := &persistence.Notification{UserID: userID, Type: persistence.NotifyGroupInvitation, SenderID: p.UserID, GroupID: r.ID}
-		if err := persistence.InsertNotification(ctx, tx, n); err != nil {
-			return err
-		}
-		out = append(out, notice{userID, n})
-		return nil
+		return out.add(ctx, tx, &persistence.Notification{UserID: userID, Type: persistence.NotifyGroupInvitation, SenderID: p.UserID, GroupID: r.ID})
 	})
 	if err != nil {
 		return MessageResult{}, err
@@ -1041,13 +1042,11 @@ func groupPostNotices(ctx context.Context, tx bun.IDB, groupID, postID, author u
 	if err != nil {
 		return nil, err
 	}
-	out := make([]notice, 0, len(ids))
+	out := make(notices, 0, len(ids))
 	for _, id := range ids {
-		n := &persistence.Notification{UserID: id, Type: persistence.NotifyGroupPost, SenderID: author, PostID: postID, GroupID: groupID}
-		if err := persistence.InsertNotification(ctx, tx, n); err != nil {
+		if err := out.add(ctx, tx, &persistence.Notification{UserID: id, Type: persistence.NotifyGroupPost, SenderID: author, PostID: postID, GroupID: groupID}); err != nil {
 			return nil, err
 		}
-		out = append(out, notice{id, n})
 	}
 	return out, nil
 }

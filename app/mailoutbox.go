@@ -4,16 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"net"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/rs/zerolog"
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"campus/domain"
 	"campus/mail"
@@ -28,9 +24,6 @@ const (
 	defaultMailSendTimeout = 30 * time.Second
 	// mailDropBatch bounds one clean-up statement.
 	mailDropBatch = 500
-	// mailListenTimeout is how long a LISTEN receive waits before it looks
-	// again; it only bounds how long a dead connection goes unnoticed.
-	mailListenTimeout = 30 * time.Second
 )
 
 // MailSenderOptions configure a MailSender. Zero durations take defaults.
@@ -63,15 +56,8 @@ type MailStats struct {
 // Every node runs one; rows are shared, so any node may send any mail, and
 // a NOTIFY from the outbox trigger wakes every node.
 type MailSender struct {
-	o    MailSenderOptions
-	wake chan struct{}
-
-	startOnce, stopOnce sync.Once
-	quit                chan struct{} // closed by Stop: finish the current mail, take no new one
-	hard                context.Context
-	cancelHard          context.CancelFunc // ends an in-flight send once Stop's grace is over
-	done                chan struct{}      // closed when run returns
-	listening           chan struct{}      // closed when listen returns
+	outboxLoop
+	o MailSenderOptions
 
 	sent, failed, dropped atomic.Int64
 }
@@ -90,68 +76,24 @@ func NewMailSender(o MailSenderOptions) *MailSender {
 	if o.SendTimeout <= 0 {
 		o.SendTimeout = defaultMailSendTimeout
 	}
-	hard, cancel := context.WithCancel(context.Background())
 	return &MailSender{
-		o: o, wake: make(chan struct{}, 1),
-		quit: make(chan struct{}), hard: hard, cancelHard: cancel,
-		done: make(chan struct{}), listening: make(chan struct{}),
+		outboxLoop: newOutboxLoop("mail sender", persistence.MailChannel, o.DB, o.Log, o.RetryBase, o.RetryMax, o.Poll),
+		o:          o,
 	}
 }
 
 // Start runs the sender and its NOTIFY listener until Stop.
-func (s *MailSender) Start() {
-	s.startOnce.Do(func() {
-		go func() {
-			defer close(s.listening)
-			s.listen()
-		}()
-		go func() {
-			defer close(s.done)
-			s.run()
-		}()
-	})
-}
+func (s *MailSender) Start() { s.start(s.run) }
 
 // Stop lets a send in flight finish until ctx ends, then abandons it (its
 // row stays locked only until the transaction rolls back, and is sent
 // later, by this node or another) and returns once the sender and its
 // listener have stopped: the database may be closed after that.
-func (s *MailSender) Stop(ctx context.Context) {
-	s.stopOnce.Do(func() {
-		close(s.quit)
-		s.Start() // a sender never started has nothing to wait for
-		select {
-		case <-s.done:
-		case <-ctx.Done():
-			s.o.Log.Warn().Msg("mail sender: shutdown grace over, abandoning the send in flight")
-		}
-		s.cancelHard()
-		<-s.done
-		<-s.listening
-	})
-}
-
-// Wake makes the sender look at the outbox now: call it after committing a
-// transaction that queued mail. It never blocks.
-func (s *MailSender) Wake() {
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
-}
+func (s *MailSender) Stop(ctx context.Context) { s.stop(ctx, s.run) }
 
 // Stats returns the sender's counters.
 func (s *MailSender) Stats() MailStats {
 	return MailStats{Sent: s.sent.Load(), Failed: s.failed.Load(), Dropped: s.dropped.Load()}
-}
-
-func (s *MailSender) stopping() bool {
-	select {
-	case <-s.quit:
-		return true
-	default:
-		return false
-	}
 }
 
 // run is the sender's loop: drain what is due, then sleep until woken, the
@@ -162,17 +104,7 @@ func (s *MailSender) run() {
 	failures := 0 // consecutive failed deliveries on this node
 	for !s.stopping() {
 		wait := s.drain(&failures)
-		wake := s.wake
-		if failures > 0 {
-			wake = nil
-		}
-		timer := time.NewTimer(wait)
-		select {
-		case <-s.quit:
-		case <-wake:
-		case <-timer.C:
-		}
-		timer.Stop()
+		s.sleep(wait, failures == 0)
 	}
 }
 
@@ -207,9 +139,9 @@ func (s *MailSender) drain(failures *int) time.Duration {
 			if *failures > 0 {
 				// Still failing, and wake-ups ignored: new mail waits no
 				// longer than the backoff.
-				return min(s.untilNext(ctx), s.backoff(*failures))
+				return min(s.untilNext(ctx, persistence.NextMailIn), s.backoff(*failures))
 			}
-			return s.untilNext(ctx)
+			return s.untilNext(ctx, persistence.NextMailIn)
 		case mailFailed:
 			*failures++
 			return s.backoff(*failures)
@@ -314,89 +246,5 @@ func (s *MailSender) dropUseless(ctx context.Context) {
 		if len(gone) < mailDropBatch {
 			return
 		}
-	}
-}
-
-// untilNext is how long to sleep when nothing is due: until the next
-// scheduled retry, at most the poll interval.
-func (s *MailSender) untilNext(ctx context.Context) time.Duration {
-	d, ok, err := persistence.NextMailIn(ctx, s.o.DB)
-	if err != nil {
-		if ctx.Err() == nil {
-			s.o.Log.Error().Err(err).Msg("mail sender: next retry")
-		}
-		return s.o.RetryBase
-	}
-	if !ok || d > s.o.Poll {
-		return s.o.Poll
-	}
-	return max(d, time.Millisecond)
-}
-
-// backoff is the wait after the n-th consecutive failure (n ≥ 1): RetryBase
-// doubled n-1 times, capped at RetryMax, then jittered to between half and
-// all of that.
-func (s *MailSender) backoff(n int) time.Duration {
-	d := s.o.RetryMax
-	if n < 31 {
-		d = min(s.o.RetryBase<<(max(n, 1)-1), s.o.RetryMax)
-	}
-	half := d / 2
-	return half + rand.N(d-half+1)
-}
-
-// listen turns NOTIFYs on the mail channel, sent when any node commits
-// mail, into wake-ups, reconnecting after errors. Each (re)connection wakes
-// the sender once, since notifications sent while disconnected are lost.
-func (s *MailSender) listen() {
-	for !s.stopping() {
-		err := s.listenOnce()
-		if s.stopping() {
-			return
-		}
-		s.o.Log.Warn().Err(err).Msg("mail sender: outbox listener lost; polling until it is back")
-		select {
-		case <-s.quit:
-			return
-		case <-time.After(time.Second):
-		}
-	}
-}
-
-func (s *MailSender) listenOnce() error {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	// A receive does not end when ctx does; closing the listener ends it.
-	ln := pgdriver.NewListener(s.o.DB)
-	defer ln.Close()
-	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
-	defer stop()
-	go func() {
-		select {
-		case <-s.quit:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	if err := ln.Listen(ctx, persistence.MailChannel); err != nil {
-		return fmt.Errorf("app: listen for mail: %w", err)
-	}
-	if err := persistence.AwaitListening(ctx, s.o.DB, ln, persistence.MailChannel, func(string) { s.Wake() }); err != nil {
-		return fmt.Errorf("app: %w", err)
-	}
-	s.Wake()
-	for {
-		_, _, err := ln.ReceiveTimeout(ctx, mailListenTimeout)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
-			}
-			return fmt.Errorf("app: receive mail notification: %w", err)
-		}
-		s.Wake()
 	}
 }

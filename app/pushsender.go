@@ -8,11 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -20,7 +17,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/rs/zerolog"
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"campus/domain"
 	"campus/persistence"
@@ -85,13 +81,7 @@ type PushSender struct {
 	o                         PushSenderOptions
 	client                    *http.Client
 	vapidPublic, vapidPrivate string
-
-	wake                chan struct{}
-	startOnce, stopOnce sync.Once
-	quit                chan struct{}
-	hard                context.Context
-	cancelHard          context.CancelFunc
-	done, listening     chan struct{}
+	outboxLoop
 
 	sent, skipped, failed, gone atomic.Int64
 }
@@ -120,9 +110,9 @@ func NewPushSender(o PushSenderOptions) *PushSender {
 		// push service's own address.
 		Proxy: nil,
 	}
-	hard, cancel := context.WithCancel(context.Background())
 	return &PushSender{
-		o: o,
+		outboxLoop: newOutboxLoop("push sender", persistence.PushChannel, o.DB, o.Log, o.RetryBase, o.RetryMax, o.Poll),
+		o:          o,
 		client: &http.Client{
 			Transport: transport,
 			Timeout:   o.SendTimeout,
@@ -132,75 +122,24 @@ func NewPushSender(o PushSenderOptions) *PushSender {
 		},
 		vapidPublic:  base64.RawURLEncoding.EncodeToString(o.VAPID.PublicKey().Bytes()),
 		vapidPrivate: base64.RawURLEncoding.EncodeToString(o.VAPID.Bytes()),
-		wake:         make(chan struct{}, 1),
-		quit:         make(chan struct{}), hard: hard, cancelHard: cancel,
-		done: make(chan struct{}), listening: make(chan struct{}),
 	}
 }
 
 // Start runs the sender and its NOTIFY listener until Stop.
-func (s *PushSender) Start() {
-	s.startOnce.Do(func() {
-		go func() {
-			defer close(s.listening)
-			s.listen()
-		}()
-		go func() {
-			defer close(s.done)
-			s.run()
-		}()
-	})
-}
+func (s *PushSender) Start() { s.start(s.run) }
 
 // Stop lets a send in flight finish until ctx ends, then abandons it (the
 // row stays queued) and returns once the sender and its listener stopped.
-func (s *PushSender) Stop(ctx context.Context) {
-	s.stopOnce.Do(func() {
-		close(s.quit)
-		s.Start()
-		select {
-		case <-s.done:
-		case <-ctx.Done():
-			s.o.Log.Warn().Msg("push sender: shutdown grace over, abandoning the send in flight")
-		}
-		s.cancelHard()
-		<-s.done
-		<-s.listening
-	})
-}
-
-// Wake makes the sender look at the outbox now. It never blocks.
-func (s *PushSender) Wake() {
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
-}
+func (s *PushSender) Stop(ctx context.Context) { s.stop(ctx, s.run) }
 
 // Stats returns the sender's counters.
 func (s *PushSender) Stats() PushStats {
 	return PushStats{Sent: s.sent.Load(), Skipped: s.skipped.Load(), Failed: s.failed.Load(), Gone: s.gone.Load()}
 }
 
-func (s *PushSender) stopping() bool {
-	select {
-	case <-s.quit:
-		return true
-	default:
-		return false
-	}
-}
-
 func (s *PushSender) run() {
 	for !s.stopping() {
-		wait := s.drain()
-		timer := time.NewTimer(wait)
-		select {
-		case <-s.quit:
-		case <-s.wake:
-		case <-timer.C:
-		}
-		timer.Stop()
+		s.sleep(s.drain(), true)
 	}
 }
 
@@ -219,7 +158,7 @@ func (s *PushSender) drain() time.Duration {
 			return s.backoff(1)
 		}
 		if !more {
-			return s.untilNext(ctx)
+			return s.untilNext(ctx, persistence.NextPushIn)
 		}
 	}
 	return 0
@@ -396,84 +335,5 @@ func (s *PushSender) dropExpired(ctx context.Context) {
 		if n < pushDropBatch {
 			return
 		}
-	}
-}
-
-func (s *PushSender) untilNext(ctx context.Context) time.Duration {
-	d, ok, err := persistence.NextPushIn(ctx, s.o.DB)
-	if err != nil {
-		if ctx.Err() == nil {
-			s.o.Log.Error().Err(err).Msg("push sender: next retry")
-		}
-		return s.o.RetryBase
-	}
-	if !ok || d > s.o.Poll {
-		return s.o.Poll
-	}
-	return max(d, time.Millisecond)
-}
-
-// backoff is the wait after the n-th failed attempt: RetryBase doubled n-1
-// times, capped at RetryMax, jittered to between half and all of it.
-func (s *PushSender) backoff(n int) time.Duration {
-	d := s.o.RetryMax
-	if n < 31 {
-		d = min(s.o.RetryBase<<(max(n, 1)-1), s.o.RetryMax)
-	}
-	half := d / 2
-	return half + rand.N(d-half+1)
-}
-
-// listen turns NOTIFYs on the push channel into wake-ups, reconnecting
-// after errors; each (re)connection wakes the sender once.
-func (s *PushSender) listen() {
-	for !s.stopping() {
-		err := s.listenOnce()
-		if s.stopping() {
-			return
-		}
-		s.o.Log.Warn().Err(err).Msg("push sender: outbox listener lost; polling until it is back")
-		select {
-		case <-s.quit:
-			return
-		case <-time.After(time.Second):
-		}
-	}
-}
-
-func (s *PushSender) listenOnce() error {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ln := pgdriver.NewListener(s.o.DB)
-	defer ln.Close()
-	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
-	defer stop()
-	go func() {
-		select {
-		case <-s.quit:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	if err := ln.Listen(ctx, persistence.PushChannel); err != nil {
-		return fmt.Errorf("app: listen for pushes: %w", err)
-	}
-	if err := persistence.AwaitListening(ctx, s.o.DB, ln, persistence.PushChannel, func(string) { s.Wake() }); err != nil {
-		return fmt.Errorf("app: %w", err)
-	}
-	s.Wake()
-	for {
-		_, _, err := ln.ReceiveTimeout(ctx, mailListenTimeout)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
-			}
-			return fmt.Errorf("app: receive push notification: %w", err)
-		}
-		s.Wake()
 	}
 }

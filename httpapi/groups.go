@@ -100,15 +100,9 @@ func (s *Server) groupRoutes() {
 		return a.Decline(requestContext(ctx), p, handle, id)
 	}))
 	r.POST("/api/groups/{handle}/invitations", h(func(ctx *fasthttp.RequestCtx, p app.Principal, handle string) (any, error) {
-		var in struct {
-			UserID string `json:"userId"`
-		}
-		if err := decodeJSON(ctx, &in); err != nil {
-			return nil, err
-		}
-		id, err := uuid.Parse(in.UserID)
+		id, err := userIDBody(ctx)
 		if err != nil {
-			return nil, domain.InvalidField("userId", msgUserNotFound)
+			return nil, err
 		}
 		return a.Invite(requestContext(ctx), p, handle, id)
 	}))
@@ -128,15 +122,9 @@ func (s *Server) groupRoutes() {
 		return a.RemoveMember(requestContext(ctx), p, handle, id)
 	}))
 	r.POST("/api/groups/{handle}/transfer", h(func(ctx *fasthttp.RequestCtx, p app.Principal, handle string) (any, error) {
-		var in struct {
-			UserID string `json:"userId"`
-		}
-		if err := decodeJSON(ctx, &in); err != nil {
-			return nil, err
-		}
-		id, err := uuid.Parse(in.UserID)
+		id, err := userIDBody(ctx)
 		if err != nil {
-			return nil, domain.InvalidField("userId", msgUserNotFound)
+			return nil, err
 		}
 		return a.Transfer(requestContext(ctx), p, handle, id)
 	}))
@@ -176,4 +164,20 @@ func (s *Server) groupRoutes() {
 	r.GET("/api/groups/{handle}/live", h(func(ctx *fasthttp.RequestCtx, p app.Principal, handle string) (any, error) {
 		return a.Live(requestContext(ctx), p, handle)
 	}))
+}
+
+// userIDBody reads the body {"userId": "<uuid>"} of the invitation and
+// transfer routes; an id that is no UUID names no user.
+func userIDBody(ctx *fasthttp.RequestCtx) (uuid.UUID, error) {
+	var in struct {
+		UserID string `json:"userId"`
+	}
+	if err := decodeJSON(ctx, &in); err != nil {
+		return uuid.Nil, err
+	}
+	id, err := uuid.Parse(in.UserID)
+	if err != nil {
+		return uuid.Nil, domain.InvalidField("userId", msgUserNotFound)
+	}
+	return id, nil
 }

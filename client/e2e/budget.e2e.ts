@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api } from './support/api';
 import { launch, newPage } from './support/browser';
-import { waitForCode } from './support/mail';
+import { createStudent } from './support/users';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
@@ -27,7 +27,7 @@ const SLOW_4G = {
 const CPU_SLOWDOWN = 4;
 
 const n = (Date.now() % 900_000) + 100_000;
-const user = { name: 'Bela Budget', email: `bela.${n}@uni.test`, universityId: `BWU/BCA/24/${n}`, password: 'Bela#2025ok' };
+const user = { name: 'Bela Budget', email: `bela.${n}@uni.test`, universityId: `BWU/BCA/24/${n}`, password: 'Bela#2025ok', batch: '2024' };
 
 interface Loaded {
   jsBytes: number;
@@ -107,22 +107,7 @@ describe('first-load budget', () => {
   let session: { token: string; user: unknown };
 
   beforeAll(async () => {
-    const res = await api(baseURL, 'POST', '/auth/signup', {
-      name: user.name,
-      email: user.email,
-      password: user.password,
-      role: 'student',
-      collegeId: user.universityId,
-      universityId: user.universityId,
-      program: 'BCA',
-      batch: '2024',
-    });
-    expect(res.status).toBe(201);
-    const { code } = await waitForCode(dataDir, user.email);
-    expect((await api(baseURL, 'POST', '/auth/verify-otp', { email: user.email, otp: code })).status).toBe(200);
-    const login = await api<{ token: string; user: unknown }>(baseURL, 'POST', '/auth/login', { email: user.email, password: user.password, role: 'student' });
-    expect(login.status).toBe(200);
-    session = login.data;
+    session = await createStudent({ baseURL, dataDir }, user);
     expect((await api(baseURL, 'POST', '/posts', { content: `Budget post ${n}`, visibility: 'public' }, session.token)).status).toBe(201);
     browser = await launch();
   });

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api } from './support/api';
 import { launch, newPage, shootAll, type PageProblems } from './support/browser';
-import { waitForCode } from './support/mail';
+import { createStudent, loginUI, type Session } from './support/users';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
@@ -29,34 +29,7 @@ const clubName = `Robotics ${n}`;
 const clubHandle = `robotics-${n}`;
 const bPost = `Servo tuning tonight in lab 3 ${n}`;
 
-type Session = { page: Page; problems: PageProblems };
-
-async function createStudent(u: typeof asha): Promise<{ id: string; token: string }> {
-  const res = await api(baseURL, 'POST', '/auth/signup', {
-    name: u.name,
-    email: u.email,
-    password: u.password,
-    role: 'student',
-    collegeId: u.universityId,
-    universityId: u.universityId,
-    program: 'BCA',
-    batch: '2022',
-  });
-  expect(res.status).toBe(201);
-  const { code } = await waitForCode(dataDir, u.email);
-  expect((await api(baseURL, 'POST', '/auth/verify-otp', { email: u.email, otp: code })).status).toBe(200);
-  const login = await api<{ token: string; user: { id: string } }>(baseURL, 'POST', '/auth/login', { email: u.email, password: u.password, role: 'student' });
-  expect(login.status).toBe(200);
-  return { id: login.data.user.id, token: login.data.token };
-}
-
-async function loginUI(page: Page, u: typeof asha): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email or university ID').fill(u.email);
-  await page.getByLabel('Password', { exact: true }).fill(u.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.getByRole('button', { name: /What's on your mind/ }).waitFor();
-}
+type Browsing = { page: Page; problems: PageProblems };
 
 function postCard(page: Page, text: string) {
   return page.locator('article.post-card', { hasText: text });
@@ -69,16 +42,16 @@ async function openGroup(page: Page, handle: string, name: string): Promise<void
 
 describe('groups (issue 18)', () => {
   let browser: Browser;
-  let a: Session;
-  let b: Session;
-  let c: Session;
-  let tokens: Record<string, { id: string; token: string }> = {};
+  let a: Browsing;
+  let b: Browsing;
+  let c: Browsing;
+  let tokens: Record<string, Session> = {};
   let postId = '';
 
   beforeAll(async () => {
     browser = await launch();
     tokens = {};
-    for (const u of [asha, bikram, chitra]) tokens[u.email] = await createStudent(u);
+    for (const u of [asha, bikram, chitra]) tokens[u.email] = await createStudent({ baseURL, dataDir }, u);
     [a, b, c] = await Promise.all([newPage(browser, baseURL), newPage(browser, baseURL), newPage(browser, baseURL)]);
   }, 180_000);
 
@@ -211,7 +184,7 @@ describe('groups (issue 18)', () => {
 
   it('A invites a friend to a secret club, C accepts from the notification and posts; A, following closely, is told live', async () => {
     const tokA = tokens[asha.email]!.token;
-    const cId = tokens[chitra.email]!.id;
+    const cId = tokens[chitra.email]!.user.id;
     const sent = await api<{ friendRequest: { id: string } }>(baseURL, 'POST', '/friends/send-request', { receiverId: cId }, tokA);
     expect(sent.status, sent.message).toBe(201);
     expect((await api(baseURL, 'PATCH', `/friends/accept-request/${sent.data.friendRequest.id}`, undefined, tokens[chitra.email]!.token)).status).toBe(200);

@@ -10,10 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api } from './support/api';
 import { launch, newPage, shootAll, type PageProblems } from './support/browser';
 import { writePng } from './support/images';
-import { waitForCode } from './support/mail';
+import { loginUI, signUp } from './support/users';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
@@ -24,22 +23,6 @@ const author = { name: 'Ines Park', email: `ines.images.${n}@uni.test`, universi
 const ALT_1 = 'Students sitting on the steps of the library at sunset';
 const ALT_2 = 'A bar chart of club sign-ups: robotics leads with 42';
 const ALT_1_EDITED = 'Students on the library steps at sunset, seen from the quad';
-
-async function signUp(): Promise<void> {
-  const res = await api(baseURL, 'POST', '/auth/signup', {
-    name: author.name,
-    email: author.email,
-    password: author.password,
-    role: 'student',
-    collegeId: author.universityId,
-    universityId: author.universityId,
-    program: 'BCA',
-    batch: '2022',
-  });
-  expect(res.status).toBe(201);
-  const { code } = await waitForCode(dataDir, author.email);
-  expect((await api(baseURL, 'POST', '/auth/verify-otp', { email: author.email, otp: code })).status).toBe(200);
-}
 
 /** The card's images, in order: alt, srcset, width/height attributes, loading. */
 async function cardImages(page: Page, postId: string) {
@@ -67,7 +50,7 @@ describe('images (issue 16)', () => {
   beforeAll(async () => {
     browser = await launch();
     ({ page, problems } = await newPage(browser, baseURL));
-    await signUp();
+    await signUp({ baseURL, dataDir }, author);
   });
 
   afterAll(async () => {
@@ -79,10 +62,7 @@ describe('images (issue 16)', () => {
     const wide = writePng(dir, 'library.png', 1600, 1000, [230, 120, 40], [40, 60, 160]);
     const chart = writePng(dir, 'chart.png', 900, 600, [20, 140, 90], [250, 240, 200]);
 
-    await page.goto('/login');
-    await page.getByLabel('Email or university ID').fill(author.email);
-    await page.getByLabel('Password', { exact: true }).fill(author.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await loginUI(page, author);
     await page.getByRole('button', { name: /What's on your mind/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Create Post' });
     await dialog.waitFor();

@@ -9,7 +9,7 @@ import type { Browser, Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api } from './support/api';
 import { launch, newPage, type PageProblems } from './support/browser';
-import { waitForCode } from './support/mail';
+import { createStudent, loginUI } from './support/users';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
@@ -21,34 +21,6 @@ const userB = { name: 'Ishan Roy', email: `ishan.${n}@uni.test`, universityId: `
 type Session = { page: Page; problems: PageProblems };
 type Frame = { event: string; data: Record<string, unknown> };
 type Entry = { postId: string; likesCount: number; commentsCount: number };
-
-/** Signs a student up through the API, confirms the e-mailed code, and answers a token. */
-async function createStudent(u: typeof userA): Promise<string> {
-  const res = await api(baseURL, 'POST', '/auth/signup', {
-    name: u.name,
-    email: u.email,
-    password: u.password,
-    role: 'student',
-    collegeId: u.universityId,
-    universityId: u.universityId,
-    program: 'BCA',
-    batch: '2022',
-  });
-  expect(res.status).toBe(201);
-  const { code } = await waitForCode(dataDir, u.email);
-  expect((await api(baseURL, 'POST', '/auth/verify-otp', { email: u.email, otp: code })).status).toBe(200);
-  const login = await api<{ token: string }>(baseURL, 'POST', '/auth/login', { email: u.email, password: u.password, role: 'student' });
-  expect(login.status).toBe(200);
-  return login.data.token;
-}
-
-async function loginUI(page: Page, u: typeof userA): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email or university ID').fill(u.email);
-  await page.getByLabel('Password', { exact: true }).fill(u.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.getByRole('button', { name: /What's on your mind/ }).waitFor();
-}
 
 /** Every frame a page's websockets sent and received, in order. */
 class FrameLog {
@@ -113,8 +85,8 @@ describe('live counts on the feed', () => {
     browser = await launch();
     [a, b] = await Promise.all([newPage(browser, baseURL), newPage(browser, baseURL)]);
     framesA = new FrameLog(a.page);
-    const tokA = await createStudent(userA);
-    await createStudent(userB);
+    const { token: tokA } = await createStudent({ baseURL, dataDir }, userA);
+    await createStudent({ baseURL, dataDir }, userB);
     // Twelve posts by A, oldest first: the last is the target, on top of the
     // feed; the marker is the ninth from the top, on the feed's first page
     // (10 posts) but far below the viewport.

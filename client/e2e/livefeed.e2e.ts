@@ -12,43 +12,24 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api } from './support/api';
 import { axeAllVariants } from './support/axe';
 import { launch, newPage, shootAll, type PageProblems } from './support/browser';
-import { waitForCode } from './support/mail';
+import { createStudent, loginUI, type Student } from './support/users';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
+const where = { baseURL, dataDir };
 
 const n = (Date.now() % 900_000) + 100_000;
-type Person = { name: string; email: string; universityId: string; password: string };
-const person = (name: string, i: number): Person => ({
+const person = (name: string, i: number): Student => ({
   name,
   email: `${name.split(' ')[0]!.toLowerCase()}.${n}@uni.test`,
   universityId: `BWU/BCA/23/${n + i}`,
   password: `${name.split(' ')[0]}#2025x`,
+  batch: '2023',
 });
 const userA = person('Meera Das', 0);
 const userB = person('Kabir Shah', 1);
 const userC = person('Lata Bose', 2);
 const userD = person('Nikhil Jain', 3);
-
-/** Signs a student up through the API, confirms the e-mailed code, and answers a token. */
-async function createStudent(u: Person): Promise<string> {
-  const res = await api(baseURL, 'POST', '/auth/signup', {
-    name: u.name,
-    email: u.email,
-    password: u.password,
-    role: 'student',
-    collegeId: u.universityId,
-    universityId: u.universityId,
-    program: 'BCA',
-    batch: '2023',
-  });
-  expect(res.status).toBe(201);
-  const { code } = await waitForCode(dataDir, u.email);
-  expect((await api(baseURL, 'POST', '/auth/verify-otp', { email: u.email, otp: code })).status).toBe(200);
-  const login = await api<{ token: string }>(baseURL, 'POST', '/auth/login', { email: u.email, password: u.password, role: 'student' });
-  expect(login.status).toBe(200);
-  return login.data.token;
-}
 
 async function userId(token: string): Promise<string> {
   const me = await api<{ user?: { id: string }; id?: string }>(baseURL, 'GET', '/users/me', undefined, token);
@@ -66,14 +47,6 @@ async function post(token: string, content: string): Promise<string> {
   const res = await api<{ post: { id: string } }>(baseURL, 'POST', '/posts', { content, visibility: 'public' }, token);
   expect(res.status).toBe(201);
   return res.data.post.id;
-}
-
-async function loginUI(page: Page, u: Person): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email or university ID').fill(u.email);
-  await page.getByLabel('Password', { exact: true }).fill(u.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.getByRole('button', { name: /What's on your mind/ }).waitFor();
 }
 
 /** The first post card below the sticky top bar: its id and its top edge in the viewport. */
@@ -102,7 +75,7 @@ describe('live feed', () => {
   beforeAll(async () => {
     browser = await launch();
     b = await newPage(browser, baseURL);
-    [tokA, tokB] = [await createStudent(userA), await createStudent(userB)];
+    [tokA, tokB] = [(await createStudent(where, userA)).token, (await createStudent(where, userB)).token];
     idB = await userId(tokB);
     const req = await sendRequest(tokA, idB);
     expect((await api(baseURL, 'PATCH', `/friends/accept-request/${req}`, undefined, tokB)).status).toBe(200);
@@ -153,7 +126,7 @@ describe('live feed', () => {
 
   it('a cancelled request vanishes live from the receiver, a declined one from the sender', async () => {
     const page = b.page;
-    const [tokC, tokD] = [await createStudent(userC), await createStudent(userD)];
+    const [tokC, tokD] = [(await createStudent(where, userC)).token, (await createStudent(where, userD)).token];
     const fromC = await sendRequest(tokC, idB);
     const idD = await userId(tokD);
     const toD = await sendRequest(tokB, idD);

@@ -12,40 +12,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api } from './support/api';
 import { axeAllVariants, describeFindings } from './support/axe';
 import { launch, newPage, shootAll, type PageProblems } from './support/browser';
-import { waitForCode } from './support/mail';
+import { createStudent, loginUI } from './support/users';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
 
 const n = (Date.now() % 900_000) + 100_000;
-const user = { name: 'Pia Worker', email: `pia.${n}@uni.test`, universityId: `BWU/BCA/23/${n}`, password: 'Pia#2025ok' };
-
-async function createStudent(u: typeof user): Promise<string> {
-  const res = await api(baseURL, 'POST', '/auth/signup', {
-    name: u.name,
-    email: u.email,
-    password: u.password,
-    role: 'student',
-    collegeId: u.universityId,
-    universityId: u.universityId,
-    program: 'BCA',
-    batch: '2023',
-  });
-  expect(res.status).toBe(201);
-  const { code } = await waitForCode(dataDir, u.email);
-  expect((await api(baseURL, 'POST', '/auth/verify-otp', { email: u.email, otp: code })).status).toBe(200);
-  const login = await api<{ token: string }>(baseURL, 'POST', '/auth/login', { email: u.email, password: u.password, role: 'student' });
-  expect(login.status).toBe(200);
-  return login.data.token;
-}
-
-async function loginUI(page: Page): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email or university ID').fill(user.email);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.getByRole('button', { name: /What's on your mind/ }).waitFor();
-}
+const user = { name: 'Pia Worker', email: `pia.${n}@uni.test`, universityId: `BWU/BCA/23/${n}`, password: 'Pia#2025ok', batch: '2023' };
 
 /** Waits until the service worker is active and controls the page. */
 async function controlled(page: Page): Promise<void> {
@@ -65,7 +38,7 @@ describe('installable app and offline shell', () => {
   const postText = `Offline-ready post ${n}`;
 
   beforeAll(async () => {
-    const token = await createStudent(user);
+    const { token } = await createStudent({ baseURL, dataDir }, user);
     expect((await api(baseURL, 'POST', '/posts', { content: postText, visibility: 'public' }, token)).status).toBe(201);
     browser = await launch();
     ({ context, page, problems } = await newPage(browser, baseURL));
@@ -110,7 +83,7 @@ describe('installable app and offline shell', () => {
   });
 
   it('opens offline from the service worker with the offline banner, and retries when back online', async () => {
-    await loginUI(page);
+    await loginUI(page, user);
     await page.locator('article.post-card', { hasText: postText }).waitFor();
     await controlled(page);
 
@@ -161,7 +134,7 @@ describe('push notifications toggle', () => {
 
   /** Signs in and opens Settings → Notifications; answers the switch. */
   async function openToggle(page: Page) {
-    await loginUI(page);
+    await loginUI(page, user);
     await controlled(page);
     await page.goto('/settings');
     await page.getByRole('tab', { name: 'Notifications' }).click();

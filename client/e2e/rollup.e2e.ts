@@ -9,13 +9,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api } from './support/api';
 import { launch, newPage, shootAll } from './support/browser';
-import { waitForCode } from './support/mail';
+import { createStudent, loginUI, type Student } from './support/users';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
 
 const n = (Date.now() % 900_000) + 100_000;
-type Student = { name: string; email: string; universityId: string; password: string };
 const student = (name: string, i: number): Student => ({
   name,
   email: `${name.toLowerCase().split(' ')[0]}.rollup.${n}@uni.test`,
@@ -24,26 +23,6 @@ const student = (name: string, i: number): Student => ({
 });
 const author = student('Asha Verma', 0);
 const likers = [student('Bo Chen', 1), student('Cara Singh', 2), student('Dev Patel', 3)];
-
-/** Signs a student up through the API, confirms the code, and answers a token. */
-async function signUp(u: Student): Promise<string> {
-  const res = await api(baseURL, 'POST', '/auth/signup', {
-    name: u.name,
-    email: u.email,
-    password: u.password,
-    role: 'student',
-    collegeId: u.universityId,
-    universityId: u.universityId,
-    program: 'BCA',
-    batch: '2022',
-  });
-  expect(res.status).toBe(201);
-  const { code } = await waitForCode(dataDir, u.email);
-  expect((await api(baseURL, 'POST', '/auth/verify-otp', { email: u.email, otp: code })).status).toBe(200);
-  const login = await api<{ token: string }>(baseURL, 'POST', '/auth/login', { email: u.email, password: u.password, role: 'student' });
-  expect(login.status).toBe(200);
-  return login.data.token;
-}
 
 async function like(postId: string, token: string): Promise<void> {
   const res = await api<{ isLiked: boolean }>(baseURL, 'POST', `/posts/${postId}/like`, undefined, token);
@@ -60,8 +39,8 @@ describe('like notifications roll up', () => {
   beforeAll(async () => {
     browser = await launch();
     ({ page } = await newPage(browser, baseURL));
-    const authorToken = await signUp(author);
-    for (const l of likers) tokens.push(await signUp(l));
+    const { token: authorToken } = await createStudent({ baseURL, dataDir }, author);
+    for (const l of likers) tokens.push((await createStudent({ baseURL, dataDir }, l)).token);
     const post = await api<{ post: { id: string } }>(baseURL, 'POST', '/posts', { content: 'Robotics club demo at 5 pm in the quad' }, authorToken);
     expect(post.status).toBe(201);
     postId = post.data.post.id;
@@ -72,11 +51,7 @@ describe('like notifications roll up', () => {
   });
 
   it('two likes are one notification: "<newest> and <other> liked your post"', async () => {
-    await page.goto('/login');
-    await page.getByLabel('Email or university ID').fill(author.email);
-    await page.getByLabel('Password', { exact: true }).fill(author.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.getByRole('button', { name: /What's on your mind/ }).waitFor();
+    await loginUI(page, author);
 
     await like(postId, tokens[0]!);
     // The first like's push arrives live: one unread.

@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from './support/api';
 import { launch, newPage, shootAll } from './support/browser';
-import { waitForCode } from './support/mail';
+import { loginUI, signUp } from './support/users';
 import { CLIENT_DIR, startServer, type RunningServer } from './support/server';
 
 const n = (Date.now() % 900_000) + 100_000;
@@ -33,32 +33,6 @@ const cPost = `Chitra writes about quasars ${n}`;
 let server: RunningServer;
 let browser: Browser;
 
-async function signup(baseURL: string, dataDir: string, u: typeof asha): Promise<string> {
-  const res = await api(baseURL, 'POST', '/auth/signup', {
-    name: u.name,
-    email: u.email,
-    password: u.password,
-    role: 'student',
-    collegeId: u.universityId,
-    universityId: u.universityId,
-    program: 'BCA',
-    batch: '2022',
-  });
-  expect(res.status).toBe(201);
-  const { code } = await waitForCode(dataDir, u.email);
-  const v = await api<{ token: string }>(baseURL, 'POST', '/auth/verify-otp', { email: u.email, otp: code });
-  expect(v.status).toBe(200);
-  return v.data.token;
-}
-
-async function loginUI(page: Page, u: typeof asha): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email or university ID').fill(u.email);
-  await page.getByLabel('Password', { exact: true }).fill(u.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.getByRole('button', { name: /What's on your mind/ }).waitFor();
-}
-
 function postCard(page: Page, text: string) {
   return page.locator('article.post-card', { hasText: text });
 }
@@ -74,7 +48,7 @@ describe('safety: report, moderate, block', () => {
   beforeAll(async () => {
     const first = await startServer({ keepData: true });
     const tokens: Record<string, string> = {};
-    for (const u of [asha, bikram, chitra, mod]) tokens[u.email] = await signup(first.baseURL, first.dataDir, u);
+    for (const u of [asha, bikram, chitra, mod]) tokens[u.email] = await signUp(first, u);
     for (const [u, text] of [
       [bikram, bPost],
       [chitra, cPost],

@@ -12,7 +12,7 @@ import { api } from './support/api';
 import { axeAllVariants, describeFindings, type AxeFinding } from './support/axe';
 import { launch, newPage, type PageProblems } from './support/browser';
 import { png, postWithImages, writePng } from './support/images';
-import { waitForCode } from './support/mail';
+import { createStudent, type Session } from './support/users';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
@@ -20,25 +20,6 @@ const dataDir = inject('dataDir');
 const n = (Date.now() % 900_000) + 100_000;
 const walker = { name: 'Tara Sen', email: `tara.${n}@uni.test`, universityId: `BWU/BCA/22/${n}`, password: 'Tara#2025ok' };
 const liker = { name: 'Omar Ali', email: `omar.${n}@uni.test`, universityId: `BWU/BCA/22/${n + 1}`, password: 'Omar#2025ok' };
-
-async function createStudent(u: typeof walker): Promise<{ id: string; token: string }> {
-  const res = await api(baseURL, 'POST', '/auth/signup', {
-    name: u.name,
-    email: u.email,
-    password: u.password,
-    role: 'student',
-    collegeId: u.universityId,
-    universityId: u.universityId,
-    program: 'BCA',
-    batch: '2022',
-  });
-  expect(res.status).toBe(201);
-  const { code } = await waitForCode(dataDir, u.email);
-  expect((await api(baseURL, 'POST', '/auth/verify-otp', { email: u.email, otp: code })).status).toBe(200);
-  const login = await api<{ token: string; user: { id: string } }>(baseURL, 'POST', '/auth/login', { email: u.email, password: u.password, role: 'student' });
-  expect(login.status).toBe(200);
-  return { id: login.data.user.id, token: login.data.token };
-}
 
 /** What the focused element is called: its label, its text, or its placeholder. */
 async function focusedName(page: Page): Promise<string> {
@@ -77,15 +58,15 @@ describe('accessibility (issue 16)', () => {
   let browser: Browser;
   let page: Page;
   let problems: PageProblems;
-  let other: { id: string; token: string };
-  let self: { id: string; token: string };
+  let other: Session;
+  let self: Session;
   let postId = '';
 
   beforeAll(async () => {
     browser = await launch();
     ({ page, problems } = await newPage(browser, baseURL));
-    self = await createStudent(walker);
-    other = await createStudent(liker);
+    self = await createStudent({ baseURL, dataDir }, walker);
+    other = await createStudent({ baseURL, dataDir }, liker);
   });
 
   afterAll(async () => {
@@ -277,7 +258,7 @@ describe('accessibility (issue 16)', () => {
     await page.goto('/profile');
     await page.getByRole('heading', { name: walker.name, level: 1 }).waitFor();
     await check('profile');
-    await page.goto(`/profile/${other.id}`);
+    await page.goto(`/profile/${other.user.id}`);
     await page.getByRole('heading', { name: liker.name, level: 1 }).waitFor();
     await check('profile-other');
     await page.goto('/friends');
