@@ -217,7 +217,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Notifications: app.NewNotifications(app.NotificationsDeps{DB: db, Log: log}),
 		Posts: app.NewPosts(app.PostsDeps{DB: db, Media: store, Grains: live, Fanout: live, Brakes: brakes, Pusher: live,
 			Gates: gates, Log: log}),
-		Realtime: app.NewRealtime(db, sessions),
+		Realtime: app.NewRealtime(db, sessions, gates),
 		Sockets:  sockets,
 		Search:   app.NewSearch(app.SearchDeps{DB: db, Index: searchIdx}),
 		Safety:   app.NewSafety(app.SafetyDeps{DB: db, Gates: gates, Log: log}),

@@ -17,11 +17,13 @@ import (
 type Realtime struct {
 	db       bun.IDB
 	sessions *Sessions
+	gates    *Gates
 }
 
-// NewRealtime wires the websocket use cases.
-func NewRealtime(db bun.IDB, sessions *Sessions) *Realtime {
-	return &Realtime{db: db, sessions: sessions}
+// NewRealtime wires the websocket use cases; gates (nil: none) answers the
+// watch checks from memory.
+func NewRealtime(db bun.IDB, sessions *Sessions, gates *Gates) *Realtime {
+	return &Realtime{db: db, sessions: sessions, gates: gates}
 }
 
 // ReadyView is the `ready` event: who is connected and their unread count.
@@ -59,8 +61,29 @@ func (r *Realtime) StillValid(ctx context.Context, token string) (bool, error) {
 // between them and its author (either way), nor anyone of a removed post.
 // A socket asks once per watch frame, for all the posts it lists; a block
 // made later drops the watches through the hub (Hub.UsersBlocked).
+//
+// With gates in use the check costs no query once the posts' gates are
+// known: when thousands of sockets connect at once (an event starting, a
+// node's sockets reconnecting after a drain) a query per watch frame queued
+// behind each other until checks timed out and their watches were dropped.
 func (r *Realtime) Watchable(ctx context.Context, viewer uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
-	return persistence.WatchablePosts(ctx, r.db, viewer, ids)
+	if r.gates == nil || r.gates.generation() == 0 {
+		return persistence.WatchablePosts(ctx, r.db, viewer, ids)
+	}
+	out := make([]uuid.UUID, 0, len(ids))
+	for _, id := range ids {
+		g, err := r.gates.Post(ctx, id, viewer)
+		if isNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !g.Removed && !g.Blocked && !g.GroupLocked {
+			out = append(out, id)
+		}
+	}
+	return out, nil
 }
 
 // NotificationFrames renders what a new or rolled-up notification pushes to

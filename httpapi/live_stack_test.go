@@ -111,7 +111,7 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 		Accounts: app.NewAccounts(app.AccountsDeps{DB: st.db, Hasher: app.NewHasher(2), Sessions: st.sessions,
 			Mail: startMailSender(t, st.db, mailer), Media: st.media, CodeKey: keys.Code, Product: "Campus", Log: zerolog.Nop()}),
 		Posts:         app.NewPosts(app.PostsDeps{DB: st.db, Media: st.media, Grains: st.live, Fanout: st.live, Log: log}),
-		Realtime:      app.NewRealtime(st.db, st.sessions),
+		Realtime:      app.NewRealtime(st.db, st.sessions, nil),
 		Sockets:       st.sockets,
 		Notifications: app.NewNotifications(app.NotificationsDeps{DB: st.db, Log: log}),
 	}

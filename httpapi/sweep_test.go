@@ -298,6 +298,7 @@ func newSweepStack(t *testing.T) *sweepStack {
 		// Post gates cached as serve.go has them, so the safety tests hold
 		// them to blocks and removals.
 		gates := app.NewGates(st.db, st.sessions)
+		d.Realtime = app.NewRealtime(st.db, st.sessions, gates)
 		d.Posts = app.NewPosts(app.PostsDeps{DB: st.db, Media: st.media, Grains: st.live, Fanout: st.live, Pusher: st.live, Gates: gates,
 			Log: d.Log})
 		d.Safety = app.NewSafety(app.SafetyDeps{DB: st.db, Gates: gates, Log: d.Log})
