@@ -176,16 +176,20 @@ func TestDeadPeerRemoval(t *testing.T) {
 
 	newUser, login := userMaker(t, db)
 	authorTok := login(a, newUser("Dead Peer Author"))
-	// Twelve posts: some of their grains land on c (all elsewhere would be
-	// a (2/3)^12 ≈ 0.8% chance; the metric check below says so if it happens).
+	// Twelve posts to start with: some of their grains land on c (more are
+	// added below in the 0.8% of runs where none did).
 	var posts []string
-	for i := range 12 {
+	addPost := func() {
+		i := len(posts)
 		status, env := nodes[i%3].call(t, "POST", "/api/posts", authorTok, map[string]any{
 			"content": fmt.Sprintf("dead peer post %d", i), "visibility": "public"})
 		if status != 201 {
 			t.Fatalf("create post: %d %v", status, env)
 		}
 		posts = append(posts, data(env)["post"].(map[string]any)["id"].(string))
+	}
+	for range 12 {
+		addPost()
 	}
 	const nLikers = 6
 	tokens := make([]string, nLikers)
@@ -223,8 +227,20 @@ func TestDeadPeerRemoval(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if c.metric(t, "campus_post_transactions_total") == 0 {
-		t.Skip("no post's grain landed on the node to be killed (a 1-in-130 chance); nothing to take over")
+	// The node to be killed must hold some post's grain, or there is
+	// nothing to take over: add posts until one lands there.
+	for c.metric(t, "campus_post_transactions_total") == 0 {
+		if len(posts) >= 72 {
+			t.Fatalf("none of %d posts' grains landed on node 2", len(posts))
+		}
+		addPost()
+		p := len(posts) - 1
+		for k := range liked {
+			liked[k] = append(liked[k], false)
+		}
+		if err := toggle(nodes[p%3], p%nLikers, p); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	t.Run("a node paused for less than its lease stays a member", func(t *testing.T) {
