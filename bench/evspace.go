@@ -20,7 +20,7 @@ import (
 // tgtLiveP99 is issue 18's target for the big screen's data call.
 const tgtLiveP99 = 50 * time.Millisecond
 
-// eventSpace: the campus event, paced, on one event group's posts with
+// eventSpace: the campus event, paced (--paced-rate), on one event group's posts with
 // every viewer on the shared page, while big screens poll the group's live
 // data (GET /api/groups/{handle}/live) once a second each.
 func (b *bench) eventSpace(ctx context.Context) {
@@ -29,11 +29,8 @@ func (b *bench) eventSpace(ctx context.Context) {
 		b.rep.skip(sc, err)
 		return
 	}
-	rate, why := b.o.evspaceRate, "set by --evspace-rate (the campus event did not run)"
-	if s := b.eventStats; s != nil && s.perSec > 0 {
-		rate, why = s.perSec/2, "half the campus event's closed loop"
-	}
-	pace := time.Duration(float64(b.o.evLikers) / rate * float64(time.Second))
+	pace, why := b.pacedInterval()
+	rate := b.o.pacedRate
 	scr := &screens{b: b, n: b.o.screens, period: time.Second, uri: b.uri("/api/groups/" + b.w.spaceHandle + "/live")}
 	b.progress("event space: %s likes/s offered (%s), %d big screens on /api/groups/%s/live", group(int64(rate)), why, scr.n, b.w.spaceHandle)
 	backlog, err := b.spaceBacklog(ctx, b.o.evspaceBacklog)

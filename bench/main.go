@@ -53,7 +53,7 @@ type opts struct {
 	// The event space: its offered likes/s when the campus event did not
 	// run (else half the event's closed loop), its big-screen clients and
 	// the likes it starts with (an event in progress).
-	evspaceRate    float64
+	pacedRate      float64
 	screens        int
 	evspaceBacklog int
 
@@ -83,14 +83,14 @@ func (o *opts) preset() {
 	full := opts{
 		users: 10_000, posts: 100_000, comments: 100_000, friends: 5,
 		likers: 200, viewers: 2_000, duration: 20 * time.Second, warmup: 2 * time.Second, baseDur: 10 * time.Second,
-		evPosts: 200, evLikers: 2_000, evViewers: 5_000, evWatch: 20, evspaceRate: 500, screens: 50,
+		evPosts: 200, evLikers: 2_000, evViewers: 5_000, evWatch: 20, pacedRate: 500, screens: 50,
 		feedConc: 200, queries: 1_000, searchConc: 8, fanChanges: 5,
 		clPosts: 40, clLikers: 60, clViewers: 60, clPhase: 8 * time.Second,
 	}
 	quick := opts{
 		users: 1_000, posts: 5_000, comments: 3_000, friends: 3,
 		likers: 50, viewers: 200, duration: 3 * time.Second, warmup: 500 * time.Millisecond, baseDur: 2 * time.Second,
-		evPosts: 20, evLikers: 100, evViewers: 300, evWatch: 5, evspaceRate: 100, screens: 10,
+		evPosts: 20, evLikers: 100, evViewers: 300, evWatch: 5, pacedRate: 100, screens: 10,
 		feedConc: 50, queries: 200, searchConc: 4, conns: 1_000, fanChanges: 3,
 		clPosts: 12, clLikers: 24, clViewers: 12, clPhase: 4 * time.Second,
 	}
@@ -121,8 +121,8 @@ func (o *opts) preset() {
 	setI(&o.evLikers, p.evLikers)
 	setI(&o.evViewers, p.evViewers)
 	setI(&o.evWatch, p.evWatch)
-	if o.evspaceRate == 0 {
-		o.evspaceRate = p.evspaceRate
+	if o.pacedRate == 0 {
+		o.pacedRate = p.pacedRate
 	}
 	setI(&o.screens, p.screens)
 	setI(&o.feedConc, p.feedConc)
@@ -169,7 +169,7 @@ func parseFlags(args []string) (opts, error) {
 	fs.IntVar(&o.evLikers, "event-likers", 0, "campus event: concurrent likers (default 2000)")
 	fs.IntVar(&o.evViewers, "event-viewers", 0, "campus event: websocket viewers (default 5000)")
 	fs.IntVar(&o.evWatch, "event-watch", 0, "campus event: posts each viewer watches (default 20)")
-	fs.Float64Var(&o.evspaceRate, "evspace-rate", 0, "event space: likes/s offered when the campus event did not run (default 500; quick 100); else half its closed loop's")
+	fs.Float64Var(&o.pacedRate, "paced-rate", 0, "campus event's paced runs and event space: likes/s offered, open loop (default 500, issue 13's human pace: each of 2,000 likers every 4 s; quick 100)")
 	fs.IntVar(&o.screens, "screens", 0, "event space: big-screen clients, each calling GET /api/groups/{handle}/live once a second (default 50; quick 10)")
 	fs.IntVar(&o.evspaceBacklog, "evspace-backlog", 0, "event space: likes already given in the last 9 minutes when it starts (an event in progress; the big screen counts them), by the last users, Zipf over the posts (default 0)")
 	fs.IntVar(&o.feedConc, "feed-conc", 0, "feed read: concurrent readers (default 200)")
@@ -195,8 +195,8 @@ func parseFlags(args []string) (opts, error) {
 	if o.users != 0 && o.users < 100 {
 		return o, errors.New("--users: at least 100")
 	}
-	if o.evspaceRate < 0 || o.screens < 0 || o.evspaceBacklog < 0 {
-		return o, errors.New("--evspace-rate, --screens, --evspace-backlog: not negative")
+	if o.pacedRate < 0 || o.screens < 0 || o.evspaceBacklog < 0 {
+		return o, errors.New("--paced-rate, --screens, --evspace-backlog: not negative")
 	}
 	if o.url != "" && o.dbURL == "" {
 		return o, errors.New("--url needs --database-url (the bench seeds and checks through Postgres)")

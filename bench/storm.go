@@ -9,10 +9,11 @@ import (
 	"github.com/google/uuid"
 )
 
-// Targets of issue 7 (2-core machine; server, Postgres and bench together).
+// Targets of issues 7 and 13 (2-core machine; server, Postgres and bench
+// together). Issue 13 raised the storm's share of the ceiling from 30 %.
 const (
 	tgtStormVsNaive   = 10.0
-	tgtStormVsCeiling = 0.30
+	tgtStormVsCeiling = 0.35
 	tgtLikeP99        = 50 * time.Millisecond
 	tgtPushP99        = 300 * time.Millisecond
 	tgtPushVsRaw      = 0.70
@@ -64,17 +65,30 @@ func (b *bench) event(ctx context.Context) {
 		return
 	}
 	b.eventStats = &st
-	// The same event again on fresh posts, open-loop: the likers send at a
-	// human pace that offers half the likes/s the closed loop reached, so
-	// the figures are latencies at half the node's capacity rather than
-	// the length of a queue of 2,000 likers who never pause.
-	pace := time.Duration(float64(b.o.evLikers) / (st.perSec / 2) * float64(time.Second))
-	half := "half the closed loop's"
-	b.eventRun(ctx, "2 campus event, paced", b.w.eventPaced, eventSpec{pace: pace, offered: half})
+	// The same event again on fresh posts, open loop at a human pace: the
+	// likers send at issue 13's offered rate (--paced-rate, 500 likes/s:
+	// each of 2,000 likers every 4 s on average), so the figures are the
+	// latencies of an event the node carries, not the length of a queue of
+	// likers who never pause. (Until 24 Nov the pace was half the closed
+	// loop's rate; as the closed loop grew from 1,000 to 4,000–9,000 likes/s
+	// that became a queue again on the shared two cores.)
+	pace, offered := b.pacedInterval()
+	b.eventRun(ctx, "2 campus event, paced", b.w.eventPaced, eventSpec{pace: pace, offered: offered})
 	// Once more at that pace with every viewer on one shared event page:
 	// all watch the same posts, the hottest ones, so every count change
 	// goes to every socket.
-	b.eventRun(ctx, "2 campus event, paced, shared page", b.w.eventShared, eventSpec{pace: pace, shared: true, offered: half})
+	b.eventRun(ctx, "2 campus event, paced, shared page", b.w.eventShared, eventSpec{pace: pace, shared: true, offered: offered})
+}
+
+// pacedInterval is the mean interval per liker of the open-loop event runs
+// and what it offers, for the row's note.
+func (b *bench) pacedInterval() (time.Duration, string) {
+	rate := b.o.pacedRate
+	why := "--paced-rate"
+	if s := b.eventStats; s != nil && s.perSec > 0 {
+		why += fmt.Sprintf(", %.0f%% of the closed loop's %s", 100*rate/s.perSec, group(int64(s.perSec)))
+	}
+	return time.Duration(float64(b.o.evLikers) / rate * float64(time.Second)), why
 }
 
 // eventSpec shapes one run of the campus event.
