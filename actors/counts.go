@@ -9,12 +9,12 @@ import (
 )
 
 // countBatcher collects the counts this node's post grains commit and sends
-// them to every hub as ONE CountsTick per tick of the node-wide clock
-// (CountInterval), however many posts changed: at a campus event hundreds
-// of warm posts tick together, and one broadcast each was most of the
-// cluster traffic. Within a tick the latest counts of a post win, so a
-// post's counts go out at most once per tick and the last value always
-// goes out (the batcher holds it even if the grain passivates meanwhile).
+// them to every hub as ONE CountsTick per period of the node-wide clock
+// (a countSlots-th of CountInterval), however many posts changed: at a
+// campus event hundreds of warm posts tick together, and one broadcast each
+// was most of the cluster traffic. Within a period the latest counts of a
+// post win, so a post's counts go out at most once per period and the last
+// value always goes out (the batcher holds it even if the grain passivates meanwhile).
 //
 // Concurrency: safe for concurrent use (grains publish from their own
 // Receive); mu guards pending and scheduled. The flush runs on a timer
@@ -45,10 +45,13 @@ func (l *Live) publishCounts(postID string, likes, comments int) {
 		return
 	}
 	b.scheduled = true
-	// The next multiple of the interval: every node's batcher ticks at the
-	// same instants, so the hubs get each tick's counts of all nodes
-	// together and a socket gets them in one frame.
-	interval := l.cfg.CountInterval
+	// The next multiple of the period: every node's batcher ticks at the
+	// same instants, so the hubs get each period's counts of all nodes
+	// together and a socket gets them in one frame. The period is a slot
+	// of the hubs' tick (countSlots): each slot's sessions get their frame
+	// right after its period's counts came, so waiting for the batcher
+	// adds nothing to waiting for the socket's phase.
+	interval := l.cfg.CountInterval / countSlots
 	now := time.Now()
 	time.AfterFunc(now.Truncate(interval).Add(interval).Sub(now), l.flushCounts)
 }

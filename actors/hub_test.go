@@ -7,6 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/google/uuid"
+	"github.com/rs/zerolog"
 
 	"campus/actors"
 )
@@ -178,5 +179,88 @@ func TestHubDeliversToUsers(t *testing.T) {
 				t.Fatalf("frames %v, want post:new: %v", got, s.want)
 			}
 		})
+	}
+}
+
+// stampSession stands in for a realtime session that runs on its sender's
+// goroutine, as they do: it notes when each frame came.
+type stampSession struct {
+	probeSession
+	stamps chan time.Time
+}
+
+func (p *stampSession) Receive(ctx actor.Context) {
+	if m, ok := ctx.Message().(*actors.SessionFrames); ok {
+		for _, f := range m.Frames {
+			p.stamps <- time.Now()
+			p.frames <- f
+		}
+		return
+	}
+	p.probeSession.Receive(ctx)
+}
+
+// TestCountsSpreadOverTheTick: sessions watching one post each get ONE
+// post:counts frame with its last count, but not all at once: the sessions
+// are spread over the tick's slots (a session's frame is written during
+// its slot's period), so a campus event's thousands of frames are not one
+// burst of writes. Ten sessions fill five slots twice: their frames come in
+// five different periods, two sessions in each.
+func TestCountsSpreadOverTheTick(t *testing.T) {
+	system := actor.NewActorSystem()
+	t.Cleanup(system.Shutdown)
+	interval := 250 * time.Millisecond
+	hub, err := actors.StartLocalHub(system, zerolog.Nop(), actors.HubOptions{CountInterval: interval})
+	if err != nil {
+		t.Fatal(err)
+	}
+	post := uuid.New()
+	const n = 10
+	sessions := make([]*stampSession, n)
+	for i := range sessions {
+		p := &stampSession{
+			probeSession: probeSession{hub: hub, user: uuid.New(), registered: make(chan error, 1), frames: make(chan []byte, 8)},
+			stamps:       make(chan time.Time, 8),
+		}
+		pid := system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return p },
+			actor.WithDispatcher(actor.NewSynchronizedDispatcher(64))))
+		if err := <-p.registered; err != nil {
+			t.Fatal(err)
+		}
+		hub.Watch(pid, []uuid.UUID{post})
+		sessions[i] = p
+	}
+	// The watches are in the hub's mailbox before the counts: Watch sends.
+	self := actor.NewPID(system.Address(), actors.HubName)
+	system.Root.Send(self, &actors.CountsTick{Counts: []*actors.PostCount{{PostId: post.String(), Likes: 1}}})
+	system.Root.Send(self, &actors.CountsTick{Counts: []*actors.PostCount{{PostId: post.String(), Likes: 2, Comments: 3}}})
+
+	periods := map[int64][]int{}
+	for i, s := range sessions {
+		select {
+		case at := <-s.stamps:
+			periods[at.UnixNano()/int64(interval/5)] = append(periods[at.UnixNano()/int64(interval/5)], i)
+			want := `{"event":"post:counts","data":{"posts":[{"postId":"` + post.String() + `","likesCount":2,"commentsCount":3}]}}`
+			if got := string(<-s.frames); got != want {
+				t.Fatalf("session %d: frame %s, want %s", i, got, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("session %d got no frame", i)
+		}
+	}
+	// Nothing more: one frame each for the two counts.
+	time.Sleep(2 * interval)
+	for i, s := range sessions {
+		if len(s.stamps) != 0 {
+			t.Fatalf("session %d got a second frame", i)
+		}
+	}
+	if len(periods) != 5 {
+		t.Fatalf("frames came in %d periods (%v), want 5 slots of 2 sessions", len(periods), periods)
+	}
+	for p, ss := range periods {
+		if len(ss) != 2 || ss[1]-ss[0] != 5 {
+			t.Fatalf("period %d served sessions %v, want two of one slot (i and i+5)", p, ss)
+		}
 	}
 }

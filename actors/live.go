@@ -58,9 +58,9 @@ type Config struct {
 	Render RenderFunc
 	// Idle is how long a grain stays active without messages (default 5 min).
 	Idle time.Duration
-	// CountInterval is the node-wide clock of live count broadcasts: a
-	// post's changed counts go out at the next multiple of it (default
-	// 250 ms), so at most once per interval, and the last count always.
+	// CountInterval is the node-wide clock of live counts: a socket gets
+	// its watched posts' changed counts at most once per interval (default
+	// 250 ms), at its own phase of it, and the last count always.
 	CountInterval time.Duration
 	// MaxBatch caps the actions one post transaction carries (default 500).
 	MaxBatch int
@@ -171,6 +171,9 @@ func (l *Live) Start(c *cluster.Cluster, o HubOptions) (*Hub, error) {
 		o.PostsBy = func(ctx context.Context, author uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
 			return persistence.PostsByAmong(ctx, db, author, ids)
 		}
+	}
+	if o.CountInterval <= 0 {
+		o.CountInterval = l.cfg.CountInterval
 	}
 	hub, err := startHub(c.ActorSystem, l.cfg.Log, o)
 	if err != nil {
