@@ -122,8 +122,9 @@ func New(d Deps) *Server {
 		WriteTimeout:       60 * time.Second,
 		IdleTimeout:        120 * time.Second,
 		MaxRequestBodySize: maxRequestBody,
-		MaxConnsPerIP:      d.Config.MaxConnsPerIP,
-		ReadBufferSize:     8 << 10,
+		// MaxConnsPerIP stays 0: Serve caps connections per address with
+		// LimitPerIP (see there for why not fasthttp's).
+		ReadBufferSize: 8 << 10,
 		// A page of the feed (~15 KiB) leaves in one write instead of
 		// four through the default 4 KiB buffer.
 		WriteBufferSize:       32 << 10,
@@ -168,7 +169,7 @@ func (s *Server) routes() {
 
 // Serve answers requests on ln until Shutdown.
 func (s *Server) Serve(ln net.Listener) error {
-	if err := s.srv.Serve(ln); err != nil {
+	if err := s.srv.Serve(LimitPerIP(ln, s.deps.Config.MaxConnsPerIP)); err != nil {
 		return fmt.Errorf("httpapi: serve: %w", err)
 	}
 	return nil

@@ -43,10 +43,11 @@ func Detach(c net.Conn) net.Conn {
 }
 
 // detachedConn is a socket's network connection. Closing it twice, or
-// setting a deadline after closing, must do nothing: with a per-IP limit
-// fasthttp's connection is a pooled wrapper that a close hands to the next
-// client. The session closes it once its reader and writer have stopped; a
-// slow-consumer abort may race with that and only sets deadlines.
+// setting a deadline after closing, must do nothing: a connection may be
+// any net.Conn the server was given (a wrapper of its listener's), and
+// some wrappers are reused once closed. The session closes it once its
+// reader and writer have stopped; a slow-consumer abort may race with that
+// and only sets deadlines.
 type detachedConn struct {
 	net.Conn
 	early []byte // read before the connection (owned by the reader)
