@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"sync"
 	"time"
 
@@ -311,18 +310,14 @@ func (s *Sessions) listenOnce(ctx context.Context, up func()) error {
 	}
 	up()
 	for {
-		// Receive (not Channel) so a broken connection surfaces here and the
-		// cache is bypassed until a fresh LISTEN is up.
-		_, payload, err := ln.ReceiveTimeout(ctx, 30*time.Second)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
+		// A broken connection surfaces here, and the cache is bypassed
+		// until a fresh LISTEN is up.
+		payload, ok, err := persistence.Receive(ctx, ln, 30*time.Second)
+		if !ok {
+			if err != nil {
+				return fmt.Errorf("app: revocation: %w", err)
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
-			}
-			return fmt.Errorf("app: receive revocation: %w", err)
+			return nil
 		}
 		s.heard(payload)
 	}

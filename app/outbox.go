@@ -2,10 +2,8 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"sync"
 	"time"
 
@@ -190,16 +188,11 @@ func (l *outboxLoop) listenOnce() error {
 	}
 	l.Wake()
 	for {
-		_, _, err := ln.ReceiveTimeout(ctx, outboxListenTimeout)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
+		if _, ok, err := persistence.Receive(ctx, ln, outboxListenTimeout); !ok {
+			if err != nil {
+				return fmt.Errorf("app: notification on %s: %w", l.channel, err)
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
-			}
-			return fmt.Errorf("app: receive notification on %s: %w", l.channel, err)
+			return nil
 		}
 		l.Wake()
 	}

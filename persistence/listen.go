@@ -50,6 +50,27 @@ func AwaitListening(ctx context.Context, db bun.IDB, ln *pgdriver.Listener, chan
 	return fmt.Errorf("persistence: no %s probe came back in %d tries", channel, probeTries)
 }
 
+// Receive waits for the next notification on ln and answers its payload.
+// It waits in slices of every, through ReceiveTimeout rather than Channel,
+// so that a connection that broke surfaces as an error (Channel hides it).
+// ok is false, with a nil error, once ctx is done.
+func Receive(ctx context.Context, ln *pgdriver.Listener, every time.Duration) (payload string, ok bool, err error) {
+	for {
+		_, payload, err := ln.ReceiveTimeout(ctx, every)
+		if err == nil {
+			return payload, true, nil
+		}
+		if ctx.Err() != nil {
+			return "", false, nil
+		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			continue
+		}
+		return "", false, fmt.Errorf("persistence: receive: %w", err)
+	}
+}
+
 // Pauses between reconnection attempts of a listener (Backoff).
 const (
 	backoffMin = 250 * time.Millisecond

@@ -2,10 +2,8 @@ package searchindex
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
-	"net"
 	"slices"
 	"strconv"
 	"sync"
@@ -348,17 +346,11 @@ func (x *Index) listenOnce(ctx context.Context, wake chan<- struct{}, up func())
 	up()
 	poke(wake)
 	for {
-		// ReceiveTimeout, not Channel: Channel hides a broken connection.
-		_, _, err := ln.ReceiveTimeout(ctx, listenTimeout)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
+		if _, ok, err := persistence.Receive(ctx, ln, listenTimeout); !ok {
+			if err != nil {
+				return fmt.Errorf("searchindex: %w", err)
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
-			}
-			return fmt.Errorf("searchindex: receive: %w", err)
+			return nil
 		}
 		poke(wake)
 	}

@@ -16,6 +16,7 @@ import { api, hasRoute } from './support/api';
 import { launch, newPage, shootAll, type PageProblems } from './support/browser';
 import { writePng } from './support/images';
 import { newestMessage, waitForCode } from './support/mail';
+import { signUp } from './support/users';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
@@ -42,23 +43,6 @@ const newEmail = `kiran.new.${n}@uni.test`;
 const newPassword = 'Kiran#2026new';
 
 type Session = { context: BrowserContext; page: Page; problems: PageProblems };
-
-/** Signs a student up through the API and confirms the e-mailed code. */
-async function createStudent(u: typeof userA): Promise<void> {
-  const res = await api(baseURL, 'POST', '/auth/signup', {
-    name: u.name,
-    email: u.email,
-    password: u.password,
-    role: 'student',
-    collegeId: u.universityId,
-    universityId: u.universityId,
-    program: u.program,
-    batch: u.batch,
-  });
-  expect(res.status).toBe(201);
-  const { code } = await waitForCode(dataDir, u.email);
-  expect((await api(baseURL, 'POST', '/auth/verify-otp', { email: u.email, otp: code })).status).toBe(200);
-}
 
 async function loginUI(page: Page, identifier: string, password: string): Promise<void> {
   await page.goto('/login');
@@ -93,7 +77,7 @@ describe('profiles, friends, notifications, search and settings', () => {
     browser = await launch();
     [a, b] = await Promise.all([newPage(browser, baseURL), newPage(browser, baseURL)]);
     searchRoute = await hasRoute(baseURL, 'GET', '/search?q=ab');
-    await createStudent(userA);
+    await signUp({ baseURL, dataDir }, userA);
   });
 
   afterAll(async () => {

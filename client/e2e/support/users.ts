@@ -7,12 +7,13 @@ import { expect } from 'vitest';
 import { api } from './api';
 import { waitForCode } from './mail';
 
-/** A student to sign up; batch defaults to 2022. */
+/** A student to sign up; program defaults to BCA, batch to 2022. */
 export interface Student {
   name: string;
   email: string;
   universityId: string;
   password: string;
+  program?: string;
   batch?: string;
 }
 
@@ -31,7 +32,7 @@ export async function signUp(where: Where, u: Student): Promise<string> {
     role: 'student',
     collegeId: u.universityId,
     universityId: u.universityId,
-    program: 'BCA',
+    program: u.program ?? 'BCA',
     batch: u.batch ?? '2022',
   });
   expect(res.status).toBe(201);
