@@ -55,48 +55,53 @@ type GroupsDeps struct {
 type Groups struct {
 	d     GroupsDeps
 	pages *pageReads
-	hot   hotCache
+	board hotCache[string, *board]
 }
 
 // NewGroups wires the group use cases.
 func NewGroups(d GroupsDeps) *Groups {
-	return &Groups{d: d, pages: newPageReads(d.DB, d.Log), hot: hotCache{groups: map[uuid.UUID]*hotEntry{}}}
+	return &Groups{d: d, pages: newPageReads(d.DB, d.Log)}
 }
 
-// hotTTL is how long a group's hot order is reused. Measured: ordering an
-// event group's 200 posts by their likes of the last ten minutes reads
-// every one of those likes (~15,000 at a campus event's pace: 40-60 ms on
-// the shared test machine), over the big screen's 50 ms budget when every
-// screen asks each second. The posts and their counts are still read fresh
-// on every call; only the order is at most hotTTL (plus one computation)
+// hotTTL is how long a group's board (its hot order and the posts on it) is
+// reused. Measured: ordering an event group's 200 posts by their likes of
+// the last ten minutes reads every one of those likes (~15,000 at a campus
+// event's pace: 40-60 ms on the shared test machine), over the big screen's
+// 50 ms budget when every screen asks each second; and loading the posts
+// with their authors and images for each screen was two more queries per
+// call. What is the viewer's own — access, standing, likes, blocks — and
+// the counts are still read fresh on every call (one light query), so only
+// the order and the posts' text are at most hotTTL (plus one computation)
 // old.
 const hotTTL = time.Second
 
-// hotCache is the per-group hot order. The first caller of a group
-// computes it (callers meanwhile wait for that); after hotTTL, one caller
-// starts a refresh in the background and everyone is answered the previous
-// order until it lands, so no big screen waits for the count. Guarded by
-// mu.
-type hotCache struct {
+// hotCache keeps one value per key, computed by the first caller of a key
+// and shared: later callers reuse it, and after hotTTL they get the
+// previous value at once while one refresh runs. Safe for concurrent use.
+type hotCache[K comparable, V any] struct {
 	mu     sync.Mutex
-	groups map[uuid.UUID]*hotEntry
+	groups map[K]*hotEntry[V]
 }
 
-type hotEntry struct {
+type hotEntry[V any] struct {
 	at         time.Time
-	ids        []uuid.UUID   // read-only once published
-	ready      chan struct{} // closed once the first order is in
+	v          V             // read-only once published
+	ready      chan struct{} // closed once the first value is in
 	refreshing bool
 	err        error
 }
 
-// hotCacheMax bounds the groups remembered; beyond it the stale ones go.
+// hotCacheMax bounds the keys remembered; beyond it the stale ones go.
 const hotCacheMax = 1000
 
-// get answers the group's hot post ids.
-func (c *hotCache) get(ctx context.Context, groupID uuid.UUID, compute func(context.Context) ([]uuid.UUID, error)) ([]uuid.UUID, error) {
+// get answers key's value.
+func (c *hotCache[K, V]) get(ctx context.Context, key K, compute func(context.Context) (V, error)) (V, error) {
+	var zero V
 	c.mu.Lock()
-	e := c.groups[groupID]
+	if c.groups == nil {
+		c.groups = make(map[K]*hotEntry[V])
+	}
+	e := c.groups[key]
 	if e == nil || (e.err != nil && !e.refreshing) {
 		if len(c.groups) >= hotCacheMax {
 			for id, old := range c.groups {
@@ -105,13 +110,13 @@ func (c *hotCache) get(ctx context.Context, groupID uuid.UUID, compute func(cont
 				}
 			}
 		}
-		e = &hotEntry{ready: make(chan struct{}), refreshing: true}
-		c.groups[groupID] = e
+		e = &hotEntry[V]{ready: make(chan struct{}), refreshing: true}
+		c.groups[key] = e
 		c.mu.Unlock()
 		c.refresh(ctx, e, compute)
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		return e.ids, e.err
+		return e.v, e.err
 	}
 	select {
 	case <-e.ready:
@@ -119,40 +124,57 @@ func (c *hotCache) get(ctx context.Context, groupID uuid.UUID, compute func(cont
 			e.refreshing = true
 			go c.refresh(ctx, e, compute)
 		}
-		ids := e.ids
+		v := e.v
 		c.mu.Unlock()
-		return ids, nil
-	default: // the first order is being computed: wait for it
+		return v, nil
+	default: // the first value is being computed: wait for it
 	}
 	c.mu.Unlock()
 	select {
 	case <-e.ready:
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		return e.ids, e.err
+		return e.v, e.err
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return zero, ctx.Err()
 	}
 }
 
-// refresh computes e's order and publishes it. A failed refresh keeps the
-// previous order (and tries again after hotTTL); a failed first computation
+// forget drops key's value: the next caller computes it again.
+func (c *hotCache[K, V]) forget(key K) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.groups[key]; e != nil && !e.refreshing {
+		delete(c.groups, key)
+	}
+}
+
+// refresh computes e's value and publishes it. A failed refresh keeps the
+// previous value (and tries again after hotTTL); a failed first computation
 // is answered to its waiters and retried by the next caller.
-func (c *hotCache) refresh(ctx context.Context, e *hotEntry, compute func(context.Context) ([]uuid.UUID, error)) {
+func (c *hotCache[K, V]) refresh(ctx context.Context, e *hotEntry[V], compute func(context.Context) (V, error)) {
 	// Shared with other callers: one giving up must not fail the others.
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	ids, err := compute(cctx)
+	v, err := compute(cctx)
 	cancel()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	first := e.at.IsZero() && e.err == nil
 	if err == nil || first {
-		e.ids, e.err = ids, err
+		e.v, e.err = v, err
 	}
 	e.at, e.refreshing = time.Now(), false
 	if first {
 		close(e.ready)
 	}
+}
+
+// board is a group's big screen as nobody in particular sees it: the
+// group, then its pinned post (if any) and its hottest posts, in order.
+// Shared by every caller: read only.
+type board struct {
+	group *persistence.GroupRow
+	posts []*persistence.PostRow
 }
 
 // GroupMe is the caller's standing in a group.
@@ -418,6 +440,8 @@ func (a *Groups) Suggestions(ctx context.Context, p Principal) ([]GroupSuggestio
 
 // Update edits the group (owner and admins).
 func (a *Groups) Update(ctx context.Context, p Principal, handle string, in domain.GroupPatch) (GroupView, error) {
+	// This node's big screens show the change at once (others within hotTTL).
+	defer a.board.forget(domain.NormalizeHandle(handle))
 	var id uuid.UUID
 	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		r, err := a.locked(ctx, tx, p, handle)
@@ -495,6 +519,8 @@ func (a *Groups) removeFile(key, why string) {
 
 // Delete removes the group with its posts (owner only).
 func (a *Groups) Delete(ctx context.Context, p Principal, handle string) (MessageResult, error) {
+	// This node's big screens show the change at once (others within hotTTL).
+	defer a.board.forget(domain.NormalizeHandle(handle))
 	var keys []string
 	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		r, err := a.locked(ctx, tx, p, handle)
@@ -831,6 +857,8 @@ func (a *Groups) Follow(ctx context.Context, p Principal, handle string, closely
 
 // Pin pins a post of the group (postID nil unpins); owner and admins.
 func (a *Groups) Pin(ctx context.Context, p Principal, handle string, postID *uuid.UUID) (GroupView, error) {
+	// This node's big screens show the change at once (others within hotTTL).
+	defer a.board.forget(domain.NormalizeHandle(handle))
 	var id uuid.UUID
 	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		r, err := a.locked(ctx, tx, p, handle)
@@ -957,40 +985,95 @@ func (a *Groups) Posts(ctx context.Context, p Principal, handle string, limit in
 }
 
 // Live is the big screen's data: the group, its pinned post and its
-// hottest posts by likes in the last ten minutes, then by all likes.
+// hottest posts by likes in the last ten minutes, then by all likes. Every
+// screen of an event asks for it about once a second, so the board is
+// shared (hotCache) and each call costs one light query for what is the
+// caller's own and what moves: their access and standing, the counts, their
+// likes and blocks, and which posts are gone.
 func (a *Groups) Live(ctx context.Context, p Principal, handle string) (GroupLive, error) {
-	r, err := a.readable(ctx, p, handle)
-	if err != nil {
-		return GroupLive{}, err
+	h := domain.NormalizeHandle(handle)
+	if !domain.ValidHandle(h) {
+		return GroupLive{}, errGroupNotFound
 	}
-	ids, err := a.hot.get(ctx, r.ID, func(ctx context.Context) ([]uuid.UUID, error) {
-		return persistence.HotGroupPosts(ctx, a.d.DB, r.ID, hotWindow, hotMax)
-	})
-	if err != nil {
-		return GroupLive{}, err
-	}
-	load := ids // shared with other callers: never appended to
-	if r.PinnedPostID != uuid.Nil {
-		load = append([]uuid.UUID{r.PinnedPostID}, ids...)
-	}
-	rows, err := persistence.PostsByIDs(ctx, a.d.DB, load, p.UserID)
-	if err != nil {
-		return GroupLive{}, err
-	}
-	out := GroupLive{Group: NewGroupView(r), Hot: make([]PostView, 0, len(rows))}
-	seen := make(map[uuid.UUID]bool, len(rows))
-	for _, row := range rows {
-		if len(row.HiddenFor) > 0 || seen[row.ID] {
-			continue // a block between the caller and the author
+	for attempt := 0; ; attempt++ {
+		b, err := a.board.get(ctx, h, func(ctx context.Context) (*board, error) { return a.loadBoard(ctx, h) })
+		if isNotFound(err) {
+			a.board.forget(h)
+			return GroupLive{}, errGroupNotFound
 		}
-		seen[row.ID] = true
-		v := NewPostView(row)
-		if row.ID == r.PinnedPostID && out.Pinned == nil {
-			out.Pinned = &v
-			seen[row.ID] = false // it may be hot too
+		if err != nil {
+			return GroupLive{}, err
+		}
+		ids := make([]uuid.UUID, len(b.posts))
+		for i, r := range b.posts {
+			ids[i] = r.ID
+		}
+		v, err := persistence.BoardViewerOf(ctx, a.d.DB, b.group.ID, h, p.UserID, ids)
+		if isNotFound(err) && attempt == 0 {
+			// The group went or changed its handle since the board was
+			// made (or another took the handle): look again.
+			a.board.forget(h)
 			continue
 		}
-		out.Hot = append(out.Hot, v)
+		if isNotFound(err) {
+			return GroupLive{}, errGroupNotFound
+		}
+		if err != nil {
+			return GroupLive{}, err
+		}
+		return liveFor(b, v)
+	}
+}
+
+// loadBoard makes handle's board: the group, its hot order, the posts.
+func (a *Groups) loadBoard(ctx context.Context, handle string) (*board, error) {
+	r, err := persistence.GroupByHandle(ctx, a.d.DB, handle, uuid.Nil)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := persistence.HotGroupPosts(ctx, a.d.DB, r.ID, hotWindow, hotMax)
+	if err != nil {
+		return nil, err
+	}
+	if r.PinnedPostID != uuid.Nil {
+		ids = append([]uuid.UUID{r.PinnedPostID}, ids...)
+	}
+	rows, err := persistence.PostsByIDs(ctx, a.d.DB, ids, uuid.Nil)
+	if err != nil {
+		return nil, err
+	}
+	return &board{group: r, posts: rows}, nil
+}
+
+// liveFor is b as the viewer whose fresh standing v is sees it.
+func liveFor(b *board, v persistence.BoardViewer) (GroupLive, error) {
+	g := *b.group
+	g.Visibility, g.MyStatus, g.MyRole, g.MyFollow = v.Visibility, v.Status, v.Role, v.Follow
+	if !domain.CanSeeGroup(g.Visibility, g.Membership()) {
+		return GroupLive{}, errGroupNotFound
+	}
+	if !domain.CanReadPosts(g.Visibility, g.Membership()) {
+		return GroupLive{}, errNotGroupMember
+	}
+	out := GroupLive{Group: NewGroupView(&g), Hot: make([]PostView, 0, len(b.posts))}
+	for _, shared := range b.posts {
+		now, ok := v.Posts[shared.ID]
+		if !ok || now.Hidden {
+			continue // removed since, or a block between the caller and the author
+		}
+		row := *shared
+		row.LikesCount, row.CommentsCount, row.IsLiked = now.Likes, now.Comments, now.Liked
+		if row.Group != nil {
+			pg := *row.Group
+			pg.Visibility = g.Visibility
+			row.Group = &pg
+		}
+		view := NewPostView(&row)
+		if row.ID == g.PinnedPostID && out.Pinned == nil {
+			out.Pinned = &view
+			continue // the pinned post is first on the board, and may be hot too
+		}
+		out.Hot = append(out.Hot, view)
 	}
 	return out, nil
 }

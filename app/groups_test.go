@@ -14,9 +14,9 @@ import (
 // TestHotCache: concurrent first callers share one computation; within
 // hotTTL the order is reused; after it, callers get the previous order at
 // once while one refresh runs, then the new one; a failed first computation
-// is not kept.
+// is not kept; a forgotten key is computed again.
 func TestHotCache(t *testing.T) {
-	c := hotCache{groups: map[uuid.UUID]*hotEntry{}}
+	var c hotCache[uuid.UUID, []uuid.UUID]
 	g := uuid.New()
 	a, b := []uuid.UUID{uuid.New()}, []uuid.UUID{uuid.New()}
 	var calls atomic.Int32
@@ -80,5 +80,9 @@ func TestHotCache(t *testing.T) {
 	}
 	if ids, err := c.get(context.Background(), h, func(context.Context) ([]uuid.UUID, error) { return a, nil }); err != nil || ids[0] != a[0] {
 		t.Fatalf("after a failure: %v %v", ids, err)
+	}
+	c.forget(h)
+	if ids, _ := c.get(context.Background(), h, func(context.Context) ([]uuid.UUID, error) { return b, nil }); ids[0] != b[0] {
+		t.Fatalf("after forget: %v", ids)
 	}
 }

@@ -556,3 +556,90 @@ func TestGroupDirectorySearch(t *testing.T) {
 		})
 	}
 }
+
+// TestGroupLiveBoard: the big screen's data call shares the board between
+// callers (hotTTL) yet answers each caller's own standing, likes and blocks
+// and the current counts at once, drops a deleted post at once, and
+// follows the group's visibility, pin and deletion without waiting for the
+// board to refresh.
+func TestGroupLiveBoard(t *testing.T) {
+	sw := newSweepStack(t)
+	owner, oTok := sw.member(t, "Board Owner")
+	g := sw.group(t, oTok, map[string]any{"name": "Board", "handle": "board-club", "kind": "club", "visibility": "closed"})
+	gid := uuid.MustParse(g["id"].(string))
+	join := func(name string) (*persistence.User, string) {
+		u, tok := sw.member(t, name)
+		if err := persistence.SetMembership(context.Background(), sw.db, gid, u.ID, domain.StatusMember, domain.RoleMember, uuid.Nil); err != nil {
+			t.Fatal(err)
+		}
+		return u, tok
+	}
+	_, aTok := join("Board Asha")
+	_, bTok := join("Board Blocker")
+	_, outsider := sw.member(t, "Board Outsider")
+	pinned := sw.groupPost(t, oTok, g["id"].(string), "welcome to the event")
+	byOwner := sw.groupPost(t, oTok, g["id"].(string), "first talk")
+	byAsha := sw.groupPost(t, aTok, g["id"].(string), "great talk")
+	sw.must(t, 200, "PUT", "/api/groups/board-club/pin", oTok, map[string]any{"postId": pinned})
+
+	type card struct {
+		likes int
+		liked bool
+	}
+	board := func(t *testing.T, tok string) (pin string, hot map[string]card) {
+		t.Helper()
+		live := data(sw.must(t, 200, "GET", "/api/groups/board-club/live", tok, nil))
+		hot = map[string]card{}
+		if p, _ := live["pinned"].(map[string]any); p != nil {
+			pin = p["id"].(string)
+		}
+		list, _ := live["hot"].([]any)
+		for _, x := range list {
+			p := x.(map[string]any)
+			hot[p["id"].(string)] = card{likes: int(p["likesCount"].(float64)), liked: p["isLiked"].(bool)}
+		}
+		return pin, hot
+	}
+
+	// Everyone's first look fills the shared board.
+	if pin, hot := board(t, aTok); pin != pinned || len(hot) != 3 || hot[byOwner] != (card{}) {
+		t.Fatalf("first board: pinned %s, hot %v", pin, hot)
+	}
+	// Within the board's life: Asha's like is hers alone, its count everyone's.
+	sw.must(t, 200, "POST", "/api/posts/"+byOwner+"/like", aTok, nil)
+	if _, hot := board(t, aTok); hot[byOwner] != (card{likes: 1, liked: true}) {
+		t.Fatalf("Asha's board after her like: %v", hot[byOwner])
+	}
+	if _, hot := board(t, oTok); hot[byOwner] != (card{likes: 1}) {
+		t.Fatalf("the owner's board after Asha's like: %v", hot[byOwner])
+	}
+	// A block hides the other's posts from the blocker's board only.
+	sw.must(t, 200, "POST", "/api/safety/blocks/"+owner.ID.String(), bTok, nil)
+	if pin, hot := board(t, bTok); pin != "" || len(hot) != 1 || !hasKey(hot, byAsha) {
+		t.Fatalf("the blocker's board: pinned %q, hot %v", pin, hot)
+	}
+	// A deleted post leaves every board at once.
+	sw.must(t, 200, "DELETE", "/api/posts/"+byAsha, aTok, nil)
+	if _, hot := board(t, oTok); hasKey(hot, byAsha) {
+		t.Fatalf("a deleted post is still on the board: %v", hot)
+	}
+	// Unpinned: no pinned post.
+	sw.must(t, 200, "PUT", "/api/groups/board-club/pin", oTok, map[string]any{"postId": nil})
+	if pin, _ := board(t, oTok); pin != "" {
+		t.Fatalf("unpinned board still pins %s", pin)
+	}
+	// Access follows the group: a non-member of a closed group is refused,
+	// of a secret one told there is no such group; a deleted group is gone.
+	sw.must(t, 403, "GET", "/api/groups/board-club/live", outsider, nil)
+	sw.must(t, 200, "PATCH", "/api/groups/board-club", oTok, map[string]any{"visibility": "secret"})
+	sw.must(t, 404, "GET", "/api/groups/board-club/live", outsider, nil)
+	sw.must(t, 200, "PATCH", "/api/groups/board-club", oTok, map[string]any{"visibility": "public"})
+	board(t, outsider)
+	sw.must(t, 200, "DELETE", "/api/groups/board-club", oTok, nil)
+	sw.must(t, 404, "GET", "/api/groups/board-club/live", aTok, nil)
+}
+
+func hasKey[K comparable, V any](m map[K]V, k K) bool {
+	_, ok := m[k]
+	return ok
+}

@@ -538,3 +538,66 @@ func PostsByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID, viewer uuid.UU
 	}
 	return out, nil
 }
+
+// BoardViewer is what one viewer's big screen of a group takes fresh from
+// the database on every call (the rest is shared, app.Groups.Live): the
+// group's visibility, the viewer's standing in it, and, for each of the
+// board's posts still there (not removed), its counts, whether the viewer
+// likes it and whether a block stands between them and its author.
+type BoardViewer struct {
+	Visibility, Status, Role string
+	Follow                   bool
+	Posts                    map[uuid.UUID]BoardPost
+}
+
+// BoardPost is one post of a BoardViewer.
+type BoardPost struct {
+	Likes, Comments int
+	Liked, Hidden   bool
+}
+
+// boardViewerSQL answers one row per post of $3 in group $1 still there (or
+// one with null post columns when there is none), each with the group's
+// visibility and viewer $2's standing; no row when group $1 does not have
+// handle $4 (any more). Index probes only: one query per screen and second.
+const boardViewerSQL = `SELECT g.visibility, coalesce(me.status, ''), coalesce(me.role, ''), coalesce(me.follow_closely, false),
+	p.id, p.likes_count, p.comments_count,
+	EXISTS (SELECT FROM post_likes pl WHERE pl.post_id = p.id AND pl.user_id = $2),
+	EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = $2 AND b.blocked_id = p.user_id)
+		OR EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = $2)
+FROM groups g
+LEFT JOIN group_members me ON me.group_id = g.id AND me.user_id = $2
+LEFT JOIN posts p ON p.id = ANY($3::uuid[]) AND p.group_id = g.id AND p.removed_at IS NULL
+WHERE g.id = $1 AND g.handle = $4`
+
+// BoardViewerOf reads viewer's BoardViewer of group (whose handle must
+// still be handle) for the posts ids; domain.ErrNotFound if the group is
+// gone or has another handle now.
+func BoardViewerOf(ctx context.Context, db bun.IDB, group uuid.UUID, handle string, viewer uuid.UUID, ids []uuid.UUID) (BoardViewer, error) {
+	rows, err := prepared(ctx, db, boardViewerSQL, group, viewer, uuidArray(ids), handle)
+	if err != nil {
+		return BoardViewer{}, fmt.Errorf("persistence: board viewer: %w", err)
+	}
+	defer rows.Close()
+	v := BoardViewer{Posts: make(map[uuid.UUID]BoardPost, len(ids))}
+	found := false
+	for rows.Next() {
+		var id uuid.NullUUID
+		var likes, comments sql.NullInt64
+		var liked, hidden sql.NullBool
+		if err := rows.Scan(&v.Visibility, &v.Status, &v.Role, &v.Follow, &id, &likes, &comments, &liked, &hidden); err != nil {
+			return BoardViewer{}, fmt.Errorf("persistence: board viewer: %w", err)
+		}
+		found = true
+		if id.Valid {
+			v.Posts[id.UUID] = BoardPost{Likes: int(likes.Int64), Comments: int(comments.Int64), Liked: liked.Bool, Hidden: hidden.Bool}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return BoardViewer{}, fmt.Errorf("persistence: board viewer: %w", err)
+	}
+	if !found {
+		return BoardViewer{}, notFound(sql.ErrNoRows, "persistence: board viewer")
+	}
+	return v, nil
+}
