@@ -92,7 +92,7 @@ func startHub(system *actor.ActorSystem, log zerolog.Logger, o HubOptions) (*Hub
 			log:      log,
 			users:    make(map[uuid.UUID][]*hubSession),
 			sessions: make(map[string]*hubSession),
-			posts:    make(map[uuid.UUID]map[*hubSession]struct{}),
+			posts:    make(map[uuid.UUID]*watchers),
 		}
 	})
 	pid, err := system.Root.SpawnNamed(props, HubName)
@@ -207,11 +207,29 @@ func (h *Hub) Sockets() (int, error) {
 type hubSession struct {
 	pid  *actor.PID
 	user uuid.UUID
-	// frame is the post:counts frame being assembled for this tick; nil
-	// when the session has no entry yet.
-	frame []byte
+	// owed are the positions, in its slot's flush order, of the changed
+	// posts the session watches: its frame's entries. Kept between flushes
+	// (emptied, not freed) so a flush allocates nothing per session.
+	owed []int32
 	// slot is the phase of the tick at which the session gets its frame.
 	slot int
+}
+
+// watchers are the local sessions watching one post, by their slot: a
+// slot's flush walks only its own sessions (at a campus event every post on
+// the shared page has thousands of watchers, a fifth of them per slot).
+type watchers struct {
+	n      int
+	bySlot [countSlots]map[*hubSession]struct{}
+}
+
+// each calls f for every watcher, in every slot.
+func (w *watchers) each(f func(*hubSession)) {
+	for _, set := range w.bySlot {
+		for s := range set {
+			f(s)
+		}
+	}
 }
 
 // hubActor holds the node's session directory. Concurrency: its fields are
@@ -221,7 +239,7 @@ type hubActor struct {
 	log      zerolog.Logger
 	users    map[uuid.UUID][]*hubSession
 	sessions map[string]*hubSession // by PID id
-	posts    map[uuid.UUID]map[*hubSession]struct{}
+	posts    map[uuid.UUID]*watchers
 	closing  bool
 	stop     chan struct{}
 	// entries holds the encoded count entry of every changed post that
@@ -241,6 +259,13 @@ type hubActor struct {
 	// off the session, before the watch reaches the hub) may have read the
 	// database before the block committed is dropped again (watch).
 	recentBlocks map[uuid.UUID][]recentBlock
+	// Scratch of flushSlot, reused between flushes: the slot's changed
+	// posts in order, the sessions that get a frame, and the frames shared
+	// by the sessions owed the same posts (by the first of them).
+	order       []uuid.UUID
+	touched     []*hubSession
+	shared      map[uint64]*hubSession
+	sharedFrame map[*hubSession][]byte
 }
 
 // recentBlock is a block of other by or of a user, heard at at.
@@ -300,8 +325,8 @@ func (h *hubActor) Receive(ctx actor.Context) {
 			return
 		}
 		m := &SessionFrames{Frames: msg.GetFrames()}
-		for s := range h.posts[id] {
-			ctx.Send(s.pid, m)
+		if w := h.posts[id]; w != nil {
+			w.each(func(s *hubSession) { ctx.Send(s.pid, m) })
 		}
 		if msg.GetForget() {
 			delete(h.posts, id)
@@ -365,7 +390,8 @@ const countSlots = 5
 func (h *hubActor) counts(ctx actor.Context, msg *CountsTick) {
 	for _, c := range msg.GetCounts() {
 		id, err := uuid.Parse(c.GetPostId())
-		if err != nil || len(h.posts[id]) == 0 {
+		w := h.posts[id]
+		if err != nil || w == nil {
 			continue
 		}
 		if h.entries == nil {
@@ -373,6 +399,9 @@ func (h *hubActor) counts(ctx actor.Context, msg *CountsTick) {
 		}
 		h.entries[id] = appendCountEntry(h.entries[id][:0], id.String(), c.GetLikes(), c.GetComments())
 		for k := range h.dirty {
+			if len(w.bySlot[k]) == 0 {
+				continue // no session of slot k watches it
+			}
 			if h.dirty[k] == nil {
 				h.dirty[k] = make(map[uuid.UUID]struct{})
 			}
@@ -439,25 +468,58 @@ func (h *hubActor) flush(ctx actor.Context) {
 	}
 }
 
-// flushSlot sends slot k's sessions their frames.
+// flushSlot sends slot k's sessions their frames. The slot's changed posts
+// are walked in one order for all its sessions, so a session's frame is
+// the entries of the ones it watches in that order: sessions that watch
+// the same changed posts (a shared event page) get byte-identical frames,
+// and share one. Each frame is allocated once at its exact size; the
+// sessions only read it (they copy it into their write buffer).
 func (h *hubActor) flushSlot(ctx actor.Context, k int) {
-	var touched []*hubSession
+	order := h.order[:0]
+	touched := h.touched[:0]
 	for id := range h.dirty[k] {
-		entry := h.entries[id]
-		for s := range h.posts[id] {
-			if s.slot != k {
-				continue
-			}
-			if s.frame == nil {
-				s.frame = make([]byte, 0, len(countsHead)+len(countsTail)+4*(len(entry)+1))
-				s.frame = append(s.frame, countsHead...)
+		w := h.posts[id]
+		if w == nil {
+			continue
+		}
+		i := int32(len(order))
+		order = append(order, id)
+		for s := range w.bySlot[k] {
+			if len(s.owed) == 0 {
 				touched = append(touched, s)
-			} else {
-				s.frame = append(s.frame, ',')
 			}
-			s.frame = append(s.frame, entry...)
+			s.owed = append(s.owed, i)
 		}
 	}
+	// Sessions with the same owed positions share a frame, found by a hash
+	// of them and confirmed by comparing them.
+	clear(h.shared)
+	if h.shared == nil {
+		h.shared = make(map[uint64]*hubSession)
+	}
+	for _, s := range touched {
+		key := owedKey(s.owed)
+		var f []byte
+		if first := h.shared[key]; first != nil && slices.Equal(first.owed, s.owed) {
+			f = h.sharedFrame[first]
+		} else {
+			f = h.frame(order, s.owed)
+			if first == nil {
+				h.shared[key] = s
+				if h.sharedFrame == nil {
+					h.sharedFrame = make(map[*hubSession][]byte)
+				}
+				h.sharedFrame[s] = f
+			}
+		}
+		ctx.Send(s.pid, &SessionFrames{Frames: [][]byte{f}})
+	}
+	for _, s := range touched {
+		s.owed = s.owed[:0]
+	}
+	clear(h.sharedFrame)
+	clear(touched) // no session kept alive by the reused slice
+	h.order, h.touched = order[:0], touched[:0]
 	// An entry no slot still owes is done with.
 	for id := range h.dirty[k] {
 		owed := false
@@ -474,11 +536,34 @@ func (h *hubActor) flushSlot(ctx actor.Context, k int) {
 		}
 	}
 	clear(h.dirty[k])
-	for _, s := range touched {
-		f := append(s.frame, countsTail...)
-		s.frame = nil
-		ctx.Send(s.pid, &SessionFrames{Frames: [][]byte{f}})
+}
+
+// frame is the post:counts frame of the entries of order at positions owed.
+func (h *hubActor) frame(order []uuid.UUID, owed []int32) []byte {
+	n := len(countsHead) + len(countsTail) + len(owed) - 1
+	for _, i := range owed {
+		n += len(h.entries[order[i]])
 	}
+	f := make([]byte, 0, n)
+	f = append(f, countsHead...)
+	for j, i := range owed {
+		if j > 0 {
+			f = append(f, ',')
+		}
+		f = append(f, h.entries[order[i]]...)
+	}
+	return append(f, countsTail...)
+}
+
+// owedKey hashes owed positions (FNV-1a); equal keys are confirmed by
+// comparing the positions.
+func owedKey(owed []int32) uint64 {
+	k := uint64(14695981039346656037)
+	for _, i := range owed {
+		k ^= uint64(uint32(i))
+		k *= 1099511628211
+	}
+	return k
 }
 
 // blocked looks up, off the actor, which of the posts the local sessions of
@@ -489,11 +574,11 @@ func (h *hubActor) blocked(ctx actor.Context, msg *hubBlocked) {
 		return
 	}
 	var byA, byB []uuid.UUID // posts watched by a's and b's sessions
-	for id, set := range h.posts {
+	for id, w := range h.posts {
 		var a, b bool
-		for s := range set {
+		w.each(func(s *hubSession) {
 			a, b = a || s.user == msg.a, b || s.user == msg.b
-		}
+		})
 		if a {
 			byA = append(byA, id)
 		}
@@ -652,20 +737,38 @@ func (h *hubActor) watch(m *hubWatch) {
 			h.unwatch(s, id)
 			continue
 		}
-		set := h.posts[id]
+		w := h.posts[id]
+		if w == nil {
+			w = &watchers{}
+			h.posts[id] = w
+		}
+		set := w.bySlot[s.slot]
 		if set == nil {
 			set = make(map[*hubSession]struct{}, 1)
-			h.posts[id] = set
+			w.bySlot[s.slot] = set
 		}
-		set[s] = struct{}{}
+		if _, dup := set[s]; !dup {
+			set[s] = struct{}{}
+			w.n++
+		}
 	}
 }
 
 func (h *hubActor) unwatch(s *hubSession, id uuid.UUID) {
-	if set := h.posts[id]; set != nil {
-		delete(set, s)
-		if len(set) == 0 {
-			delete(h.posts, id)
+	w := h.posts[id]
+	if w == nil {
+		return
+	}
+	if set := w.bySlot[s.slot]; set != nil {
+		if _, ok := set[s]; ok {
+			delete(set, s)
+			w.n--
+			if len(set) == 0 {
+				w.bySlot[s.slot] = nil
+			}
 		}
+	}
+	if w.n == 0 {
+		delete(h.posts, id)
 	}
 }

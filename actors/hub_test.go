@@ -264,3 +264,82 @@ func TestCountsSpreadOverTheTick(t *testing.T) {
 		}
 	}
 }
+
+// TestCountsFramesHoldEachSessionsPosts: in every slot, sessions watching
+// the same changed posts (who share one frame) and sessions watching others
+// each get exactly the entries of their own watched posts that changed, with
+// their last counts; an unwatched post reaches nobody.
+func TestCountsFramesHoldEachSessionsPosts(t *testing.T) {
+	system := actor.NewActorSystem()
+	t.Cleanup(system.Shutdown)
+	hub, err := actors.StartLocalHub(system, zerolog.Nop(), actors.HubOptions{CountInterval: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	posts := []uuid.UUID{uuid.New(), uuid.New(), uuid.New(), uuid.New()} // the last one nobody watches
+	watchSets := [][]int{{0, 1, 2}, {0, 1, 2}, {1, 2}, {0}, {2, 0, 1}, {1}, {0, 1, 2}, {2}, {0, 2}, {0, 1, 2}, {1, 2}, {}}
+	sessions := make([]*probeSession, len(watchSets))
+	for i, set := range watchSets {
+		p := &probeSession{hub: hub, user: uuid.New(), registered: make(chan error, 1), frames: make(chan []byte, 8)}
+		pid := system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return p }))
+		if err := <-p.registered; err != nil {
+			t.Fatal(err)
+		}
+		ids := make([]uuid.UUID, len(set))
+		for j, k := range set {
+			ids[j] = posts[k]
+		}
+		hub.Watch(pid, ids)
+		sessions[i] = p
+	}
+	self := actor.NewPID(system.Address(), actors.HubName)
+	tick := &actors.CountsTick{}
+	for k, id := range posts {
+		tick.Counts = append(tick.Counts, &actors.PostCount{PostId: id.String(), Likes: int64(10 + k), Comments: int64(k)})
+	}
+	system.Root.Send(self, tick)
+	for i, s := range sessions {
+		want := map[string]int64{}
+		for _, k := range watchSets[i] {
+			want[posts[k].String()] = int64(10 + k)
+		}
+		if len(want) == 0 {
+			continue
+		}
+		select {
+		case f := <-s.frames:
+			var frame struct {
+				Event string `json:"event"`
+				Data  struct {
+					Posts []struct {
+						PostID     string `json:"postId"`
+						LikesCount int64  `json:"likesCount"`
+					} `json:"posts"`
+				} `json:"data"`
+			}
+			if err := json.Unmarshal(f, &frame); err != nil || frame.Event != "post:counts" {
+				t.Fatalf("session %d: frame %s: %v", i, f, err)
+			}
+			got := map[string]int64{}
+			for _, p := range frame.Data.Posts {
+				got[p.PostID] = p.LikesCount
+			}
+			if len(got) != len(frame.Data.Posts) || len(got) != len(want) {
+				t.Fatalf("session %d watching %v: frame %s", i, watchSets[i], f)
+			}
+			for id, n := range want {
+				if got[id] != n {
+					t.Fatalf("session %d watching %v: frame %s", i, watchSets[i], f)
+				}
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("session %d got no frame", i)
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
+	for i, s := range sessions {
+		if len(s.frames) != 0 {
+			t.Fatalf("session %d got %d more frames: %s", i, len(s.frames), <-s.frames)
+		}
+	}
+}
