@@ -26,6 +26,7 @@ type frame struct {
 // until the pool is closed.
 type viewer struct {
 	c      *websocket.Conn
+	buf    bytes.Buffer // the frame being read, reused: the instrument should not feed its own GC
 	frames []frame
 	fanAt  atomic.Int64 // fan-out: when the awaited count arrived (0 = not yet)
 }
@@ -225,7 +226,7 @@ var framesReceived atomic.Int64
 func (p *pool) read(v *viewer) {
 	defer p.wg.Done()
 	for {
-		_, msg, err := v.c.ReadMessage()
+		msg, err := v.next()
 		if err != nil {
 			if !p.closing.Load() {
 				p.dropped.Add(1)
@@ -249,17 +250,30 @@ func (p *pool) read(v *viewer) {
 				p.badMsgs.Add(1)
 				break
 			}
-			p.record(v, at, string(rest[:j]), n)
+			if post, known := p.idx[string(rest[:j])]; known { // no copy of the id: a map index
+				p.record(v, at, post, n)
+			}
 		}
 	}
 }
 
-// record notes one post's count as viewer v received it at at.
-func (p *pool) record(v *viewer, at int64, postID string, n int64) {
-	post, known := p.idx[postID]
-	if !known {
-		return
+// next reads the viewer's next message into its buffer; the bytes are
+// valid until the next call.
+func (v *viewer) next() ([]byte, error) {
+	_, r, err := v.c.NextReader()
+	if err != nil {
+		return nil, err
 	}
+	v.buf.Reset()
+	if _, err := v.buf.ReadFrom(r); err != nil {
+		return nil, err
+	}
+	return v.buf.Bytes(), nil
+}
+
+// record notes the count of the pool's post (its index) as viewer v
+// received it at at.
+func (p *pool) record(v *viewer, at int64, post int32, n int64) {
 	if post == p.fanIdx.Load() {
 		if t := p.fanTarget.Load(); t > 0 && int32(n) >= t && v.fanAt.Load() == 0 {
 			v.fanAt.Store(at)
