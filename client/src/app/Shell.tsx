@@ -1,6 +1,7 @@
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useAtomValue, useSetAtom, type createStore } from 'jotai';
 import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { refreshCurrentUserAtom } from '../features/auth/authAtoms';
+import { primeFeedAtom } from '../features/feed/feedAtoms';
 import { FeedPage } from '../features/feed/FeedPage';
 import { refreshPendingRequestsAtom } from '../features/friends/friendsAtoms';
 import { NotificationsPanel } from '../features/notifications/NotificationsPanel';
@@ -9,7 +10,7 @@ import { socketStatusAtom } from '../features/realtime/realtimeAtoms';
 import { SearchPanel } from '../features/search/SearchPanel';
 import { openSearchWithAtom, setSearchOpenAtom } from '../features/search/searchAtoms';
 import { MobileBar } from './MobileBar';
-import { initNavigationAtom, restoreRouteAtom, routeAtom, type Route } from './navigation';
+import { initialRoute, initNavigationAtom, restoreRouteAtom, routeAtom, type Route } from './navigation';
 import { TopBar } from './TopBar';
 import { useRealtime } from './useRealtime';
 import './Shell.css';
@@ -60,6 +61,15 @@ function Page({ route }: { route: Route }) {
       // Shown without the shell (see Shell); never reached here.
       return null;
   }
+}
+
+/**
+ * Starts what the shell's first render should have (main.tsx waits a little
+ * for it, app/App's preloadFirstScreen): on the feed, its first page, so
+ * the posts come in that render rather than in one more after it.
+ */
+export function prepareShell(store: ReturnType<typeof createStore>): Promise<void> {
+  return initialRoute().page === 'feed' ? store.set(primeFeedAtom) : Promise.resolve();
 }
 
 /** The signed-in application: top bar, the current page, the mobile bar, overlays. */
