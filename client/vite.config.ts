@@ -124,8 +124,38 @@ function bootPlugin(): Plugin {
   };
 }
 
+/**
+ * Marks the first screens' chunks for eager compilation (V8's explicit
+ * compile hints, Chrome 136+; other engines read a comment). V8 compiles a
+ * function when it is first called, on the main thread; nearly every
+ * function of these chunks runs in the first render, so that was a steady
+ * ~80 ms (CPU ×4) of the feed's first load after its chunks had arrived. A
+ * marked file is compiled whole off the main thread while it downloads. The
+ * comment must open the file, so it goes in after Vite's own preamble; the
+ * file names (hashed before) do not change with it, which is fine: the hint
+ * is the same in every build.
+ */
+function compileHintPlugin(): Plugin {
+  const names = new Set(['index', 'Shell', 'common', 'AuthFlow', 'auth-common']);
+  return {
+    name: 'campus-compile-hint',
+    apply: 'build',
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        for (const f of Object.values(bundle)) {
+          if (f.type !== 'chunk' || !names.has(f.name)) continue;
+          f.code = '//# allFunctionsCalledOnLoad\n' + f.code;
+          // The code moved down a line.
+          if (f.map) f.map.mappings = ';' + f.map.mappings;
+        }
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precachePlugin(), bootPlugin()],
+  plugins: [react(), precachePlugin(), bootPlugin(), compileHintPlugin()],
   server: { proxy },
   preview: { proxy },
   build: {

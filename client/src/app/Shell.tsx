@@ -1,8 +1,10 @@
 import { useAtomValue, useSetAtom, type createStore } from 'jotai';
 import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { refreshCurrentUserAtom } from '../features/auth/authAtoms';
-import { primeFeedAtom } from '../features/feed/feedAtoms';
 import { FeedPage } from '../features/feed/FeedPage';
+// After FeedPage: imported before it, the build split the posts' modules
+// out of this chunk into one of their own (a request more on the first load).
+import { primeFeedAtom } from '../features/feed/feedAtoms';
 import { refreshPendingRequestsAtom } from '../features/friends/friendsAtoms';
 import { NotificationsPanel } from '../features/notifications/NotificationsPanel';
 import { useOwnAuthorSync } from '../features/posts/useOwnAuthorSync';
