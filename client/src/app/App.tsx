@@ -8,6 +8,7 @@ import { unreadCountAtom } from '../features/notifications/notificationsAtoms';
 import { loadConfigAtom, productNameAtom, supportEmailAtom } from './config';
 import { Connectivity } from './Connectivity';
 import { lazyScreen } from './lazyScreen';
+import { afterPaint } from '../lib/afterPaint';
 import './App.css';
 
 // A signed-in visitor never downloads the sign-up screens, and a signed-out
@@ -65,9 +66,7 @@ export function App() {
   const session = useAtomValue(sessionAtom);
   const onboarding = useAtomValue(onboardingAtom);
 
-  useEffect(() => {
-    void loadConfig();
-  }, [loadConfig]);
+  useEffect(() => afterPaint(() => void loadConfig()), [loadConfig]);
 
   // The unread count in the tab title (issue 16 #5), as "(3) Campus".
   const unread = useAtomValue(unreadCountAtom);

@@ -11,6 +11,7 @@ import { useOwnAuthorSync } from '../features/posts/useOwnAuthorSync';
 import { socketStatusAtom } from '../features/realtime/realtimeAtoms';
 import { SearchPanel } from '../features/search/SearchPanel';
 import { openSearchWithAtom, setSearchOpenAtom } from '../features/search/searchAtoms';
+import { afterPaint } from '../lib/afterPaint';
 import { MobileBar } from './MobileBar';
 import { initialRoute, initNavigationAtom, restoreRouteAtom, routeAtom, type Route } from './navigation';
 import { TopBar } from './TopBar';
@@ -97,11 +98,15 @@ export function Shell() {
     return () => window.removeEventListener('popstate', onPop);
   }, [initNavigation, restoreRoute]);
 
-  useEffect(() => {
-    // Spec §4: the saved auth state is validated at start-up (a 401 signs out).
-    void refreshUser();
-    void refreshPending();
-  }, [refreshUser, refreshPending]);
+  useEffect(
+    () =>
+      afterPaint(() => {
+        // Spec §4: the saved auth state is validated at start-up (a 401 signs out).
+        void refreshUser();
+        void refreshPending();
+      }),
+    [refreshUser, refreshPending],
+  );
 
   // Spec §2.9: the search overlay closes on navigation / page change.
   useEffect(() => {
