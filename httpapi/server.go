@@ -290,11 +290,15 @@ func validRequestID(id string) bool {
 	return true
 }
 
-// contentSecurityPolicy is strict: only our own origin, no inline script.
-// connect-src names ws:/wss: of self because CSP 'self' does not cover them in
-// every browser.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; " +
-	"font-src 'self'; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+// contentSecurityPolicy is strict: only our own origin, no inline script
+// (index.html's responses allow its own by hash: static.go). connect-src
+// names ws:/wss: of self because CSP 'self' does not cover them in every
+// browser.
+const (
+	cspScriptSrc          = "script-src 'self'"
+	contentSecurityPolicy = "default-src 'self'; " + cspScriptSrc + "; style-src 'self'; img-src 'self' data: blob:; " +
+		"font-src 'self'; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
 
 func (s *Server) securityHeaders(ctx *fasthttp.RequestCtx) {
 	h := &ctx.Response.Header

@@ -2,10 +2,15 @@ package httpapi
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
 	"mime"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/rs/zerolog"
 	"github.com/valyala/fasthttp"
@@ -49,8 +54,15 @@ func newStatic(dir string, log zerolog.Logger) fasthttp.RequestHandler {
 			ctx.SetBodyString("The Campus client is not built. Run `make run` (or `make client`).\n")
 		}
 	}
+	policy, err := indexPolicy(index)
+	if err != nil {
+		// The app still works: the inline bootstrap only starts requests early.
+		log.Warn().Err(err).Msg("index.html's inline scripts are not allowed by the CSP")
+		policy = contentSecurityPolicy
+	}
 	serveIndex := func(ctx *fasthttp.RequestCtx) {
 		ctx.Response.Header.Set("Cache-Control", "no-cache")
+		ctx.Response.Header.Set("Content-Security-Policy", policy)
 		fasthttp.ServeFile(ctx, index)
 		ctx.SetContentType("text/html; charset=utf-8")
 	}
@@ -99,6 +111,52 @@ func newStatic(dir string, log zerolog.Logger) fasthttp.RequestHandler {
 		}
 		files(ctx)
 	}
+}
+
+// inlineScript is a <script> element of index.html: its attributes and its
+// text. A regexp is enough: the page is our build's, not anyone's HTML.
+var (
+	inlineScript = regexp.MustCompile(`(?is)<script\b([^>]*)>(.*?)</script\s*>`)
+	srcAttribute = regexp.MustCompile(`(?i)(^|\s)src\s*=`)
+)
+
+// scriptHashes returns the CSP source of each inline script of page
+// ('sha256-…'): base64 of the SHA-256 of the text between its tags exactly
+// as written, which is what a browser hashes. Scripts with a src are not
+// inline and are left out.
+func scriptHashes(page []byte) []string {
+	var hashes []string
+	for _, m := range inlineScript.FindAllSubmatch(page, -1) {
+		if srcAttribute.Match(m[1]) {
+			continue
+		}
+		sum := sha256.Sum256(m[2])
+		hashes = append(hashes, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'")
+	}
+	return hashes
+}
+
+// policyAllowing is contentSecurityPolicy with script-src also allowing the
+// given sources (hashes): the page's own inline scripts and nothing else, so
+// no 'unsafe-inline'.
+func policyAllowing(sources []string) string {
+	if len(sources) == 0 {
+		return contentSecurityPolicy
+	}
+	return strings.Replace(contentSecurityPolicy, cspScriptSrc, cspScriptSrc+" "+strings.Join(sources, " "), 1)
+}
+
+// indexPolicy is the CSP of index.html's responses: the build writes a
+// bootstrap script into it (client/src/api/boot.ts), allowed by its hash.
+// Computed once, at start: a client rebuilt under a running server gets the
+// old hashes, and then its bootstrap is blocked and the app loads without it
+// (a slower first screen, nothing broken) until the next start.
+func indexPolicy(index string) (string, error) {
+	page, err := os.ReadFile(index)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", index, err)
+	}
+	return policyAllowing(scriptHashes(page)), nil
 }
 
 // pickEncoding chooses the pre-compressed variant of name to send: the first

@@ -3,9 +3,13 @@ package httpapi
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/base64"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rs/zerolog"
@@ -186,4 +190,85 @@ func first(b []byte) []byte {
 		return b[:16]
 	}
 	return b
+}
+
+// TestScriptHashes checks the CSP hashes of index.html's inline scripts
+// against what a browser computes: base64 of the SHA-256 of the text between
+// the tags, byte for byte (the first case is the CSP spec's own example).
+func TestScriptHashes(t *testing.T) {
+	const hello = "'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='" // alert('Hello, world.');
+	hash := func(s string) string {
+		sum := sha256.Sum256([]byte(s))
+		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	tests := []struct {
+		name, page string
+		want       []string
+	}{
+		{"the CSP spec's example", "<head><script>alert('Hello, world.');</script></head>", []string{hello}},
+		{"no script", "<!doctype html><title>Campus</title>", nil},
+		{"external scripts are not inline", `<script type="module" crossorigin src="/assets/index-abc.js"></script>`, nil},
+		{"src in another attribute's value is still inline", `<script data-x="nosrc=1">alert('Hello, world.');</script>`, []string{hello}},
+		{"whitespace and newlines are hashed as written", "<script>\n  boot();\n</script>", []string{hash("\n  boot();\n")}},
+		{"attributes and case", `<SCRIPT type="text/javascript">alert('Hello, world.');</Script >`, []string{hello}},
+		{"each inline script, in order, around an external one", `<script>a()</script><script src="/x.js"></script><script>b()</script>`, []string{hash("a()"), hash("b()")}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := scriptHashes([]byte(tc.page)); !slices.Equal(got, tc.want) {
+				t.Errorf("scriptHashes = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestIndexPolicyAllowsItsScripts checks that index.html's responses, on
+// every client route, allow its inline script by hash and no other inline
+// script, and that other files are left to the server-wide policy.
+func TestIndexPolicyAllowsItsScripts(t *testing.T) {
+	dir := t.TempDir()
+	page := "<!doctype html><head><script>alert('Hello, world.');</script>" +
+		`<script type="module" src="/assets/index-abc.js"></script><title>Campus</title></head>`
+	for name, body := range map[string]string{"index.html": page, "assets/index-abc.js": "console.log(1)"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := newStatic(dir, zerolog.Nop())
+	want := "script-src 'self' 'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng=';"
+	for _, tc := range []struct {
+		path    string
+		wantCSP bool
+	}{
+		{"/", true},
+		{"/index.html", true},
+		{"/profile/abc", true},
+		{"/assets/index-abc.js", false},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			var ctx fasthttp.RequestCtx
+			ctx.Request.SetRequestURI(tc.path)
+			h(&ctx)
+			csp := string(ctx.Response.Header.Peek("Content-Security-Policy"))
+			if !tc.wantCSP {
+				if csp != "" {
+					t.Errorf("CSP = %q, want the middleware's (none from the file server)", csp)
+				}
+				return
+			}
+			if !strings.Contains(csp, want) {
+				t.Errorf("CSP = %q, want it to contain %q", csp, want)
+			}
+			if strings.Contains(csp, "unsafe-inline") {
+				t.Errorf("CSP = %q allows any inline script", csp)
+			}
+			if rest := strings.Replace(csp, want, "script-src 'self';", 1); rest != contentSecurityPolicy {
+				t.Errorf("CSP = %q, want the server-wide policy but for the hash", csp)
+			}
+		})
+	}
 }

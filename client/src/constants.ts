@@ -67,3 +67,6 @@ export const AVATAR_SIZE_SEARCH = 32;
 
 /** Image types accepted for posts, avatars and covers (spec §5). */
 export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+
+/** Where the server answers the JSON API (DESIGN §5): api/http.ts and index.html's bootstrap. */
+export const API_BASE = '/api';

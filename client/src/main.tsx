@@ -5,8 +5,8 @@ import './ui/components.css';
 import { createStore, Provider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { feedFirstPagePath, prefetch } from './api/prefetch';
-import { App } from './app/App';
+import { adoptBootFetches, feedFirstPagePath, prefetch } from './api/prefetch';
+import { App, preloadFirstScreen } from './app/App';
 import { registerServiceWorker } from './app/pwa';
 import { applyTheme, effectiveThemeAtom } from './features/theme';
 import { sessionAtom } from './features/auth/authAtoms';
@@ -16,24 +16,38 @@ const store = createStore();
 // Before the first paint, so a stored choice never flashes the other theme.
 applyTheme(store.get(effectiveThemeAtom));
 
-// A signed-in visitor: the shell's chunk is asked for now rather than when
-// App first renders (a few hundred ms later on a slow phone; the lazy() in
-// App gets the same module), and on the feed its first page too, in
-// parallel with the chunk instead of after it (api/prefetch.ts).
-if (store.get(sessionAtom)) {
-  void import('./app/Shell');
-  if (location.pathname === '/' || location.pathname === '/feed') prefetch(feedFirstPagePath(FEED_PAGE_SIZE));
+// The first screen's chunk (the shell, signed in) is asked for now rather
+// than when App first renders, and on the feed its first page too, in
+// parallel with the chunk instead of after it (api/prefetch.ts). Both are
+// usually under way already, started by index.html's bootstrap (api/boot.ts):
+// these find them.
+adoptBootFetches();
+const firstScreen = preloadFirstScreen(store);
+if (store.get(sessionAtom) && (location.pathname === '/' || location.pathname === '/feed')) {
+  prefetch(feedFirstPagePath(FEED_PAGE_SIZE));
 }
+
+/**
+ * How long the first render waits for the first screen's chunk. Rendered
+ * with it, the screen shows at once; rendered before, React shows the
+ * loading fallback and then holds the screen back until 300 ms after that
+ * (app/lazyScreen.ts). With the bootstrap's preload the chunk is usually in
+ * within a few tens of ms of this one; without it, the fallback shows.
+ */
+const FIRST_SCREEN_WAIT_MS = 200;
 
 const rootEl = document.getElementById('root');
 if (!rootEl) throw new Error('#root is missing from index.html');
 
-createRoot(rootEl).render(
-  <StrictMode>
-    <Provider store={store}>
-      <App />
-    </Provider>
-  </StrictMode>,
-);
+const render = () =>
+  createRoot(rootEl).render(
+    <StrictMode>
+      <Provider store={store}>
+        <App />
+      </Provider>
+    </StrictMode>,
+  );
+// A chunk that fails to load fails again, visibly, when App renders it.
+void Promise.race([firstScreen.catch(() => {}), new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]).then(render);
 
 registerServiceWorker();

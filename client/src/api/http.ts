@@ -20,11 +20,11 @@
 // toggled once). The caller sees nothing of it unless every retry fails;
 // then the error is the 5xx one of spec §8.1.
 
-import { HTTP_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from '../constants';
+import { API_BASE, HTTP_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from '../constants';
 import { redirectTo } from '../lib/redirect';
 import { clearAuthStorage, readString, STORAGE_KEYS } from '../lib/storage';
 
-export const API_BASE = '/api';
+export { API_BASE };
 
 export interface FieldError {
   field: string;

@@ -1,5 +1,5 @@
-import { useAtomValue, useSetAtom } from 'jotai';
-import { lazy, Suspense, useEffect } from 'react';
+import { useAtomValue, useSetAtom, type createStore } from 'jotai';
+import { Suspense, useEffect } from 'react';
 import { sessionAtom } from '../features/auth/authAtoms';
 import { onboardingAtom } from '../features/onboarding/onboardingAtoms';
 import { ThemeControl, useApplyTheme } from '../features/theme';
@@ -7,13 +7,30 @@ import { Toaster } from '../ui/Toaster';
 import { unreadCountAtom } from '../features/notifications/notificationsAtoms';
 import { loadConfigAtom, productNameAtom, supportEmailAtom } from './config';
 import { Connectivity } from './Connectivity';
+import { lazyScreen } from './lazyScreen';
+import { afterPaint } from '../lib/afterPaint';
 import './App.css';
 
 // A signed-in visitor never downloads the sign-up screens, and a signed-out
 // one never downloads the app: each of the three is its own chunk.
-const AuthFlow = lazy(() => import('../features/auth/AuthFlow').then((m) => ({ default: m.AuthFlow })));
-const Onboarding = lazy(() => import('../features/onboarding/Onboarding').then((m) => ({ default: m.Onboarding })));
-const Shell = lazy(() => import('./Shell').then((m) => ({ default: m.Shell })));
+const authFlow = lazyScreen(() => import('../features/auth/AuthFlow').then((m) => m.AuthFlow));
+const onboardingScreen = lazyScreen(() => import('../features/onboarding/Onboarding').then((m) => m.Onboarding));
+const shell = lazyScreen(() => import('./Shell').then((m) => m.Shell));
+const AuthFlow = authFlow.Component;
+const Onboarding = onboardingScreen.Component;
+const Shell = shell.Component;
+
+/**
+ * Loads the chunk of the screen App will show first (main.tsx renders once
+ * it is in, so that screen renders without a Suspense fallback: see
+ * lazyScreen), and for the shell the data of its first render.
+ */
+export function preloadFirstScreen(store: ReturnType<typeof createStore>): Promise<void> {
+  if (!store.get(sessionAtom)) return authFlow.preload();
+  if (store.get(onboardingAtom)) return onboardingScreen.preload();
+  // And what its first render shows (the feed's first page).
+  return Promise.all([shell.preload(), import('./Shell').then((m) => m.prepareShell(store))]).then(() => undefined);
+}
 
 /** Signed-out and onboarding screens: a centred card, theme and support in the footer. */
 function CardLayout({ children }: { children: React.ReactNode }) {
@@ -49,9 +66,7 @@ export function App() {
   const session = useAtomValue(sessionAtom);
   const onboarding = useAtomValue(onboardingAtom);
 
-  useEffect(() => {
-    void loadConfig();
-  }, [loadConfig]);
+  useEffect(() => afterPaint(() => void loadConfig()), [loadConfig]);
 
   // The unread count in the tab title (issue 16 #5), as "(3) Campus".
   const unread = useAtomValue(unreadCountAtom);

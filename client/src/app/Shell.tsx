@@ -1,15 +1,19 @@
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useAtomValue, useSetAtom, type createStore } from 'jotai';
 import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { refreshCurrentUserAtom } from '../features/auth/authAtoms';
 import { FeedPage } from '../features/feed/FeedPage';
+// After FeedPage: imported before it, the build split the posts' modules
+// out of this chunk into one of their own (a request more on the first load).
+import { primeFeedAtom } from '../features/feed/feedAtoms';
 import { refreshPendingRequestsAtom } from '../features/friends/friendsAtoms';
 import { NotificationsPanel } from '../features/notifications/NotificationsPanel';
 import { useOwnAuthorSync } from '../features/posts/useOwnAuthorSync';
 import { socketStatusAtom } from '../features/realtime/realtimeAtoms';
 import { SearchPanel } from '../features/search/SearchPanel';
 import { openSearchWithAtom, setSearchOpenAtom } from '../features/search/searchAtoms';
+import { afterPaint } from '../lib/afterPaint';
 import { MobileBar } from './MobileBar';
-import { initNavigationAtom, restoreRouteAtom, routeAtom, type Route } from './navigation';
+import { initialRoute, initNavigationAtom, restoreRouteAtom, routeAtom, type Route } from './navigation';
 import { TopBar } from './TopBar';
 import { useRealtime } from './useRealtime';
 import './Shell.css';
@@ -62,6 +66,15 @@ function Page({ route }: { route: Route }) {
   }
 }
 
+/**
+ * Starts what the shell's first render should have (main.tsx waits a little
+ * for it, app/App's preloadFirstScreen): on the feed, its first page, so
+ * the posts come in that render rather than in one more after it.
+ */
+export function prepareShell(store: ReturnType<typeof createStore>): Promise<void> {
+  return initialRoute().page === 'feed' ? store.set(primeFeedAtom) : Promise.resolve();
+}
+
 /** The signed-in application: top bar, the current page, the mobile bar, overlays. */
 export function Shell() {
   const initNavigation = useSetAtom(initNavigationAtom);
@@ -85,11 +98,15 @@ export function Shell() {
     return () => window.removeEventListener('popstate', onPop);
   }, [initNavigation, restoreRoute]);
 
-  useEffect(() => {
-    // Spec §4: the saved auth state is validated at start-up (a 401 signs out).
-    void refreshUser();
-    void refreshPending();
-  }, [refreshUser, refreshPending]);
+  useEffect(
+    () =>
+      afterPaint(() => {
+        // Spec §4: the saved auth state is validated at start-up (a 401 signs out).
+        void refreshUser();
+        void refreshPending();
+      }),
+    [refreshUser, refreshPending],
+  );
 
   // Spec §2.9: the search overlay closes on navigation / page change.
   useEffect(() => {

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { getToken, tokenRotationSettled } from '../api/http';
 import { SocketClient } from '../api/socket';
 import { authTokenAtom } from '../features/auth/authAtoms';
+import { afterPaint } from '../lib/afterPaint';
 import { redirectTo } from '../lib/redirect';
 import { clearAuthStorage } from '../lib/storage';
 
@@ -25,7 +26,10 @@ export function useRealtime(): void {
         });
       },
     });
-    client.start();
-    return () => client.stop();
+    const cancel = afterPaint(() => client.start());
+    return () => {
+      cancel();
+      client.stop();
+    };
   }, [store, token]);
 }

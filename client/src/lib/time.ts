@@ -23,8 +23,15 @@ export function relativeTime(iso: string, now: number = Date.now()): string {
   return 'just now';
 }
 
+/** How fullDate writes a date (index.html's bootstrap warms the formatter with it: api/boot.ts). */
+export const FULL_DATE_OPTIONS: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
+
+// One formatter for every call: toLocaleString with options builds one each time.
+let fullDateFormat: Intl.DateTimeFormat | undefined;
+
 export function fullDate(iso: string): string {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return '';
-  return new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  fullDateFormat ??= new Intl.DateTimeFormat(undefined, FULL_DATE_OPTIONS);
+  return fullDateFormat.format(t);
 }

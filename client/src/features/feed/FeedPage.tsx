@@ -18,6 +18,7 @@ import {
   fetchNewPostsAtom,
   insertNewPostsAtom,
   loadFeedAtom,
+  loadFeedOnMountAtom,
   loadMoreFeedAtom,
   newPostIdsAtom,
   newPostsLabel,
@@ -146,13 +147,14 @@ export function FeedPage() {
   const hasMore = useAtomValue(feedHasMoreAtom);
   const loadingMore = useAtomValue(feedLoadingMoreAtom);
   const load = useSetAtom(loadFeedAtom);
+  const loadOnMount = useSetAtom(loadFeedOnMountAtom);
   const loadMore = useSetAtom(loadMoreFeedAtom);
   const [dialogOpen, setDialogOpen] = useState(false);
   const listRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    void load();
-  }, [load]);
+    void loadOnMount();
+  }, [loadOnMount]);
   // Opened offline (the service worker's shell): load when the network is back.
   useRetryWhenOnline(() => {
     if (status === 'error') void load();

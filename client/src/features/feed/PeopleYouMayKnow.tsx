@@ -5,6 +5,7 @@ import { navigateAtom, presetFriendsTab } from '../../app/navigation';
 import { FEED_SUGGESTIONS } from '../../constants';
 import { Avatar } from '../../ui/Avatar';
 import { CheckIcon, PlusUserIcon } from '../../ui/icons';
+import { afterPaint } from '../../lib/afterPaint';
 import { Skeleton } from '../../ui/Skeleton';
 import { acceptRequestAtom, loadRequestsAtom, receivedRequestsAtom } from '../friends/friendsAtoms';
 import { fetchSuggestions, sendFriendRequest, suggestionReason, type Suggestion } from '../friends/friendsApi';
@@ -26,18 +27,24 @@ export function PeopleYouMayKnow() {
 
   useEffect(() => {
     const controller = new AbortController();
-    fetchSuggestions(controller.signal)
-      .then((s) => setList(s.slice(0, FEED_SUGGESTIONS)))
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        console.error('Suggestions failed', err); // silent (spec §8.5)
-        setList([]);
-      });
-    return () => controller.abort();
+    const cancel = afterPaint(() =>
+      fetchSuggestions(controller.signal)
+        .then((s) => setList(s.slice(0, FEED_SUGGESTIONS)))
+        .catch((err: unknown) => {
+          if (controller.signal.aborted) return;
+          console.error('Suggestions failed', err); // silent (spec §8.5)
+          setList([]);
+        }),
+    );
+    return () => {
+      cancel();
+      controller.abort();
+    };
   }, []);
 
   useEffect(() => {
-    if (received === null) void loadRequests().catch(() => {});
+    if (received !== null) return;
+    return afterPaint(() => void loadRequests().catch(() => {}));
   }, [received, loadRequests]);
 
   const add = async (id: string) => {

@@ -58,6 +58,28 @@ export const loadFeedAtom = atom(null, async (get, set) => {
   }
 });
 
+/** Set by primeFeedAtom until the feed mounts: that mount uses the load under way. */
+const primedAtom = atom(false);
+
+/**
+ * Loads the first page before the feed first mounts (app/Shell's
+ * prepareShell, issue 16): the shell's first render then has the posts, not
+ * skeletons and a render more once they come.
+ */
+export const primeFeedAtom = atom(null, (_get, set) => {
+  set(primedAtom, true);
+  return set(loadFeedAtom);
+});
+
+/** The feed's mount: loads the first page, unless primeFeedAtom has just started that. */
+export const loadFeedOnMountAtom = atom(null, (get, set) => {
+  if (get(primedAtom)) {
+    set(primedAtom, false);
+    return Promise.resolve();
+  }
+  return set(loadFeedAtom);
+});
+
 /** Infinite scroll: the next page after the cursor. */
 export const loadMoreFeedAtom = atom(null, async (get, set) => {
   const cursor = get(cursorAtom);

@@ -1,0 +1,32 @@
+// The web storage keys (lib/storage.ts has the helpers), in a module of
+// their own: the build (vite.config.ts, for index.html's bootstrap) reads
+// them without the DOM.
+
+export const STORAGE_KEYS = {
+  /** Bearer token (spec §6: every non-auth call carries it). */
+  token: 'campus.token',
+  /** Saved auth state: {user} (spec §4, validated at start-up). */
+  auth: 'campus.auth',
+  /** Current page name (spec §2.2). */
+  page: 'campus.page',
+  /** Page to return to from settings (spec §2.2, §2.16). */
+  previousPage: 'campus.previousPage',
+  /** The profile being viewed (spec §2.2). */
+  viewedUserId: 'campus.viewedUserId',
+  /** Active profile tab (spec §2.2). */
+  profileTab: 'campus.profileTab',
+  /** Friends tab to open next, read once then consumed (spec §2.2). */
+  friendsTab: 'campus.friendsTab',
+  /** Where the signed-up user is in onboarding (reload resumes there). */
+  onboarding: 'campus.onboarding',
+  /** Signup handoff (spec §3): what the signup form collected, for profile setup. */
+  signup: 'campus.signup',
+  /** Profile like counts by user id (spec §3 local storage extras). */
+  profileLikes: 'campus.profileLikes',
+  /** Profile like flags keyed by `${currentUserId}:${targetId}` (spec §3 local storage extras). */
+  userProfileLikes: 'campus.userProfileLikes',
+  /** Theme choice (features/theme owns it). */
+  theme: 'campus.theme',
+} as const;
+
+export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
