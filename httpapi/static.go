@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/rs/zerolog"
 	"github.com/valyala/fasthttp"
@@ -54,17 +56,20 @@ func newStatic(dir string, log zerolog.Logger) fasthttp.RequestHandler {
 			ctx.SetBodyString("The Campus client is not built. Run `make run` (or `make client`).\n")
 		}
 	}
-	policy, err := indexPolicy(index)
-	if err != nil {
-		// The app still works: the inline bootstrap only starts requests early.
-		log.Warn().Err(err).Msg("index.html's inline scripts are not allowed by the CSP")
-		policy = contentSecurityPolicy
-	}
+	page := &indexPage{path: index}
 	serveIndex := func(ctx *fasthttp.RequestCtx) {
+		body, policy, err := page.current()
+		if err != nil {
+			log.Error().Err(err).Msg("index.html")
+			ctx.SetStatusCode(fasthttp.StatusServiceUnavailable)
+			ctx.SetContentType("text/plain; charset=utf-8")
+			ctx.SetBodyString("The Campus client could not be read. Run `make client`.\n")
+			return
+		}
 		ctx.Response.Header.Set("Cache-Control", "no-cache")
 		ctx.Response.Header.Set("Content-Security-Policy", policy)
-		fasthttp.ServeFile(ctx, index)
 		ctx.SetContentType("text/html; charset=utf-8")
+		ctx.SetBody(body)
 	}
 	fs := &fasthttp.FS{
 		Root:               dir,
@@ -146,17 +151,38 @@ func policyAllowing(sources []string) string {
 	return strings.Replace(contentSecurityPolicy, cspScriptSrc, cspScriptSrc+" "+strings.Join(sources, " "), 1)
 }
 
-// indexPolicy is the CSP of index.html's responses: the build writes a
+// indexPage is index.html with the CSP of its responses: the build writes a
 // bootstrap script into it (client/src/api/boot.ts), allowed by its hash.
-// Computed once, at start: a client rebuilt under a running server gets the
-// old hashes, and then its bootstrap is blocked and the app loads without it
-// (a slower first screen, nothing broken) until the next start.
-func indexPolicy(index string) (string, error) {
-	page, err := os.ReadFile(index)
+// The page and its policy are read together, again whenever the file
+// changes (a client rebuilt under a running server), so a response's policy
+// always allows the page it comes with. Safe for concurrent use.
+type indexPage struct {
+	path string
+
+	mu     sync.Mutex
+	mod    time.Time
+	size   int64
+	body   []byte
+	policy string
+}
+
+// current answers the page and its policy, read again if the file changed.
+func (p *indexPage) current() ([]byte, string, error) {
+	st, err := os.Stat(p.path)
 	if err != nil {
-		return "", fmt.Errorf("read %s: %w", index, err)
+		return nil, "", fmt.Errorf("httpapi: index page: %w", err)
 	}
-	return policyAllowing(scriptHashes(page)), nil
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.body != nil && st.ModTime().Equal(p.mod) && st.Size() == p.size {
+		return p.body, p.policy, nil
+	}
+	body, err := os.ReadFile(p.path)
+	if err != nil {
+		return nil, "", fmt.Errorf("httpapi: index page: %w", err)
+	}
+	p.body, p.policy, p.mod, p.size = body, policyAllowing(scriptHashes(body)), st.ModTime(), st.Size()
+	return p.body, p.policy, nil
 }
 
 // pickEncoding chooses the pre-compressed variant of name to send: the first

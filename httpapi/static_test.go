@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 	"github.com/valyala/fasthttp"
@@ -270,5 +271,43 @@ func TestIndexPolicyAllowsItsScripts(t *testing.T) {
 				t.Errorf("CSP = %q, want the server-wide policy but for the hash", csp)
 			}
 		})
+	}
+}
+
+// TestIndexPolicyFollowsARebuild: a client rebuilt under a running server
+// is served with the policy of its own inline script, not the old one's.
+func TestIndexPolicyFollowsARebuild(t *testing.T) {
+	dir := t.TempDir()
+	index := filepath.Join(dir, "index.html")
+	write := func(script string, mod time.Time) {
+		if err := os.WriteFile(index, []byte("<head><script>"+script+"</script></head>"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(index, mod, mod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var h fasthttp.RequestHandler
+	serve := func() (body, csp string) {
+		if h == nil {
+			h = newStatic(dir, zerolog.Nop()) // one server across the rebuild
+		}
+		var ctx fasthttp.RequestCtx
+		ctx.Request.SetRequestURI("/")
+		h(&ctx)
+		return string(ctx.Response.Body()), string(ctx.Response.Header.Peek("Content-Security-Policy"))
+	}
+	hash := func(s string) string {
+		sum := sha256.Sum256([]byte(s))
+		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	start := time.Now().Add(-time.Hour)
+	write("boot(1)", start)
+	if body, csp := serve(); !strings.Contains(body, "boot(1)") || !strings.Contains(csp, hash("boot(1)")) {
+		t.Fatalf("first build: body %q, CSP %q", body, csp)
+	}
+	write("boot(22)", start.Add(time.Minute))
+	if body, csp := serve(); !strings.Contains(body, "boot(22)") || !strings.Contains(csp, hash("boot(22)")) || strings.Contains(csp, hash("boot(1)")) {
+		t.Fatalf("after the rebuild: body %q, CSP %q", body, csp)
 	}
 }
