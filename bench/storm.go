@@ -49,7 +49,7 @@ func (b *bench) storm(ctx context.Context) {
 	p.close()
 	st := lr.stats(p)
 	b.stormStats = &st
-	b.likeRows(sc, lr, st, p, true)
+	b.likeRows(sc, lr, st, p, true, true)
 	b.consistencyRow(ctx, sc, lr)
 }
 
@@ -169,7 +169,7 @@ func (b *bench) eventRun(ctx context.Context, sc string, posts []uuid.UUID, spec
 	done()
 	p.close()
 	st := lr.stats(p)
-	likes := b.likeRows(sc, lr, st, p, false)
+	likes := b.likeRows(sc, lr, st, p, false, pace > 0)
 	if pace > 0 {
 		likes.note("each liker every %.1f s on average (Poisson): %s likes/s offered, %s",
 			pace.Seconds(), group(int64(float64(b.o.evLikers)/pace.Seconds())), spec.offered)
@@ -206,8 +206,11 @@ func (b *bench) viewers(ctx context.Context, label string, n int, posts []uuid.U
 }
 
 // likeRows adds a like run's figures; the storm compares with the
-// baselines, the event with the storm.
-func (b *bench) likeRows(sc string, lr *likeRun, st likeStats, p *pool, storm bool) *row {
+// baselines, the event with the storm. Latencies are judged against their
+// targets when judged: the storm's and the paced (open-loop) runs'. The
+// closed-loop event's 2,000 likers never pause, so its latencies are the
+// length of their queue, which issue 13 sets no target for ("see paced").
+func (b *bench) likeRows(sc string, lr *likeRun, st likeStats, p *pool, storm, judged bool) *row {
 	r := b.rep
 	likes := r.add(sc, "likes acknowledged", st.perSec, "likes/s")
 	if lr.fail.Load() > 0 {
@@ -224,13 +227,20 @@ func (b *bench) likeRows(sc string, lr *likeRun, st likeStats, p *pool, storm bo
 		likes.vs(fmt.Sprintf("storm %s/s", group(int64(s.perSec))), s.perSec)
 	}
 	r.add(sc, "like latency p50", ms(st.lat.p50), "ms")
-	lp := r.add(sc, "like latency p99", ms(st.lat.p99), "ms").target(fmt.Sprintf("≤ %.0f ms", ms(tgtLikeP99)), st.lat.n > 0 && st.lat.p99 <= tgtLikeP99)
+	lp := r.add(sc, "like latency p99", ms(st.lat.p99), "ms")
+	if judged {
+		lp.target(fmt.Sprintf("≤ %.0f ms", ms(tgtLikeP99)), st.lat.n > 0 && st.lat.p99 <= tgtLikeP99)
+	} else {
+		lp.note("closed loop: the likers' queue, no target (the paced runs below have it)")
+	}
 	if !storm && b.stormStats != nil {
 		lp.vs(fmt.Sprintf("storm %.1f ms", ms(b.stormStats.lat.p99)), ms(b.stormStats.lat.p99))
 	}
 	pp50 := r.add(sc, "like→viewer push p50", ms(st.push.p50), "ms").note("send of the earliest like in the pushed count's commit → arrival")
-	pp99 := r.add(sc, "like→viewer push p99", ms(st.push.p99), "ms").
-		target(fmt.Sprintf("≤ %.0f ms", ms(tgtPushP99)), st.push.n > 0 && st.push.p99 <= tgtPushP99)
+	pp99 := r.add(sc, "like→viewer push p99", ms(st.push.p99), "ms")
+	if judged {
+		pp99.target(fmt.Sprintf("≤ %.0f ms", ms(tgtPushP99)), st.push.n > 0 && st.push.p99 <= tgtPushP99)
+	}
 	if storm && b.base.rawP99 > 0 {
 		pp50.vs(fmt.Sprintf("raw %.2f ms", ms(b.base.rawP50)), 0)
 		pp99.vs(fmt.Sprintf("raw %.2f ms", ms(b.base.rawP99)), 0)
