@@ -28,6 +28,10 @@ type HubOptions struct {
 	// (default DefaultCountInterval); the node's batcher ticks countSlots
 	// times as often (Live passes its Config's).
 	CountInterval time.Duration
+	// Members answers how many nodes the cluster has (Live.Start reads the
+	// member list); alone, the hub sends a period's counts as they come
+	// instead of waiting flushDelay for other nodes'. Nil: always wait.
+	Members func() int
 }
 
 // Defaults of HubOptions.
@@ -410,7 +414,7 @@ func (h *hubActor) counts(ctx actor.Context, msg *CountsTick) {
 	}
 	if len(h.entries) > 0 && !h.flushPending {
 		h.plan = time.Now().UnixNano() / int64(h.o.CountInterval/countSlots)
-		h.scheduleFlush(ctx, flushDelay)
+		h.scheduleFlush(ctx, h.flushDelay())
 	}
 }
 
@@ -438,6 +442,15 @@ func (h *hubActor) forgetEntry(id uuid.UUID) {
 // frame per tick, not one per node.
 const flushDelay = 5 * time.Millisecond
 
+// flushDelay is flushDelay, or nothing on a node alone: no other batcher's
+// counts are on their way.
+func (h *hubActor) flushDelay() time.Duration {
+	if h.o.Members != nil && h.o.Members() <= 1 {
+		return 0
+	}
+	return flushDelay
+}
+
 // flush serves the slot of the current period (CountInterval/countSlots
 // long, on the wall clock like the batchers' ticks, flushDelay late): it
 // assembles each of the slot's sessions' post:counts frame by appending the
@@ -450,9 +463,10 @@ func (h *hubActor) flush(ctx actor.Context) {
 	h.flushPending = false
 	period := int64(h.o.CountInterval / countSlots)
 	now := time.Now()
-	p := now.Add(-flushDelay).UnixNano() / period
+	delay := h.flushDelay()
+	p := now.Add(-delay).UnixNano() / period
 	if p < h.plan { // the timer fired a hair early
-		h.scheduleFlush(ctx, max(0, time.Unix(0, h.plan*period).Add(flushDelay).Sub(now)))
+		h.scheduleFlush(ctx, max(0, time.Unix(0, h.plan*period).Add(delay).Sub(now)))
 		return
 	}
 	for q := max(h.plan, p-countSlots+1, h.served+1); q <= p; q++ {
@@ -462,7 +476,7 @@ func (h *hubActor) flush(ctx actor.Context) {
 	for k := range h.dirty {
 		if len(h.dirty[k]) > 0 {
 			h.plan = p + 1
-			h.scheduleFlush(ctx, max(0, time.Unix(0, h.plan*period).Add(flushDelay).Sub(now)))
+			h.scheduleFlush(ctx, max(0, time.Unix(0, h.plan*period).Add(delay).Sub(now)))
 			return
 		}
 	}

@@ -175,6 +175,9 @@ func (l *Live) Start(c *cluster.Cluster, o HubOptions) (*Hub, error) {
 	if o.CountInterval <= 0 {
 		o.CountInterval = l.cfg.CountInterval
 	}
+	if o.Members == nil {
+		o.Members = func() int { return c.MemberList.Members().Len() }
+	}
 	hub, err := startHub(c.ActorSystem, l.cfg.Log, o)
 	if err != nil {
 		return nil, err
