@@ -21,7 +21,7 @@ const (
 	tgtFeedP99        = 50 * time.Millisecond
 	tgtSearchP99      = 25 * time.Millisecond
 	tgtIndexDocs      = 20_000.0
-	tgtRSSPerSocket   = 20.0 // KiB
+	tgtRSSPerSocket   = 8.0 // KiB: issue 13 (it was 20 before the session actor)
 	tgtFanOut         = time.Second
 	tgtFanOutSockets  = 8_000
 )
