@@ -204,18 +204,25 @@ func (p *stampSession) Receive(ctx actor.Context) {
 // post:counts frame with its last count, but not all at once: the sessions
 // are spread over the tick's slots (a session's frame is written during
 // its slot's period), so a campus event's thousands of frames are not one
-// burst of writes. Ten sessions fill five slots twice: their frames come in
-// five different periods, two sessions in each.
+// burst of writes. Twice as many sessions as slots fill every slot twice:
+// their frames come in as many different periods as there are slots, two
+// sessions in each. (A 1 s interval keeps each period 100 ms wide, so a busy
+// machine's late frame stays in its period.)
 func TestCountsSpreadOverTheTick(t *testing.T) {
 	system := actor.NewActorSystem()
 	t.Cleanup(system.Shutdown)
-	interval := 250 * time.Millisecond
+	interval := time.Second
+	slots := actors.CountSlots
+	if slots < 5 {
+		t.Fatalf("the tick is cut into %d slots: a campus event's frames would come in a few large bursts", slots)
+	}
+	period := int64(interval) / int64(slots)
 	hub, err := actors.StartLocalHub(system, zerolog.Nop(), actors.HubOptions{CountInterval: interval})
 	if err != nil {
 		t.Fatal(err)
 	}
 	post := uuid.New()
-	const n = 10
+	n := 2 * slots
 	sessions := make([]*stampSession, n)
 	for i := range sessions {
 		p := &stampSession{
@@ -239,7 +246,7 @@ func TestCountsSpreadOverTheTick(t *testing.T) {
 	for i, s := range sessions {
 		select {
 		case at := <-s.stamps:
-			periods[at.UnixNano()/int64(interval/5)] = append(periods[at.UnixNano()/int64(interval/5)], i)
+			periods[at.UnixNano()/period] = append(periods[at.UnixNano()/period], i)
 			want := `{"event":"post:counts","data":{"posts":[{"postId":"` + post.String() + `","likesCount":2,"commentsCount":3}]}}`
 			if got := string(<-s.frames); got != want {
 				t.Fatalf("session %d: frame %s, want %s", i, got, want)
@@ -255,12 +262,12 @@ func TestCountsSpreadOverTheTick(t *testing.T) {
 			t.Fatalf("session %d got a second frame", i)
 		}
 	}
-	if len(periods) != 5 {
-		t.Fatalf("frames came in %d periods (%v), want 5 slots of 2 sessions", len(periods), periods)
+	if len(periods) != slots {
+		t.Fatalf("frames came in %d periods (%v), want %d slots of 2 sessions", len(periods), periods, slots)
 	}
 	for p, ss := range periods {
-		if len(ss) != 2 || ss[1]-ss[0] != 5 {
-			t.Fatalf("period %d served sessions %v, want two of one slot (i and i+5)", p, ss)
+		if len(ss) != 2 || ss[1]-ss[0] != slots {
+			t.Fatalf("period %d served sessions %v, want two of one slot (i and i+%d)", p, ss, slots)
 		}
 	}
 }
