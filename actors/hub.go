@@ -221,7 +221,7 @@ type hubSession struct {
 
 // watchers are the local sessions watching one post, by their slot: a
 // slot's flush walks only its own sessions (at a campus event every post on
-// the shared page has thousands of watchers, a fifth of them per slot).
+// the shared page has thousands of watchers, a countSlots-th of them per slot).
 type watchers struct {
 	n      int
 	bySlot [countSlots]map[*hubSession]struct{}
@@ -265,11 +265,17 @@ type hubActor struct {
 	recentBlocks map[uuid.UUID][]recentBlock
 	// Scratch of flushSlot, reused between flushes: the slot's changed
 	// posts in order, the sessions that get a frame, and the frames shared
-	// by the sessions owed the same posts (by the first of them).
-	order       []uuid.UUID
-	touched     []*hubSession
-	shared      map[uint64]*hubSession
-	sharedFrame map[*hubSession][]byte
+	// by the sessions owed the same posts (by a hash of the positions).
+	order   []uuid.UUID
+	touched []*hubSession
+	shared  map[uint64]sharedFrame
+}
+
+// sharedFrame is a frame built in a flush and the owed positions it holds
+// (the first session's, which stay as they are until the flush ends).
+type sharedFrame struct {
+	owed  []int32
+	frame []byte
 }
 
 // recentBlock is a block of other by or of a user, heard at at.
@@ -510,31 +516,26 @@ func (h *hubActor) flushSlot(ctx actor.Context, k int) {
 	}
 	// Sessions with the same owed positions share a frame, found by a hash
 	// of them and confirmed by comparing them.
-	clear(h.shared)
 	if h.shared == nil {
-		h.shared = make(map[uint64]*hubSession)
+		h.shared = make(map[uint64]sharedFrame)
 	}
 	for _, s := range touched {
 		key := owedKey(s.owed)
 		var f []byte
-		if first := h.shared[key]; first != nil && slices.Equal(first.owed, s.owed) {
-			f = h.sharedFrame[first]
+		if first, ok := h.shared[key]; ok && slices.Equal(first.owed, s.owed) {
+			f = first.frame
 		} else {
 			f = h.frame(order, s.owed)
-			if first == nil {
-				h.shared[key] = s
-				if h.sharedFrame == nil {
-					h.sharedFrame = make(map[*hubSession][]byte)
-				}
-				h.sharedFrame[s] = f
+			if !ok {
+				h.shared[key] = sharedFrame{owed: s.owed, frame: f}
 			}
 		}
 		ctx.Send(s.pid, &SessionFrames{Frames: [][]byte{f}})
 	}
+	clear(h.shared) // before the owed positions it points at are reused
 	for _, s := range touched {
 		s.owed = s.owed[:0]
 	}
-	clear(h.sharedFrame)
 	clear(touched) // no session kept alive by the reused slice
 	h.order, h.touched = order[:0], touched[:0]
 	// An entry no slot still owes is done with.

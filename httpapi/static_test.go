@@ -22,16 +22,7 @@ import (
 // immutable caching for hashed assets, and the plain file otherwise.
 func TestStaticPrecompressed(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, body []byte) {
-		t.Helper()
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, body, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name string, body []byte) { writeFiles(t, dir, map[string]string{name: string(body)}) }
 	js := bytes.Repeat([]byte("console.log('campus');\n"), 200)
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
@@ -132,7 +123,7 @@ func TestStaticPrecompressed(t *testing.T) {
 // stay immutable.
 func TestStaticPWAFiles(t *testing.T) {
 	dir := t.TempDir()
-	for name, body := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"index.html":              "<!doctype html><title>Campus</title>",
 		"manifest.webmanifest":    `{"name":"Campus"}`,
 		"manifest.webmanifest.gz": "pretend-gzip",
@@ -141,15 +132,7 @@ func TestStaticPWAFiles(t *testing.T) {
 		"assets/index-abc123.js":  "console.log(1)",
 		"assets/index-abc123.css": "body{}",
 		"favicon.svg":             "<svg/>",
-	} {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	h := newStatic(dir, zerolog.Nop())
 	tests := []struct {
 		path, accept, wantType, wantCache, wantEncoding string
@@ -198,10 +181,6 @@ func first(b []byte) []byte {
 // the tags, byte for byte (the first case is the CSP spec's own example).
 func TestScriptHashes(t *testing.T) {
 	const hello = "'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='" // alert('Hello, world.');
-	hash := func(s string) string {
-		sum := sha256.Sum256([]byte(s))
-		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-	}
 	tests := []struct {
 		name, page string
 		want       []string
@@ -210,9 +189,9 @@ func TestScriptHashes(t *testing.T) {
 		{"no script", "<!doctype html><title>Campus</title>", nil},
 		{"external scripts are not inline", `<script type="module" crossorigin src="/assets/index-abc.js"></script>`, nil},
 		{"src in another attribute's value is still inline", `<script data-x="nosrc=1">alert('Hello, world.');</script>`, []string{hello}},
-		{"whitespace and newlines are hashed as written", "<script>\n  boot();\n</script>", []string{hash("\n  boot();\n")}},
+		{"whitespace and newlines are hashed as written", "<script>\n  boot();\n</script>", []string{cspHash("\n  boot();\n")}},
 		{"attributes and case", `<SCRIPT type="text/javascript">alert('Hello, world.');</Script >`, []string{hello}},
-		{"each inline script, in order, around an external one", `<script>a()</script><script src="/x.js"></script><script>b()</script>`, []string{hash("a()"), hash("b()")}},
+		{"each inline script, in order, around an external one", `<script>a()</script><script src="/x.js"></script><script>b()</script>`, []string{cspHash("a()"), cspHash("b()")}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -230,15 +209,7 @@ func TestIndexPolicyAllowsItsScripts(t *testing.T) {
 	dir := t.TempDir()
 	page := "<!doctype html><head><script>alert('Hello, world.');</script>" +
 		`<script type="module" src="/assets/index-abc.js"></script><title>Campus</title></head>`
-	for name, body := range map[string]string{"index.html": page, "assets/index-abc.js": "console.log(1)"} {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, map[string]string{"index.html": page, "assets/index-abc.js": "console.log(1)"})
 	h := newStatic(dir, zerolog.Nop())
 	want := "script-src 'self' 'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng=';"
 	for _, tc := range []struct {
@@ -297,17 +268,35 @@ func TestIndexPolicyFollowsARebuild(t *testing.T) {
 		h(&ctx)
 		return string(ctx.Response.Body()), string(ctx.Response.Header.Peek("Content-Security-Policy"))
 	}
-	hash := func(s string) string {
-		sum := sha256.Sum256([]byte(s))
-		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-	}
 	start := time.Now().Add(-time.Hour)
 	write("boot(1)", start)
-	if body, csp := serve(); !strings.Contains(body, "boot(1)") || !strings.Contains(csp, hash("boot(1)")) {
+	if body, csp := serve(); !strings.Contains(body, "boot(1)") || !strings.Contains(csp, cspHash("boot(1)")) {
 		t.Fatalf("first build: body %q, CSP %q", body, csp)
 	}
 	write("boot(22)", start.Add(time.Minute))
-	if body, csp := serve(); !strings.Contains(body, "boot(22)") || !strings.Contains(csp, hash("boot(22)")) || strings.Contains(csp, hash("boot(1)")) {
+	if body, csp := serve(); !strings.Contains(body, "boot(22)") || !strings.Contains(csp, cspHash("boot(22)")) || strings.Contains(csp, cspHash("boot(1)")) {
 		t.Fatalf("after the rebuild: body %q, CSP %q", body, csp)
 	}
+}
+
+// writeFiles writes files (slash paths under dir → contents), making their
+// directories.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// cspHash is the CSP source of an inline script's text, computed here
+// independently of scriptHashes.
+func cspHash(script string) string {
+	sum := sha256.Sum256([]byte(script))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
