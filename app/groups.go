@@ -140,13 +140,13 @@ func (c *hotCache[K, V]) get(ctx context.Context, key K, compute func(context.Co
 	}
 }
 
-// forget drops key's value: the next caller computes it again.
+// forget drops key's value: the next caller computes it again. A refresh
+// in flight (which may have read before the change that called forget)
+// publishes into the dropped entry, seen only by those already waiting on it.
 func (c *hotCache[K, V]) forget(key K) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e := c.groups[key]; e != nil && !e.refreshing {
-		delete(c.groups, key)
-	}
+	delete(c.groups, key)
 }
 
 // refresh computes e's value and publishes it. A failed refresh keeps the
