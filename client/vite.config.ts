@@ -180,11 +180,11 @@ export default defineConfig({
           groups: [
             {
               name: 'common',
-              test: /\/src\/(ui\/(Modal|SearchField|Avatar|Skeleton|useOutsideClick|scroll)\.|app\/navigation\.|features\/friends\/friendsApi\.|lib\/srcset\.)/,
+              test: /\/src\/(ui\/(Modal|SearchField|Avatar|Skeleton|useOutsideClick|scroll)\.|app\/navigation\.|features\/friends\/friendsApi\.|lib\/srcset\.)tsx?$/,
             },
             {
               name: 'auth-common',
-              test: /\/src\/(features\/auth\/(AuthCard|useCooldown|signupHandoff)\.|features\/onboarding\/profileApi\.|lib\/imageFiles\.)/,
+              test: /\/src\/(features\/auth\/(AuthCard|useCooldown|signupHandoff)\.|features\/onboarding\/profileApi\.|lib\/imageFiles\.)tsx?$/,
             },
           ],
         },

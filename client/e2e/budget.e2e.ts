@@ -42,20 +42,35 @@ interface Loaded {
  * Loads path in page and waits for selector, then reads what the page
  * loaded. The time is taken in the page, when the element enters the DOM
  * (a MutationObserver from an init script), not when the test notices it.
+ * The test waits on that observer's promise with one call, and from the
+ * document's commit: Playwright's own waits (goto until "load", then a
+ * locator polled by its injected script) ran on the page's main thread in
+ * the middle of the measured load, ~30 ms of CPU ×4 that no user's browser
+ * spends.
  */
 async function load(page: Page, path: string, selector: string): Promise<Loaded> {
   await page.addInitScript((sel) => {
-    const w = window as unknown as { __readyMs?: number };
-    new MutationObserver((_, obs) => {
-      if (w.__readyMs === undefined && document.querySelector(sel)) {
-        w.__readyMs = performance.now();
-        obs.disconnect();
-      }
-    }).observe(document, { childList: true, subtree: true });
+    const w = window as unknown as { __readyMs?: number; __ready?: Promise<number> };
+    w.__ready = new Promise((resolve) => {
+      new MutationObserver((_, obs) => {
+        if (w.__readyMs === undefined && document.querySelector(sel)) {
+          w.__readyMs = performance.now();
+          obs.disconnect();
+          resolve(w.__readyMs);
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
   }, selector);
-  await page.goto(path);
-  await page.locator(selector).first().waitFor({ timeout: 90_000 });
-  const readyMs = await page.evaluate(() => (window as unknown as { __readyMs?: number }).__readyMs ?? -1);
+  await page.goto(path, { waitUntil: 'commit' });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const readyMs = await Promise.race([
+    page.evaluate(() => (window as unknown as { __ready: Promise<number> }).__ready),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${selector} did not appear on ${path} within 90 s`)), 90_000);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  // Every request in the waterfall.
+  await page.waitForLoadState('load');
   return page.evaluate((readyMs) => {
     const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
     const scripts = entries.filter((e) => new URL(e.name).pathname.endsWith('.js'));
@@ -109,7 +124,14 @@ describe('first-load budget', () => {
   beforeAll(async () => {
     session = await createStudent({ baseURL, dataDir }, user);
     expect((await api(baseURL, 'POST', '/posts', { content: `Budget post ${n}`, visibility: 'public' }, session.token)).status).toBe(201);
-    browser = await launch();
+    // Playwright drives the page through the DevTools protocol, whose Runtime
+    // domain makes V8 record a detailed stack for every Error created, with
+    // line numbers: the three React DOM creates at start-up (its Suspense
+    // signals) made V8 re-parse the main chunk for them, ~70 ms at CPU ×4 in
+    // the middle of the measured load, which a user's browser (no DevTools)
+    // never does. With lazy source positions off, V8 keeps the positions from
+    // the first compile (streamed, off the main thread) and re-parses nothing.
+    browser = await launch(['--js-flags=--no-enable-lazy-source-positions']);
   });
 
   afterAll(async () => {

@@ -167,49 +167,6 @@ describe('accessibility (issue 16)', () => {
     expect(problems.errors).toEqual([]);
   });
 
-  it('budget: the first screen loads ≤ 100 KB of compressed JS (and reports the first post under slow 4G, CPU ×4)', async () => {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    // The service worker (issue 16) installed on an earlier screen would answer from its cache.
-    await cdp.send('Network.setBypassServiceWorker', { bypass: true });
-    const firstScreen = async () => {
-      await page.goto('/');
-      await page.locator('article.post-card').first().waitFor({ timeout: 60_000 });
-      return page.evaluate(() => {
-        const scripts = performance
-          .getEntriesByType('resource')
-          .filter((e): e is PerformanceResourceTiming => e instanceof PerformanceResourceTiming && e.name.endsWith('.js'));
-        const post = document.querySelector('article.post-card');
-        return {
-          jsBytes: scripts.reduce((n, e) => n + e.encodedBodySize, 0),
-          jsFiles: scripts.map((e) => e.name.replace(/^.*\//, '')),
-          firstPostMs: post ? performance.now() : -1,
-        };
-      });
-    };
-    const fast = await firstScreen();
-    console.log(`budget: first screen JS ${(fast.jsBytes / 1024).toFixed(1)} KB compressed in ${fast.jsFiles.length} files (${fast.jsFiles.join(', ')})`);
-    expect(fast.jsBytes).toBeGreaterThan(0);
-    expect(fast.jsBytes).toBeLessThanOrEqual(100 * 1024);
-
-    // Chrome DevTools' "Slow 4G" profile and a 4× slower CPU: reported, not asserted (the machine is shared).
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 562.5,
-      downloadThroughput: (1.4 * 1024 * 1024) / 8,
-      uploadThroughput: (675 * 1024) / 8,
-    });
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-    const slow = await firstScreen();
-    console.log(`budget: first post on slow 4G with CPU ×4 at ${Math.round(slow.firstPostMs)} ms`);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
-    await cdp.send('Network.setBypassServiceWorker', { bypass: false });
-    await cdp.detach();
-  });
-
   it('axe: every signed-in screen', async () => {
     const findings: AxeFinding[] = [];
     const check = async (screen: string) => findings.push(...(await axeAllVariants(page, screen)));

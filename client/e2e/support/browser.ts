@@ -21,8 +21,9 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
 export const SCREENSHOT_DIR = join(CLIENT_DIR, 'e2e', 'screenshots');
 
-export function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+/** Debian's Chromium, headless; extraArgs add to CHROMIUM_ARGS. */
+export function launch(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 export interface PageProblems {

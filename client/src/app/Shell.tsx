@@ -7,6 +7,7 @@ import { FeedPage } from '../features/feed/FeedPage';
 import { primeFeedAtom } from '../features/feed/feedAtoms';
 import { refreshPendingRequestsAtom } from '../features/friends/friendsAtoms';
 import { NotificationsPanel } from '../features/notifications/NotificationsPanel';
+import { preloadPostParts } from '../features/posts/lazyParts';
 import { useOwnAuthorSync } from '../features/posts/useOwnAuthorSync';
 import { socketStatusAtom } from '../features/realtime/realtimeAtoms';
 import { SearchPanel } from '../features/search/SearchPanel';
@@ -104,6 +105,7 @@ export function Shell() {
         // Spec §4: the saved auth state is validated at start-up (a 401 signs out).
         void refreshUser();
         void refreshPending();
+        preloadPostParts();
       }),
     [refreshUser, refreshPending],
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { AVATAR_SIZE } from '../constants';
-import './Avatar.css';
+// Its styles (Avatar.css) are in the main stylesheet: main.tsx imports them.
 
 /** Up to two initials: first and last word of the name ('User' when there is no name). */
 export function initialsOf(name: string): string {

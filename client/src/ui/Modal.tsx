@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { CloseIcon } from './icons';
-import './Modal.css';
+// Its styles (Modal.css) are in the main stylesheet: main.tsx imports them.
 
 export interface ModalProps {
   open: boolean;

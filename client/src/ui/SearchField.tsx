@@ -1,6 +1,6 @@
 import type { InputHTMLAttributes } from 'react';
 import { SearchIcon } from './icons';
-import './SearchField.css';
+// Its styles (SearchField.css) are in the main stylesheet: main.tsx imports them.
 
 export interface SearchFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'type' | 'value'> {
   value: string;

@@ -1,4 +1,4 @@
-import './Skeleton.css';
+// Its styles (Skeleton.css) are in the main stylesheet: main.tsx imports them.
 
 /** A shimmering placeholder block. */
 export function Skeleton({ className, width, height, round }: { className?: string; width?: number | string; height?: number | string; round?: boolean }) {

@@ -125,7 +125,7 @@ describe('feed (spec §2.12)', () => {
     renderFeed();
     expect(await screen.findByText('Welcome to Campus!')).toBeTruthy();
     act(() => screen.getAllByRole('button', { name: 'Create Post' }).at(-1)!.click());
-    expect(screen.getByRole('dialog', { name: 'Create post' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Create post' })).toBeTruthy();
   });
 
   it('a deleted post (live) leaves the feed', async () => {

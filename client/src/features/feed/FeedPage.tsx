@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { productNameAtom } from '../../app/config';
 import { useRetryWhenOnline } from '../../app/connectivity';
 import { navigateAtom, presetFriendsTab } from '../../app/navigation';
@@ -8,7 +8,7 @@ import { PullToRefresh } from '../../ui/PullToRefresh';
 import { PostSkeleton } from '../../ui/Skeleton';
 import { currentUserAtom } from '../auth/authAtoms';
 import { Composer } from '../posts/Composer';
-import { CreatePostDialog } from '../posts/CreatePostDialog';
+import { LazyCreatePostDialog } from '../posts/lazyParts';
 import { PostCard } from '../posts/PostCard';
 import {
   feedHasMoreAtom,
@@ -162,7 +162,11 @@ export function FeedPage() {
 
   // Spec §2.12: nothing renders with no signed-in user.
   if (!me) return null;
-  const openDialog = () => setDialogOpen(true);
+  const [dialogMounted, setDialogMounted] = useState(false);
+  const openDialog = () => {
+    setDialogMounted(true);
+    setDialogOpen(true);
+  };
 
   return (
     <div className="feed-layout">
@@ -214,7 +218,12 @@ export function FeedPage() {
         <PeopleYouMayKnow />
       </aside>
 
-      <CreatePostDialog open={dialogOpen} onClose={() => setDialogOpen(false)} />
+      {/* Mounted at the first open and kept: a closed dialog keeps its draft. */}
+      {dialogMounted && (
+        <Suspense fallback={null}>
+          <LazyCreatePostDialog.Component open={dialogOpen} onClose={() => setDialogOpen(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

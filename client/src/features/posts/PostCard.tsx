@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useRef, useState } from 'react';
+import { Suspense, useRef, useState } from 'react';
 import { userSubtitle } from '../../api/models';
 import { navigateAtom } from '../../app/navigation';
 import { fullDate, relativeTime } from '../../lib/time';
@@ -9,12 +9,10 @@ import { Modal } from '../../ui/Modal';
 import { RichText } from '../../ui/RichText';
 import { showToastAtom } from '../../ui/toast';
 import { currentUserAtom } from '../auth/authAtoms';
-import { Comments } from './Comments';
-import { EditPostDialog } from './EditPostDialog';
+import { LazyComments, LazyEditPostDialog, LazyReportDialog } from './lazyParts';
 import { postLink, type Comment } from './model';
 import { isApiError } from '../../api/http';
 import { ConfirmDialog } from '../safety/ConfirmDialog';
-import { ReportDialog } from '../safety/ReportDialog';
 import { blockAuthorAtom, muteAuthorAtom } from '../safety/safetyAtoms';
 import { PostMenu, type PostMenuExtra } from './PostMenu';
 import { deletePostAtom, likePendingAtom, postAtom, toggleLikeAtom } from './postsAtoms';
@@ -25,6 +23,16 @@ import { PostImages } from './PostImages';
 import './PostCard.css';
 
 const CLAMP_CHARS = 600;
+
+/** What the comments show while their chunk loads (lazyParts.ts). */
+function CommentsLoading() {
+  return (
+    <div className="post-card__comments-loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      <span className="visually-hidden">Loading comments…</span>
+    </div>
+  );
+}
 
 export interface PostCardProps {
   postId: string;
@@ -235,9 +243,17 @@ export function PostCard({
         <ShareButton post={post} />
       </div>
 
-      {showComments && <Comments postId={post.id} initial={initialComments} initialCursor={initialCommentsCursor} />}
+      {showComments && (
+        <Suspense fallback={<CommentsLoading />}>
+          <LazyComments.Component postId={post.id} initial={initialComments} initialCursor={initialCommentsCursor} />
+        </Suspense>
+      )}
 
-      {!isAuthor && <ReportDialog open={reporting} itemType="post" itemId={post.id} onClose={() => setReporting(false)} />}
+      {!isAuthor && reporting && (
+        <Suspense fallback={null}>
+          <LazyReportDialog.Component open itemType="post" itemId={post.id} onClose={() => setReporting(false)} />
+        </Suspense>
+      )}
       {!isAuthor && (
         <ConfirmDialog
           open={confirmBlock}
@@ -249,7 +265,11 @@ export function PostCard({
           onClose={() => setConfirmBlock(false)}
         />
       )}
-      {editing && <EditPostDialog post={post} open onClose={() => setEditing(false)} />}
+      {editing && (
+        <Suspense fallback={null}>
+          <LazyEditPostDialog.Component post={post} open onClose={() => setEditing(false)} />
+        </Suspense>
+      )}
 
       <Modal open={confirmDelete} onClose={() => setConfirmDelete(false)} closable={!deleting} title="Delete post?" size="sm">
         <p className="muted">This removes the post, its likes and its comments for everyone. It can't be undone.</p>

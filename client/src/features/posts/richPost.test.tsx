@@ -1,6 +1,6 @@
 // Issue 16 #2: links, @names and #tags in posts and comments; editing own
 // post; multi-line comments (Shift+Enter newline, Enter sends).
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { searchOpenAtom, searchQueryAtom } from '../search/searchAtoms';
@@ -82,9 +82,10 @@ describe('editing own post', () => {
     expect(screen.queryByText('edited')).toBeNull();
     act(() => screen.getByRole('button', { name: 'Post options' }).click());
     act(() => screen.getByRole('menuitem', { name: /Edit post/ }).click());
-    const dialog = screen.getByRole('dialog', { name: 'Edit post' });
+    const dialog = await screen.findByRole('dialog', { name: 'Edit post' });
     const box = within(dialog).getByLabelText('Post text');
-    expect(document.activeElement).toBe(box);
+    // The dialog's chunk comes in first (lazyParts.ts), then its focus effect.
+    await waitFor(() => expect(document.activeElement).toBe(box));
     fireEvent.change(box, { target: { value: 'Fixed text' } });
     await act(async () => within(dialog).getByRole('button', { name: 'Save' }).click());
     expect(sent).toEqual({ content: 'Fixed text' });
