@@ -7,7 +7,7 @@ import { FeedPage } from '../features/feed/FeedPage';
 import { primeFeedAtom } from '../features/feed/feedAtoms';
 import { refreshPendingRequestsAtom } from '../features/friends/friendsAtoms';
 import { NotificationsPanel } from '../features/notifications/NotificationsPanel';
-import { preloadPostParts } from '../features/posts/lazyParts';
+import { LazyComments, preloadPostParts } from '../features/posts/lazyParts';
 import { useOwnAuthorSync } from '../features/posts/useOwnAuthorSync';
 import { socketStatusAtom } from '../features/realtime/realtimeAtoms';
 import { SearchPanel } from '../features/search/SearchPanel';
@@ -28,7 +28,13 @@ const ProfilePage = lazy(() => import('../features/profile/ProfilePage').then((m
 const ModerationPage = lazy(() =>
   import('../features/moderation/ModerationPage').then((m) => ({ default: m.ModerationPage })),
 );
-const PostPage = lazy(() => import('../features/posts/PostPage').then((m) => ({ default: m.PostPage })));
+// The post page opens its comments: their chunk comes with the page's (a
+// failure there is the comments' to retry, not the page's).
+const PostPage = lazy(() =>
+  Promise.all([import('../features/posts/PostPage'), LazyComments.preload().catch(() => undefined)]).then(([m]) => ({
+    default: m.PostPage,
+  })),
+);
 const GroupsPage = lazy(() => import('../features/groups/GroupsPage').then((m) => ({ default: m.GroupsPage })));
 const GroupPage = lazy(() => import('../features/groups/GroupPage').then((m) => ({ default: m.GroupPage })));
 const LiveView = lazy(() => import('../features/groups/LiveView').then((m) => ({ default: m.LiveView })));
