@@ -150,6 +150,8 @@ export function FeedPage() {
   const loadOnMount = useSetAtom(loadFeedOnMountAtom);
   const loadMore = useSetAtom(loadMoreFeedAtom);
   const [dialogOpen, setDialogOpen] = useState(false);
+  // The create dialog's chunk loads at the first open (lazyParts.ts).
+  const [dialogMounted, setDialogMounted] = useState(false);
   const listRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -162,7 +164,6 @@ export function FeedPage() {
 
   // Spec §2.12: nothing renders with no signed-in user.
   if (!me) return null;
-  const [dialogMounted, setDialogMounted] = useState(false);
   const openDialog = () => {
     setDialogMounted(true);
     setDialogOpen(true);
