@@ -59,8 +59,8 @@ type etcdProvider struct {
 	done   chan struct{}
 	once   sync.Once
 
-	// recent are the members published last, with when each was last
-	// listed in etcd. Touched only by the run goroutine (publish).
+	// recent are the members published last, with when each went missing
+	// from etcd's list. Touched only by the run goroutine (publish).
 	recent map[string]recentMember
 
 	// Fast removal of a killed peer (see probeDead): remoting reports a
@@ -79,10 +79,11 @@ type probeResult struct {
 	dead bool
 }
 
-// recentMember is a member as last listed, and when.
+// recentMember is a member as last listed, and since when its key has been
+// missing (zero while it is listed).
 type recentMember struct {
 	m    *protocluster.Member
-	seen time.Time
+	gone time.Time
 }
 
 // etcdGoneGrace is how long a member whose key vanished stays published.
@@ -101,6 +102,9 @@ type etcdMember struct {
 	Host  string   `json:"host"`
 	Port  int32    `json:"port"`
 	Kinds []string `json:"kinds"`
+	// Leaving is set by a node's Shutdown just before it deletes its key:
+	// its peers drop it at once, with no grace.
+	Leaving bool `json:"leaving,omitempty"`
 }
 
 func newEtcdProvider(endpoints []string, log zerolog.Logger) (protocluster.ClusterProvider, error) {
@@ -171,8 +175,9 @@ func (p *etcdProvider) StartClient(*protocluster.Cluster) error {
 	return errors.New("cluster: etcd provider: client mode is not supported")
 }
 
-// Shutdown deletes this node's key and revokes its lease, so the others see
-// it leave at once, then closes the client.
+// Shutdown marks this node's key as leaving and then deletes it, so the
+// others drop it at once (a key that merely vanishes keeps its member for
+// etcdGoneGrace), then closes the client.
 func (p *etcdProvider) Shutdown(bool) error {
 	p.once.Do(func() {
 		if p.sub != nil {
@@ -186,7 +191,15 @@ func (p *etcdProvider) Shutdown(bool) error {
 		<-p.done
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		if _, err := p.client.Delete(ctx, p.prefix+p.self.Id); err != nil {
+		key := p.prefix + p.self.Id
+		leaving, err := json.Marshal(etcdMember{Host: p.self.Host, Port: p.self.Port, Kinds: p.self.Kinds, Leaving: true})
+		if err == nil {
+			_, err = p.client.Put(ctx, key, string(leaving), clientv3.WithIgnoreLease())
+		}
+		if err != nil {
+			p.log.Warn().Err(err).Msg("etcd: mark leaving")
+		}
+		if _, err := p.client.Delete(ctx, key); err != nil {
 			p.log.Warn().Err(err).Msg("etcd: deregister")
 		}
 		p.client.Close()
@@ -330,7 +343,12 @@ func (p *etcdProvider) put(members map[string]*protocluster.Member, key string, 
 		p.log.Warn().Str("key", key).Err(err).Msg("etcd: unreadable member, ignored")
 		return
 	}
-	members[key] = &protocluster.Member{Id: key[len(p.prefix):], Host: m.Host, Port: m.Port, Kinds: m.Kinds}
+	id := key[len(p.prefix):]
+	members[key] = &protocluster.Member{Id: id, Host: m.Host, Port: m.Port, Kinds: m.Kinds}
+	if m.Leaving && id != p.self.Id {
+		// Left out of the topology from now on, as a peer found dead is.
+		p.dead[id] = struct{}{}
+	}
 }
 
 // publish hands the members to protoactor: those listed in etcd, and those
@@ -351,14 +369,25 @@ func (p *etcdProvider) publish(members map[string]*protocluster.Member) {
 			delete(p.recent, m.Id) // no grace: it is known to be gone
 			continue
 		}
-		p.recent[m.Id] = recentMember{m: m, seen: now}
+		p.recent[m.Id] = recentMember{m: m}
 	}
 	list := make([]*protocluster.Member, 0, len(p.recent)+1)
 	list = append(list, p.self)
 	for id, r := range p.recent {
-		if now.Sub(r.seen) >= etcdGoneGrace {
-			delete(p.recent, id)
-			continue
+		// The grace runs from the first list the key is missing from, not
+		// from the last list it was in: with no change for a while, that
+		// one is old, and a peer would leave, and be blocked for good, at
+		// its first missing list (after an etcd outage, between its old
+		// key's expiry and its new put).
+		if _, listed := members[p.prefix+id]; !listed {
+			if r.gone.IsZero() {
+				r.gone = now
+				p.recent[id] = r
+			}
+			if now.Sub(r.gone) >= etcdGoneGrace {
+				delete(p.recent, id)
+				continue
+			}
 		}
 		if id != p.self.Id {
 			list = append(list, r.m)
