@@ -79,8 +79,8 @@ const hotTTL = time.Second
 // and shared: later callers reuse it, and after hotTTL they get the
 // previous value at once while one refresh runs. Safe for concurrent use.
 type hotCache[K comparable, V any] struct {
-	mu     sync.Mutex
-	groups map[K]*hotEntry[V]
+	mu      sync.Mutex
+	entries map[K]*hotEntry[V]
 }
 
 type hotEntry[V any] struct {
@@ -98,20 +98,20 @@ const hotCacheMax = 1000
 func (c *hotCache[K, V]) get(ctx context.Context, key K, compute func(context.Context) (V, error)) (V, error) {
 	var zero V
 	c.mu.Lock()
-	if c.groups == nil {
-		c.groups = make(map[K]*hotEntry[V])
+	if c.entries == nil {
+		c.entries = make(map[K]*hotEntry[V])
 	}
-	e := c.groups[key]
+	e := c.entries[key]
 	if e == nil || (e.err != nil && !e.refreshing) {
-		if len(c.groups) >= hotCacheMax {
-			for id, old := range c.groups {
+		if len(c.entries) >= hotCacheMax {
+			for k, old := range c.entries {
 				if !old.refreshing && time.Since(old.at) > hotTTL {
-					delete(c.groups, id)
+					delete(c.entries, k)
 				}
 			}
 		}
 		e = &hotEntry[V]{ready: make(chan struct{}), refreshing: true}
-		c.groups[key] = e
+		c.entries[key] = e
 		c.mu.Unlock()
 		c.refresh(ctx, e, compute)
 		c.mu.Lock()
@@ -146,7 +146,7 @@ func (c *hotCache[K, V]) get(ctx context.Context, key K, compute func(context.Co
 func (c *hotCache[K, V]) forget(key K) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	delete(c.groups, key)
+	delete(c.entries, key)
 }
 
 // refresh computes e's value and publishes it. A failed refresh keeps the

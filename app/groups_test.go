@@ -53,7 +53,7 @@ func TestHotCache(t *testing.T) {
 	}
 	// After it: the previous order at once, the new one once refreshed.
 	c.mu.Lock()
-	c.groups[g].at = time.Now().Add(-2 * hotTTL)
+	c.entries[g].at = time.Now().Add(-2 * hotTTL)
 	c.mu.Unlock()
 	done := make(chan struct{})
 	fresh := func(context.Context) ([]uuid.UUID, error) { defer close(done); return b, nil }

@@ -192,9 +192,9 @@ func (p *etcdProvider) Shutdown(bool) error {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		key := p.prefix + p.self.Id
-		leaving, err := json.Marshal(etcdMember{Host: p.self.Host, Port: p.self.Port, Kinds: p.self.Kinds, Leaving: true})
+		leaving, err := p.value(true)
 		if err == nil {
-			_, err = p.client.Put(ctx, key, string(leaving), clientv3.WithIgnoreLease())
+			_, err = p.client.Put(ctx, key, leaving, clientv3.WithIgnoreLease())
 		}
 		if err != nil {
 			p.log.Warn().Err(err).Msg("etcd: mark leaving")
@@ -207,6 +207,12 @@ func (p *etcdProvider) Shutdown(bool) error {
 	return nil
 }
 
+// value is what this node stores under its key; leaving marks its Shutdown.
+func (p *etcdProvider) value(leaving bool) (string, error) {
+	v, err := json.Marshal(etcdMember{Host: p.self.Host, Port: p.self.Port, Kinds: p.self.Kinds, Leaving: leaving})
+	return string(v), err
+}
+
 // registration is one lease with this node's key on it.
 type registration struct {
 	lease     clientv3.LeaseID
@@ -215,7 +221,7 @@ type registration struct {
 
 // register grants a lease, puts this node's key on it and keeps it alive.
 func (p *etcdProvider) register(ctx context.Context) (registration, error) {
-	value, err := json.Marshal(etcdMember{Host: p.self.Host, Port: p.self.Port, Kinds: p.self.Kinds})
+	value, err := p.value(false)
 	if err != nil {
 		return registration{}, err
 	}
@@ -225,7 +231,7 @@ func (p *etcdProvider) register(ctx context.Context) (registration, error) {
 	if err != nil {
 		return registration{}, fmt.Errorf("cluster: etcd: grant lease: %w", err)
 	}
-	if _, err := p.client.Put(rctx, p.prefix+p.self.Id, string(value), clientv3.WithLease(lease.ID)); err != nil {
+	if _, err := p.client.Put(rctx, p.prefix+p.self.Id, value, clientv3.WithLease(lease.ID)); err != nil {
 		return registration{}, fmt.Errorf("cluster: etcd: register: %w", err)
 	}
 	ka, err := p.client.KeepAlive(ctx, lease.ID)

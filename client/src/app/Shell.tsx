@@ -13,6 +13,7 @@ import { socketStatusAtom } from '../features/realtime/realtimeAtoms';
 import { SearchPanel } from '../features/search/SearchPanel';
 import { openSearchWithAtom, setSearchOpenAtom } from '../features/search/searchAtoms';
 import { afterPaint } from '../lib/afterPaint';
+import { Loading } from '../ui/Loading';
 import { MobileBar } from './MobileBar';
 import { initialRoute, initNavigationAtom, restoreRouteAtom, routeAtom, type Route } from './navigation';
 import { TopBar } from './TopBar';
@@ -41,12 +42,7 @@ const LiveView = lazy(() => import('../features/groups/LiveView').then((m) => ({
 
 /** What a page shows while its chunk loads. */
 export function PageLoading() {
-  return (
-    <div className="page-loading" role="status">
-      <span className="spinner" aria-hidden="true" />
-      <span className="visually-hidden">Loading…</span>
-    </div>
-  );
+  return <Loading className="page-loading" label="Loading…" />;
 }
 
 function Page({ route }: { route: Route }) {

@@ -4,6 +4,7 @@ import { navigateAtom, presetFriendsTab } from '../../app/navigation';
 import { fullDate, relativeTime } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
 import { TrashIcon } from '../../ui/icons';
+import { Loading } from '../../ui/Loading';
 import { Modal } from '../../ui/Modal';
 import { notificationTarget, type AppNotification } from './model';
 import { AcceptRequestButton, PostHint } from './NotificationExtras';
@@ -119,10 +120,7 @@ export function NotificationsPanel() {
       )}
       {list.length === 0 ? (
         status === 'loading' ? (
-          <div className="notifications-panel__loading" role="status">
-            <span className="spinner" aria-hidden="true" />
-            <span className="visually-hidden">Loading notifications…</span>
-          </div>
+          <Loading className="notifications-panel__loading" label="Loading notifications…" />
         ) : (
           <div className="empty-state">
             <p className="empty-state__title">No new notifications</p>

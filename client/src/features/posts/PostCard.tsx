@@ -5,6 +5,7 @@ import { navigateAtom } from '../../app/navigation';
 import { fullDate, relativeTime } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
 import { CommentIcon, HeartIcon } from '../../ui/icons';
+import { Loading } from '../../ui/Loading';
 import { Modal } from '../../ui/Modal';
 import { RichText } from '../../ui/RichText';
 import { showToastAtom } from '../../ui/toast';
@@ -23,16 +24,6 @@ import { PostImages } from './PostImages';
 import './PostCard.css';
 
 const CLAMP_CHARS = 600;
-
-/** What the comments show while their chunk loads (lazyParts.ts). */
-function CommentsLoading() {
-  return (
-    <div className="post-card__comments-loading" role="status">
-      <span className="spinner" aria-hidden="true" />
-      <span className="visually-hidden">Loading comments…</span>
-    </div>
-  );
-}
 
 export interface PostCardProps {
   postId: string;
@@ -244,7 +235,7 @@ export function PostCard({
       </div>
 
       {showComments && (
-        <Suspense fallback={<CommentsLoading />}>
+        <Suspense fallback={<Loading className="post-card__comments-loading" label="Loading comments…" />}>
           <LazyComments.Component postId={post.id} initial={initialComments} initialCursor={initialCommentsCursor} />
         </Suspense>
       )}
