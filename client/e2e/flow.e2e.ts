@@ -51,10 +51,15 @@ async function likesCount(page: Page, postId: string): Promise<string> {
   return (await page.locator(`article[data-post-id="${postId}"] [data-testid="likes-count"]`).textContent()) ?? '';
 }
 
-async function waitLikes(page: Page, postId: string, expected: string): Promise<void> {
+/**
+ * Waits until the post's card shows expected in its count (likes-count or
+ * comments-count): counts also move with the live frames, which may bring
+ * an older figure a moment after the answer that set it.
+ */
+async function waitCount(page: Page, postId: string, count: 'likes-count' | 'comments-count', expected: string): Promise<void> {
   await page.waitForFunction(
-    ([id, want]) => document.querySelector(`article[data-post-id="${id}"] [data-testid="likes-count"]`)?.textContent === want,
-    [postId, expected] as const,
+    ([id, testId, want]) => document.querySelector(`article[data-post-id="${id}"] [data-testid="${testId}"]`)?.textContent === want,
+    [postId, count, expected] as const,
     { timeout: 15_000 },
   );
 }
@@ -205,13 +210,13 @@ describe('the issue flow', () => {
     await pb.waitForTimeout(1500);
     const cardA = a.page.locator(`article[data-post-id="${postId}"]`);
     await cardA.getByRole('button', { name: 'Like', exact: true }).click();
-    await waitLikes(a.page, postId, '1');
+    await waitCount(a.page, postId, 'likes-count', '1');
     expect(await cardA.getByRole('button', { name: 'Liked' }).getAttribute('aria-pressed')).toBe('true');
-    await waitLikes(pb, postId, '1');
+    await waitCount(pb, postId, 'likes-count', '1');
 
     await pb.locator(`article[data-post-id="${postId}"]`).getByRole('button', { name: 'Like', exact: true }).click();
-    await waitLikes(pb, postId, '2');
-    await waitLikes(a.page, postId, '2');
+    await waitCount(pb, postId, 'likes-count', '2');
+    await waitCount(a.page, postId, 'likes-count', '2');
     expect(await pb.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
     await shootAll(pb, '18-post-page');
   });
@@ -223,11 +228,11 @@ describe('the issue flow', () => {
     await cardA.getByLabel('Write a comment').fill('Count me in!');
     await cardA.getByRole('button', { name: 'Send' }).click();
     await cardA.getByText('Count me in!').waitFor();
-    expect(await cardA.getByTestId('comments-count').textContent()).toBe('1');
+    await waitCount(a.page, postId, 'comments-count', '1');
     if (b) {
       const cardB = b.page.locator(`article[data-post-id="${postId}"]`);
       await cardB.getByText('Count me in!').waitFor({ timeout: 15_000 });
-      expect(await cardB.getByTestId('comments-count').textContent()).toBe('1');
+      await waitCount(b.page, postId, 'comments-count', '1');
     }
     await shootAll(a.page, '19-comments');
   });
