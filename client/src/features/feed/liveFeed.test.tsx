@@ -69,12 +69,14 @@ describe('new posts pill (issue 16)', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('button', { name: /new post/ })).toBeNull();
 
     announce(store, 'n1');
-    expect(screen.getByRole('button', { name: '1 new post' })).toBeTruthy();
+    // findBy: the pill subscribes to the store in an effect, which may run
+    // after the first posts show (it then catches up).
+    expect(await screen.findByRole('button', { name: '1 new post' })).toBeTruthy();
     announce(store, 'n2');
     announce(store, 'n2'); // a repeat counts once
     announce(store, 'gone');
     announce(store, 'old1'); // already shown: not new
-    expect(screen.getByRole('button', { name: '3 new posts' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: '3 new posts' })).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe('3 new posts');
 
     await act(async () => screen.getByRole('button', { name: '3 new posts' }).click());
@@ -125,7 +127,8 @@ describe('new posts pill (issue 16)', { timeout: 20_000 }, () => {
     // old2 is the first card on screen: old1 ends at 300 + 100 - 420 < 0.
     announce(store, 'n1');
     announce(store, 'n2');
-    await act(async () => screen.getByRole('button', { name: '2 new posts' }).click());
+    const pill = await screen.findByRole('button', { name: '2 new posts' });
+    await act(async () => pill.click());
     expect(scrollBy).toHaveBeenCalledWith(0, 200);
     const old2 = document.querySelector('article[data-post-id="old2"]')!;
     expect(old2.getBoundingClientRect().top).toBe(300 + 100 - 420);
