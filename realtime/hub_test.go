@@ -122,7 +122,9 @@ func TestCountsOneFramePerSocketAndTick(t *testing.T) {
 // TestWatchChecked: the posts of a watch frame reach the hub only once the
 // client's Watchable check allowed them: refused posts, posts of a failed
 // check and a post unwatched while its check ran get no counts; the allowed
-// ones do.
+// ones do. The client's frames are answered in order: a probe sent after a
+// watch is answered once the watch is with the hub, so the first tick after
+// it carries the post.
 func TestWatchChecked(t *testing.T) {
 	n := newTestNode(t, Options{}, actors.HubOptions{})
 	ok1, ok2, refused, gated, failing := uuid.New(), uuid.New(), uuid.New(), uuid.New(), uuid.New()
@@ -152,38 +154,11 @@ func TestWatchChecked(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	send("watch", ok1, refused)
-	send("watch", gated)
-	select {
-	case <-gatedAsked:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the watch was not checked")
-	}
-	send("unwatch", gated) // while its check runs
-	// The unwatch is handled before the check's answer: a probe's answer
-	// proves the session read it.
-	if err := c.WriteMessage(websocket.TextMessage, []byte(`{"event":"test"}`)); err != nil {
-		t.Fatal(err)
-	}
-	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
-	if _, got, err := c.ReadMessage(); err != nil || !bytes.Contains(got, []byte(`"test:response"`)) {
-		t.Fatalf("probe: %q %v", got, err)
-	}
-	close(gate)
-	send("watch", failing)
-	send("watch", ok2)
-
-	hub := actor.NewPID(n.system.Address(), actors.HubName)
-	tick := &actors.CountsTick{}
-	for _, id := range []uuid.UUID{ok1, ok2, refused, gated, failing} {
-		tick.Counts = append(tick.Counts, &actors.PostCount{PostId: id.String(), Likes: 1})
-	}
 	// A read that times out breaks the connection: frames are read in the
 	// background and waited for here.
 	frames := make(chan []byte, 64)
 	go func() {
 		defer close(frames)
-		_ = c.SetReadDeadline(time.Time{})
 		for {
 			_, raw, err := c.ReadMessage()
 			if err != nil {
@@ -192,49 +167,105 @@ func TestWatchChecked(t *testing.T) {
 			frames <- raw
 		}
 	}()
-	// Ticks until the last allowed post's check is through (bounded); every
-	// frame until then, and the one after, holds allowed posts only.
-	deadline := time.Now().Add(10 * time.Second)
-	framesWithOK2 := 0
-	for framesWithOK2 < 2 {
-		if time.Now().After(deadline) {
-			t.Fatal("no counts of the allowed posts")
-		}
-		n.system.Root.Send(hub, tick)
-		var raw []byte
+	next := func(what string) []byte {
+		t.Helper()
 		select {
-		case raw = <-frames:
-		case <-time.After(100 * time.Millisecond):
-			continue // not watched yet: the hub sends no frame
-		}
-		if raw == nil {
-			t.Fatal("the socket closed")
-		}
-		var f struct {
-			Event string `json:"event"`
-			Data  struct {
-				Posts []struct {
-					PostID string `json:"postId"`
-				} `json:"posts"`
-			} `json:"data"`
-		}
-		if err := json.Unmarshal(raw, &f); err != nil || f.Event != "post:counts" {
-			t.Fatalf("frame %q: %v", raw, err)
-		}
-		got := map[string]bool{}
-		for _, p := range f.Data.Posts {
-			got[p.PostID] = true
-		}
-		for name, id := range map[string]uuid.UUID{"refused": refused, "unwatched while checked": gated, "failed check": failing} {
-			if got[id.String()] {
-				t.Fatalf("counts of the %s post: %q", name, raw)
+		case raw := <-frames:
+			if raw == nil {
+				t.Fatalf("%s: the socket closed", what)
 			}
+			return raw
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: no frame", what)
 		}
-		if !got[ok1.String()] {
-			t.Fatalf("no counts of the first allowed post: %q", raw)
+		return nil
+	}
+	probe := func() {
+		t.Helper()
+		if err := c.WriteMessage(websocket.TextMessage, []byte(`{"event":"test"}`)); err != nil {
+			t.Fatal(err)
 		}
-		if got[ok2.String()] {
-			framesWithOK2++
+	}
+
+	send("watch", ok1, refused)
+	send("watch", gated)
+	select {
+	case <-gatedAsked:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the watch was not checked")
+	}
+	send("unwatch", gated) // while its check runs
+	probe()
+	// The probe waits behind the check: nothing is answered until it is.
+	select {
+	case raw := <-frames:
+		t.Fatalf("answered while a watch check ran: %q", raw)
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(gate)
+	if raw := next("probe after the gated check"); !bytes.Contains(raw, []byte(`"test:response"`)) {
+		t.Fatalf("probe: %q", raw)
+	}
+	send("watch", failing)
+	send("watch", ok2)
+	probe()
+	if raw := next("probe after the last watch"); !bytes.Contains(raw, []byte(`"test:response"`)) {
+		t.Fatalf("probe: %q", raw)
+	}
+
+	hub := actor.NewPID(n.system.Address(), actors.HubName)
+	tick := &actors.CountsTick{}
+	for _, id := range []uuid.UUID{ok1, ok2, refused, gated, failing} {
+		tick.Counts = append(tick.Counts, &actors.PostCount{PostId: id.String(), Likes: 1})
+	}
+	n.system.Root.Send(hub, tick)
+	raw := next("the tick's frame")
+	var f struct {
+		Event string `json:"event"`
+		Data  struct {
+			Posts []struct {
+				PostID string `json:"postId"`
+			} `json:"posts"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &f); err != nil || f.Event != "post:counts" {
+		t.Fatalf("frame %q: %v", raw, err)
+	}
+	got := map[string]bool{}
+	for _, p := range f.Data.Posts {
+		got[p.PostID] = true
+	}
+	want := map[string]bool{ok1.String(): true, ok2.String(): true}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("the tick's posts %v, want ok1 %s and ok2 %s only", got, ok1, ok2)
+	}
+}
+
+// TestHeldFramesAreBounded: a client that floods frames while a watch check
+// runs is disconnected (1008) rather than queued without end.
+func TestHeldFramesAreBounded(t *testing.T) {
+	n := newTestNode(t, Options{}, actors.HubOptions{})
+	gate := make(chan struct{})
+	defer close(gate)
+	check := func(_ context.Context, ids []uuid.UUID) ([]uuid.UUID, error) {
+		<-gate
+		return ids, nil
+	}
+	n.watchable.Store(&check)
+	c, _ := n.dial(uuid.New())
+	raw, _ := json.Marshal(map[string]any{"event": "watch", "data": map[string]any{"postIds": []uuid.UUID{uuid.New()}}})
+	if err := c.WriteMessage(websocket.TextMessage, raw); err != nil {
+		t.Fatal(err)
+	}
+	for range maxHeld + 1 {
+		if err := c.WriteMessage(websocket.TextMessage, []byte(`{"event":"test"}`)); err != nil {
+			t.Fatal(err)
 		}
+	}
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, got, err := c.ReadMessage()
+	var ce *websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != ClosePolicy {
+		t.Fatalf("after %d held frames: %q %v, want close %d", maxHeld+1, got, err, ClosePolicy)
 	}
 }

@@ -53,6 +53,13 @@ type session struct {
 
 	registered bool
 	watched    watchSet
+	// checking counts the watch checks in flight; while there are any, the
+	// client's next frames wait in held and are handled in order once the
+	// checks answered, so a frame's answer always follows the effect of the
+	// frames before it (a probe answered after a watch proves the hub has
+	// the watch).
+	checking int
+	held     [][]byte
 
 	queue   []outFrame
 	queued  int  // bytes in queue
@@ -193,8 +200,22 @@ func (s *session) Receive(ctx actor.Context) {
 	}
 }
 
-// clientFrame answers one frame the client sent.
+// maxHeld bounds the client frames that wait for watch checks; a client
+// that sends more meanwhile is flooding and is disconnected.
+const maxHeld = 64
+
+// clientFrame answers one frame the client sent, in order: while a watch
+// check runs it waits in held.
 func (s *session) clientFrame(data []byte) {
+	if s.checking > 0 {
+		if len(s.held) >= maxHeld {
+			s.held = nil
+			s.close(ClosePolicy, "Too many frames")
+			return
+		}
+		s.held = append(s.held, data)
+		return
+	}
 	h := s.watched.handle(data)
 	if s.registered {
 		s.watch(h.added)
@@ -211,9 +232,9 @@ func (s *session) clientFrame(data []byte) {
 // watch has the hub deliver the posts ids, once the client's Watchable
 // check allowed them: it runs in a goroutine of its own (it asks the
 // database, once for the whole frame) and reports back with watchChecked.
-// Meanwhile the posts are in the watched set but not with the hub; an
-// unwatch in between takes them out of the set, and the check's answer
-// then watches only what is still in it.
+// Meanwhile the posts are in the watched set but not with the hub, and the
+// client's next frames wait for the answer (clientFrame), so an unwatch
+// cannot overtake the watch it undoes.
 func (s *session) watch(ids []uuid.UUID) {
 	check := s.client.Watchable
 	if len(ids) == 0 {
@@ -223,6 +244,7 @@ func (s *session) watch(ids []uuid.UUID) {
 		s.sockets.hub.Watch(s.self, ids)
 		return
 	}
+	s.checking++
 	root, self, log, user := s.root, s.self, s.sockets.log, s.client.UserID
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
@@ -239,8 +261,10 @@ func (s *session) watch(ids []uuid.UUID) {
 }
 
 // watchChecked watches the allowed posts that are still in the watched set
-// and forgets the refused ones.
+// and forgets the refused ones; then the frames that waited for the check
+// are handled.
 func (s *session) watchChecked(m *watchChecked) {
+	s.checking--
 	ok := make(map[uuid.UUID]bool, len(m.allowed))
 	for _, id := range m.allowed {
 		ok[id] = true
@@ -258,6 +282,15 @@ func (s *session) watchChecked(m *watchChecked) {
 	}
 	if s.registered && !s.closing.Load() {
 		s.sockets.hub.Watch(s.self, watch)
+	}
+	// A held frame may start another check; the rest then wait for it.
+	for s.checking == 0 && len(s.held) > 0 {
+		data := s.held[0]
+		s.held = s.held[1:]
+		s.clientFrame(data)
+	}
+	if len(s.held) == 0 {
+		s.held = nil
 	}
 }
 

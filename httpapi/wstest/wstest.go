@@ -122,9 +122,10 @@ func (c *Conn) CloseCodeReason(t testing.TB) (int, string) {
 	}
 }
 
-// Watch watches posts. The test round trip after it proves the server's
-// reader handed the watch to the hub; any event caused after that reaches
-// the hub's mailbox behind the watch.
+// Watch watches posts. The session answers a socket's frames in order, and
+// a frame after a watch only once the watch's check let it through to the
+// hub; so the test round trip after it proves the hub's mailbox has the
+// watch, and any event caused after that reaches the hub behind it.
 func (c *Conn) Watch(t testing.TB, ids ...string) {
 	t.Helper()
 	c.Send(t, "watch", map[string]any{"postIds": ids})
