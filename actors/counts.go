@@ -14,7 +14,10 @@ import (
 // campus event hundreds of warm posts tick together, and one broadcast each
 // was most of the cluster traffic. Within a period the latest counts of a
 // post win, so a post's counts go out at most once per period and the last
-// value always goes out (the batcher holds it even if the grain passivates meanwhile).
+// value always goes out (the batcher holds it even if the grain passivates
+// meanwhile). "Latest" is by the counts' version (the post's
+// counts_version), not by arrival: a twin grain's or a moderator's older
+// counts that arrive late do not replace newer ones.
 //
 // Concurrency: safe for concurrent use (grains publish from their own
 // Receive); mu guards pending and scheduled. The flush runs on a timer
@@ -28,19 +31,22 @@ type countBatcher struct {
 // PublishCounts sends a post's counts, committed outside its grain (a
 // moderator removed a comment), to the post's watchers on every node with
 // the next tick (app.CountsPublisher).
-func (l *Live) PublishCounts(postID uuid.UUID, likes, comments int) {
-	l.publishCounts(postID.String(), likes, comments)
+func (l *Live) PublishCounts(postID uuid.UUID, likes, comments int, version int64) {
+	l.publishCounts(postID.String(), likes, comments, version)
 }
 
 // publishCounts hands a post's newly committed counts to the node's batcher.
-func (l *Live) publishCounts(postID string, likes, comments int) {
+func (l *Live) publishCounts(postID string, likes, comments int, version int64) {
 	b := &l.counts
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.pending == nil {
 		b.pending = make(map[string]*PostCount)
 	}
-	b.pending[postID] = &PostCount{PostId: postID, Likes: int64(likes), Comments: int64(comments)}
+	if cur := b.pending[postID]; cur != nil && cur.GetVersion() > version {
+		return // newer counts of the post are already waiting
+	}
+	b.pending[postID] = &PostCount{PostId: postID, Likes: int64(likes), Comments: int64(comments), Version: version}
 	if b.scheduled {
 		return
 	}
@@ -85,14 +91,16 @@ var (
 )
 
 // appendCountEntry appends one post's entry of a post:counts frame:
-// {"postId":"…","likesCount":N,"commentsCount":N}. A post id is a UUID (the
-// hub parsed it), so it needs no JSON escaping.
-func appendCountEntry(b []byte, postID string, likes, comments int64) []byte {
+// {"postId":"…","likesCount":N,"commentsCount":N,"countsVersion":N}. A post
+// id is a UUID (the hub parsed it), so it needs no JSON escaping.
+func appendCountEntry(b []byte, postID string, likes, comments, version int64) []byte {
 	b = append(b, `{"postId":"`...)
 	b = append(b, postID...)
 	b = append(b, `","likesCount":`...)
 	b = strconv.AppendInt(b, likes, 10)
 	b = append(b, `,"commentsCount":`...)
 	b = strconv.AppendInt(b, comments, 10)
+	b = append(b, `,"countsVersion":`...)
+	b = strconv.AppendInt(b, version, 10)
 	return append(b, '}')
 }

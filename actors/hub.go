@@ -225,6 +225,9 @@ type hubSession struct {
 type watchers struct {
 	n      int
 	bySlot [countSlots]map[*hubSession]struct{}
+	// version is the counts_version of the last counts taken: of two
+	// nodes' ticks the older counts of a post may come second.
+	version int64
 }
 
 // each calls f for every watcher, in every slot.
@@ -404,13 +407,14 @@ func (h *hubActor) counts(ctx actor.Context, msg *CountsTick) {
 	for _, c := range msg.GetCounts() {
 		id, err := uuid.Parse(c.GetPostId())
 		w := h.posts[id]
-		if err != nil || w == nil {
+		if err != nil || w == nil || c.GetVersion() < w.version {
 			continue
 		}
+		w.version = c.GetVersion()
 		if h.entries == nil {
 			h.entries = make(map[uuid.UUID][]byte)
 		}
-		h.entries[id] = appendCountEntry(h.entries[id][:0], id.String(), c.GetLikes(), c.GetComments())
+		h.entries[id] = appendCountEntry(h.entries[id][:0], id.String(), c.GetLikes(), c.GetComments(), c.GetVersion())
 		for k := range h.dirty {
 			if len(w.bySlot[k]) == 0 {
 				continue // no session of slot k watches it

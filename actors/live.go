@@ -293,60 +293,61 @@ var likeOps = map[persistence.LikeOp]LikeOp{
 }
 
 // Like sends a like action to the post's grain and answers, once it is
-// committed, whether the user likes the post and the post's like count.
-// requestID names the action across the app's retry.
-func (l *Live) Like(ctx context.Context, postID, userID uuid.UUID, op persistence.LikeOp, requestID string) (bool, int, error) {
+// committed, whether the user likes the post, the post's like count and its
+// counts version. requestID names the action across the app's retry.
+func (l *Live) Like(ctx context.Context, postID, userID uuid.UUID, op persistence.LikeOp, requestID string) (bool, int, int64, error) {
 	res, err := l.request(ctx, postID.String(), PostKind,
 		&LikeRequest{UserId: userID.String(), Op: likeOps[op], RequestId: requestID})
 	if err != nil {
-		return false, 0, err
+		return false, 0, 0, err
 	}
 	r, ok := res.(*LikeResponse)
 	if !ok {
-		return false, 0, fmt.Errorf("actors: post grain answered %T", res)
+		return false, 0, 0, fmt.Errorf("actors: post grain answered %T", res)
 	}
 	if err := failure(r.Failure); err != nil {
-		return false, 0, err
+		return false, 0, 0, err
 	}
-	return r.IsLiked, int(r.LikesCount), nil
+	return r.IsLiked, int(r.LikesCount), r.CountsVersion, nil
 }
 
 // AddComment stores c (ID, PostID, UserID and Content set) through the
-// post's grain, fills its CreatedAt, and answers the post's comment count.
-func (l *Live) AddComment(ctx context.Context, c *persistence.Comment) (int, error) {
+// post's grain, fills its CreatedAt, and answers the post's comment count
+// and counts version.
+func (l *Live) AddComment(ctx context.Context, c *persistence.Comment) (int, int64, error) {
 	res, err := l.request(ctx, c.PostID.String(), PostKind,
 		&AddCommentRequest{CommentId: c.ID.String(), UserId: c.UserID.String(), Content: c.Content})
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	r, ok := res.(*AddCommentResponse)
 	if !ok {
-		return 0, fmt.Errorf("actors: post grain answered %T", res)
+		return 0, 0, fmt.Errorf("actors: post grain answered %T", res)
 	}
 	if err := failure(r.Failure); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	c.CreatedAt = time.UnixMicro(r.CreatedAtMicros).UTC()
 	c.UpdatedAt = c.CreatedAt
-	return int(r.CommentsCount), nil
+	return int(r.CommentsCount), r.CountsVersion, nil
 }
 
 // RemoveComment deletes a comment through the post's grain if userID wrote
-// it or the post, and answers the post's comment count.
-func (l *Live) RemoveComment(ctx context.Context, postID, commentID, userID uuid.UUID) (int, error) {
+// it or the post, and answers the post's comment count and counts version.
+func (l *Live) RemoveComment(ctx context.Context, postID, commentID, userID uuid.UUID) (int, int64, error) {
 	res, err := l.request(ctx, postID.String(), PostKind,
 		&RemoveCommentRequest{CommentId: commentID.String(), UserId: userID.String()})
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	r, ok := res.(*RemoveCommentResponse)
 	if !ok {
-		return 0, fmt.Errorf("actors: post grain answered %T", res)
+		return 0, 0, fmt.Errorf("actors: post grain answered %T", res)
 	}
 	if err := failure(r.Failure); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return int(r.CommentsCount), nil
+	return int(r.CommentsCount), r.CountsVersion, nil
 }
 
 // PostDeleted tells every node's watchers of the post that it is gone.

@@ -157,7 +157,7 @@ func TestLikeThroughGrain(t *testing.T) {
 	}
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
-			liked, count, err := n.live.Like(ctx, postID, s.user.ID, s.op, uuid.NewString())
+			liked, count, _, err := n.live.Like(ctx, postID, s.user.ID, s.op, uuid.NewString())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,7 +169,7 @@ func TestLikeThroughGrain(t *testing.T) {
 	n.exact(t, postID, 2)
 
 	t.Run("missing post", func(t *testing.T) {
-		_, _, err := n.live.Like(ctx, persistence.NewID(), a.ID, persistence.LikeSet, "")
+		_, _, _, err := n.live.Like(ctx, persistence.NewID(), a.ID, persistence.LikeSet, "")
 		if err == nil || !strings.Contains(err.Error(), "Post not found") {
 			t.Fatalf("err = %v", err)
 		}
@@ -260,7 +260,7 @@ func TestLikeNotificationsRollUp(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, _, err := n.live.Like(ctx, postID, u.ID, persistence.LikeSet, uuid.NewString()); err != nil {
+			if _, _, _, err := n.live.Like(ctx, postID, u.ID, persistence.LikeSet, uuid.NewString()); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -333,7 +333,7 @@ func TestGroupCommit(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			liked, count, err := n.live.Like(context.Background(), postID, u.ID, persistence.LikeSet, uuid.NewString())
+			liked, count, _, err := n.live.Like(context.Background(), postID, u.ID, persistence.LikeSet, uuid.NewString())
 			if err != nil || !liked {
 				errs <- fmt.Errorf("like: %v %v", liked, err)
 				return
@@ -398,7 +398,7 @@ func TestTwinActivations(t *testing.T) {
 		// other, at the same moment.
 		go func() {
 			defer wg.Done()
-			if _, _, err := n.live.Like(context.Background(), postID, u.ID, persistence.LikeSet, uuid.NewString()); err != nil {
+			if _, _, _, err := n.live.Like(context.Background(), postID, u.ID, persistence.LikeSet, uuid.NewString()); err != nil {
 				errs <- err
 			}
 		}()
@@ -431,7 +431,7 @@ func TestTwinActivations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, count, err := n.live.Like(context.Background(), postID, u.ID, persistence.LikeSet, "")
+	_, count, _, err := n.live.Like(context.Background(), postID, u.ID, persistence.LikeSet, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,7 +460,7 @@ func TestTwinSystems(t *testing.T) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			if _, _, err := a.live.Like(context.Background(), postID, u.ID, persistence.LikeSet, uuid.NewString()); err != nil {
+			if _, _, _, err := a.live.Like(context.Background(), postID, u.ID, persistence.LikeSet, uuid.NewString()); err != nil {
 				errs <- fmt.Errorf("system a: %w", err)
 			}
 		}()
@@ -470,7 +470,7 @@ func TestTwinSystems(t *testing.T) {
 			if i%3 == 0 {
 				op = persistence.LikeUnset
 			}
-			if _, _, err := b.live.Like(context.Background(), postID, u.ID, op, uuid.NewString()); err != nil {
+			if _, _, _, err := b.live.Like(context.Background(), postID, u.ID, op, uuid.NewString()); err != nil {
 				errs <- fmt.Errorf("system b: %w", err)
 			}
 		}()
@@ -484,11 +484,11 @@ func TestTwinSystems(t *testing.T) {
 
 	// One more like through each system: each answers the count Postgres
 	// returned, so both agree with the table.
-	_, countA, err := a.live.Like(context.Background(), postID, likers[0].ID, persistence.LikeSet, uuid.NewString())
+	_, countA, _, err := a.live.Like(context.Background(), postID, likers[0].ID, persistence.LikeSet, uuid.NewString())
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, countB, err := b.live.Like(context.Background(), postID, likers[1].ID, persistence.LikeSet, uuid.NewString())
+	_, countB, _, err := b.live.Like(context.Background(), postID, likers[1].ID, persistence.LikeSet, uuid.NewString())
 	if err != nil {
 		t.Fatal(err)
 	}

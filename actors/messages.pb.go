@@ -200,10 +200,12 @@ func (x *LikeRequest) GetRequestId() string {
 }
 
 type LikeResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	IsLiked       bool                   `protobuf:"varint,1,opt,name=is_liked,json=isLiked,proto3" json:"is_liked,omitempty"`
-	LikesCount    int64                  `protobuf:"varint,2,opt,name=likes_count,json=likesCount,proto3" json:"likes_count,omitempty"`
-	Failure       Failure                `protobuf:"varint,3,opt,name=failure,proto3,enum=campus.actors.Failure" json:"failure,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	IsLiked    bool                   `protobuf:"varint,1,opt,name=is_liked,json=isLiked,proto3" json:"is_liked,omitempty"`
+	LikesCount int64                  `protobuf:"varint,2,opt,name=likes_count,json=likesCount,proto3" json:"likes_count,omitempty"`
+	Failure    Failure                `protobuf:"varint,3,opt,name=failure,proto3,enum=campus.actors.Failure" json:"failure,omitempty"`
+	// The post's counts_version with likes_count: clients order counts by it.
+	CountsVersion int64 `protobuf:"varint,4,opt,name=counts_version,json=countsVersion,proto3" json:"counts_version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -257,6 +259,13 @@ func (x *LikeResponse) GetFailure() Failure {
 		return x.Failure
 	}
 	return Failure_FAILURE_NONE
+}
+
+func (x *LikeResponse) GetCountsVersion() int64 {
+	if x != nil {
+		return x.CountsVersion
+	}
+	return 0
 }
 
 type AddCommentRequest struct {
@@ -325,6 +334,7 @@ type AddCommentResponse struct {
 	CommentsCount   int64                  `protobuf:"varint,1,opt,name=comments_count,json=commentsCount,proto3" json:"comments_count,omitempty"`
 	CreatedAtMicros int64                  `protobuf:"varint,2,opt,name=created_at_micros,json=createdAtMicros,proto3" json:"created_at_micros,omitempty"`
 	Failure         Failure                `protobuf:"varint,3,opt,name=failure,proto3,enum=campus.actors.Failure" json:"failure,omitempty"`
+	CountsVersion   int64                  `protobuf:"varint,4,opt,name=counts_version,json=countsVersion,proto3" json:"counts_version,omitempty"`
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
@@ -378,6 +388,13 @@ func (x *AddCommentResponse) GetFailure() Failure {
 		return x.Failure
 	}
 	return Failure_FAILURE_NONE
+}
+
+func (x *AddCommentResponse) GetCountsVersion() int64 {
+	if x != nil {
+		return x.CountsVersion
+	}
+	return 0
 }
 
 type RemoveCommentRequest struct {
@@ -436,6 +453,7 @@ type RemoveCommentResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	CommentsCount int64                  `protobuf:"varint,1,opt,name=comments_count,json=commentsCount,proto3" json:"comments_count,omitempty"`
 	Failure       Failure                `protobuf:"varint,2,opt,name=failure,proto3,enum=campus.actors.Failure" json:"failure,omitempty"`
+	CountsVersion int64                  `protobuf:"varint,3,opt,name=counts_version,json=countsVersion,proto3" json:"counts_version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -482,6 +500,13 @@ func (x *RemoveCommentResponse) GetFailure() Failure {
 		return x.Failure
 	}
 	return Failure_FAILURE_NONE
+}
+
+func (x *RemoveCommentResponse) GetCountsVersion() int64 {
+	if x != nil {
+		return x.CountsVersion
+	}
+	return 0
 }
 
 // Answered once nothing is queued or being written.
@@ -976,12 +1001,16 @@ func (x *DeliverToWatchers) GetForget() bool {
 	return false
 }
 
-// One post's counts as its grain last committed them.
+// One post's counts as its grain last committed them. version is the
+// post's counts_version with them: it grows with every commit that moves a
+// count, so of two entries for one post (two nodes' ticks, twin grains) the
+// higher is the newer.
 type PostCount struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	PostId        string                 `protobuf:"bytes,1,opt,name=post_id,json=postId,proto3" json:"post_id,omitempty"`
 	Likes         int64                  `protobuf:"varint,2,opt,name=likes,proto3" json:"likes,omitempty"`
 	Comments      int64                  `protobuf:"varint,3,opt,name=comments,proto3" json:"comments,omitempty"`
+	Version       int64                  `protobuf:"varint,4,opt,name=version,proto3" json:"version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1033,6 +1062,13 @@ func (x *PostCount) GetLikes() int64 {
 func (x *PostCount) GetComments() int64 {
 	if x != nil {
 		return x.Comments
+	}
+	return 0
+}
+
+func (x *PostCount) GetVersion() int64 {
+	if x != nil {
+		return x.Version
 	}
 	return 0
 }
@@ -1184,28 +1220,31 @@ const file_messages_proto_rawDesc = "" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12%\n" +
 	"\x02op\x18\x02 \x01(\x0e2\x15.campus.actors.LikeOpR\x02op\x12\x1d\n" +
 	"\n" +
-	"request_id\x18\x03 \x01(\tR\trequestId\"|\n" +
+	"request_id\x18\x03 \x01(\tR\trequestId\"\xa3\x01\n" +
 	"\fLikeResponse\x12\x19\n" +
 	"\bis_liked\x18\x01 \x01(\bR\aisLiked\x12\x1f\n" +
 	"\vlikes_count\x18\x02 \x01(\x03R\n" +
 	"likesCount\x120\n" +
-	"\afailure\x18\x03 \x01(\x0e2\x16.campus.actors.FailureR\afailure\"e\n" +
+	"\afailure\x18\x03 \x01(\x0e2\x16.campus.actors.FailureR\afailure\x12%\n" +
+	"\x0ecounts_version\x18\x04 \x01(\x03R\rcountsVersion\"e\n" +
 	"\x11AddCommentRequest\x12\x1d\n" +
 	"\n" +
 	"comment_id\x18\x01 \x01(\tR\tcommentId\x12\x17\n" +
 	"\auser_id\x18\x02 \x01(\tR\x06userId\x12\x18\n" +
-	"\acontent\x18\x03 \x01(\tR\acontent\"\x99\x01\n" +
+	"\acontent\x18\x03 \x01(\tR\acontent\"\xc0\x01\n" +
 	"\x12AddCommentResponse\x12%\n" +
 	"\x0ecomments_count\x18\x01 \x01(\x03R\rcommentsCount\x12*\n" +
 	"\x11created_at_micros\x18\x02 \x01(\x03R\x0fcreatedAtMicros\x120\n" +
-	"\afailure\x18\x03 \x01(\x0e2\x16.campus.actors.FailureR\afailure\"N\n" +
+	"\afailure\x18\x03 \x01(\x0e2\x16.campus.actors.FailureR\afailure\x12%\n" +
+	"\x0ecounts_version\x18\x04 \x01(\x03R\rcountsVersion\"N\n" +
 	"\x14RemoveCommentRequest\x12\x1d\n" +
 	"\n" +
 	"comment_id\x18\x01 \x01(\tR\tcommentId\x12\x17\n" +
-	"\auser_id\x18\x02 \x01(\tR\x06userId\"p\n" +
+	"\auser_id\x18\x02 \x01(\tR\x06userId\"\x97\x01\n" +
 	"\x15RemoveCommentResponse\x12%\n" +
 	"\x0ecomments_count\x18\x01 \x01(\x03R\rcommentsCount\x120\n" +
-	"\afailure\x18\x02 \x01(\x0e2\x16.campus.actors.FailureR\afailure\"\x0e\n" +
+	"\afailure\x18\x02 \x01(\x0e2\x16.campus.actors.FailureR\afailure\x12%\n" +
+	"\x0ecounts_version\x18\x03 \x01(\x03R\rcountsVersion\"\x0e\n" +
 	"\fFlushRequest\"\x0f\n" +
 	"\rFlushResponse\"\x81\x01\n" +
 	"\x06Notify\x12\x0e\n" +
@@ -1231,11 +1270,12 @@ const file_messages_proto_rawDesc = "" +
 	"\x11DeliverToWatchers\x12\x17\n" +
 	"\apost_id\x18\x01 \x01(\tR\x06postId\x12\x16\n" +
 	"\x06frames\x18\x02 \x03(\fR\x06frames\x12\x16\n" +
-	"\x06forget\x18\x03 \x01(\bR\x06forget\"V\n" +
+	"\x06forget\x18\x03 \x01(\bR\x06forget\"p\n" +
 	"\tPostCount\x12\x17\n" +
 	"\apost_id\x18\x01 \x01(\tR\x06postId\x12\x14\n" +
 	"\x05likes\x18\x02 \x01(\x03R\x05likes\x12\x1a\n" +
-	"\bcomments\x18\x03 \x01(\x03R\bcomments\">\n" +
+	"\bcomments\x18\x03 \x01(\x03R\bcomments\x12\x18\n" +
+	"\aversion\x18\x04 \x01(\x03R\aversion\">\n" +
 	"\n" +
 	"CountsTick\x120\n" +
 	"\x06counts\x18\x01 \x03(\v2\x18.campus.actors.PostCountR\x06counts\"/\n" +

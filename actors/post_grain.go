@@ -44,6 +44,7 @@ type postGrain struct {
 	// Live counts: the last ones committed and the last ones handed to the
 	// node's count batcher.
 	likes, comments         int
+	version                 int64 // the post's counts_version with them
 	sentLikes, sentComments int
 	known                   bool // counts known (a batch committed)
 	flushWaiters            []*actor.PID
@@ -315,11 +316,12 @@ func (g *postGrain) done(ctx actor.Context, d *batchDone) {
 func (g *postGrain) committed(ctx actor.Context, d *batchDone) {
 	res := d.res
 	g.author, g.likes, g.comments, g.known = res.AuthorID, res.LikesCount, res.CommentsCount, true
+	g.version = res.CountsVersion
 	li, ci, ri := 0, 0, 0
 	for _, op := range d.ops {
 		switch {
 		case op.like != nil:
-			r := &LikeResponse{IsLiked: res.Liked[li], LikesCount: int64(res.LikesCount)}
+			r := &LikeResponse{IsLiked: res.Liked[li], LikesCount: int64(res.LikesCount), CountsVersion: res.CountsVersion}
 			li++
 			if op.requestID != "" {
 				g.recent.put(op.requestID, r)
@@ -328,9 +330,10 @@ func (g *postGrain) committed(ctx actor.Context, d *batchDone) {
 		case op.comment != nil:
 			c := d.comments[ci]
 			ci++
-			g.answer(ctx, op, &AddCommentResponse{CommentsCount: int64(res.CommentsCount), CreatedAtMicros: c.CreatedAt.UnixMicro()})
+			g.answer(ctx, op, &AddCommentResponse{CommentsCount: int64(res.CommentsCount), CreatedAtMicros: c.CreatedAt.UnixMicro(),
+				CountsVersion: res.CountsVersion})
 		case op.remove != nil:
-			r := &RemoveCommentResponse{CommentsCount: int64(res.CommentsCount)}
+			r := &RemoveCommentResponse{CommentsCount: int64(res.CommentsCount), CountsVersion: res.CountsVersion}
 			if err := res.RemovalErrs[ri]; err != nil {
 				r = &RemoveCommentResponse{Failure: removalFailure(err)}
 			}
@@ -384,7 +387,7 @@ func (g *postGrain) publishCounts() {
 		return
 	}
 	g.sentLikes, g.sentComments = g.likes, g.comments
-	g.live.publishCounts(g.idText, g.likes, g.comments)
+	g.live.publishCounts(g.idText, g.likes, g.comments, g.version)
 }
 
 // notifyAuthor asks the author's user grain to notify of new likes (which

@@ -44,7 +44,7 @@ func busyWriter(t *testing.T, n *node, author *persistence.User, liker uuid.UUID
 	before := n.live.Stats().Batches
 	done := make(chan error, 1)
 	go func() {
-		_, _, err := n.live.Like(context.Background(), blocker, liker, persistence.LikeSet, uuid.NewString())
+		_, _, _, err := n.live.Like(context.Background(), blocker, liker, persistence.LikeSet, uuid.NewString())
 		done <- err
 	}()
 	waitFor(t, "the writer to take the blocked batch", func() (bool, error) {
@@ -62,7 +62,7 @@ type likeAnswer struct {
 func likeAsync(n *node, postID, user uuid.UUID, op persistence.LikeOp, rid string) <-chan likeAnswer {
 	ch := make(chan likeAnswer, 1)
 	go func() {
-		liked, count, err := n.live.Like(context.Background(), postID, user, op, rid)
+		liked, count, _, err := n.live.Like(context.Background(), postID, user, op, rid)
 		ch <- likeAnswer{liked, count, err}
 	}()
 	return ch
@@ -172,7 +172,7 @@ func TestBackpressure(t *testing.T) {
 
 			// Full: refused at once, retryable.
 			refusedRID := uuid.NewString()
-			_, _, err := n.live.Like(context.Background(), target, b.ID, persistence.LikeToggle, refusedRID)
+			_, _, _, err := n.live.Like(context.Background(), target, b.ID, persistence.LikeToggle, refusedRID)
 			var de *domain.Error
 			if !errors.As(err, &de) || de.Kind != domain.KindUnavailable || de.RetryAfter < 1 {
 				t.Fatalf("a like past the bound answered %v, want unavailable with a retry delay", err)
@@ -193,7 +193,7 @@ func TestBackpressure(t *testing.T) {
 			// The refused toggle's retry is a fresh attempt; its own retry
 			// then gets the same answer and toggles nothing.
 			for i := range 2 {
-				liked, _, err := n.live.Like(context.Background(), target, b.ID, persistence.LikeToggle, refusedRID)
+				liked, _, _, err := n.live.Like(context.Background(), target, b.ID, persistence.LikeToggle, refusedRID)
 				if err != nil || !liked {
 					t.Fatalf("retry %d of the refused toggle: liked %v, %v", i, liked, err)
 				}
@@ -227,7 +227,7 @@ func TestLikeStorm(t *testing.T) {
 				defer wg.Done()
 				p := posts[rand.IntN(len(posts))]
 				op := ops[(i+j)%len(ops)]
-				if _, _, err := n.live.Like(context.Background(), p, u.ID, op, uuid.NewString()); err != nil {
+				if _, _, _, err := n.live.Like(context.Background(), p, u.ID, op, uuid.NewString()); err != nil {
 					errs <- err
 				}
 			}()

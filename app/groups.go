@@ -1063,6 +1063,7 @@ func liveFor(b *board, v persistence.BoardViewer) (GroupLive, error) {
 		}
 		row := *shared
 		row.LikesCount, row.CommentsCount, row.IsLiked = now.Likes, now.Comments, now.Liked
+		row.CountsVersion = now.CountsVersion
 		if row.Group != nil {
 			pg := *row.Group
 			pg.Visibility = g.Visibility

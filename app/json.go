@@ -89,6 +89,10 @@ func (r LikeResult) AppendJSON(b []byte) []byte {
 	b = strconv.AppendBool(b, r.IsLiked)
 	b = append(b, `,"likesCount":`...)
 	b = strconv.AppendInt(b, int64(r.LikesCount), 10)
+	if r.CountsVersion != 0 {
+		b = append(b, `,"countsVersion":`...)
+		b = strconv.AppendInt(b, r.CountsVersion, 10)
+	}
 	return append(b, '}')
 }
 
@@ -130,6 +134,8 @@ func (v *PostView) appendHead(b []byte) []byte {
 func (v *PostView) appendTail(b []byte) []byte {
 	b = append(b, `,"commentsCount":`...)
 	b = strconv.AppendInt(b, int64(v.CommentsCount), 10)
+	b = append(b, `,"countsVersion":`...)
+	b = strconv.AppendInt(b, v.CountsVersion, 10)
 	b = append(b, `,"author":`...)
 	b = v.Author.AppendJSON(b)
 	b = append(b, `,"user":`...)

@@ -51,7 +51,7 @@ type ModerationDeps struct {
 // node (actors.Live): a removed comment leaves its post's comment count,
 // live as well as in the row.
 type CountsPublisher interface {
-	PublishCounts(postID uuid.UUID, likes, comments int)
+	PublishCounts(postID uuid.UUID, likes, comments int, version int64)
 }
 
 // Moderation is the moderators' queue and actions and the admins'
@@ -305,7 +305,7 @@ func (m *Moderation) afterRemove(ctx context.Context, t domain.ItemType, item pe
 		}
 	}
 	if t == domain.ItemComment && m.d.Counts != nil {
-		m.d.Counts.PublishCounts(item.PostID, item.Likes, item.Comments)
+		m.d.Counts.PublishCounts(item.PostID, item.Likes, item.Comments, item.CountsVersion)
 	}
 	if m.d.Pusher == nil || notice == nil {
 		return

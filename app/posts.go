@@ -36,12 +36,12 @@ type PostGrains interface {
 	// user likes the post and its like count. requestID is the same on every
 	// retry of one action, which then joins the original rather than
 	// applying it again.
-	Like(ctx context.Context, postID, userID uuid.UUID, op persistence.LikeOp, requestID string) (bool, int, error)
+	Like(ctx context.Context, postID, userID uuid.UUID, op persistence.LikeOp, requestID string) (liked bool, likes int, version int64, err error)
 	// AddComment stores c (ID, PostID, UserID, Content set), fills its
 	// CreatedAt and answers the post's comment count.
-	AddComment(ctx context.Context, c *persistence.Comment) (int, error)
+	AddComment(ctx context.Context, c *persistence.Comment) (comments int, version int64, err error)
 	// RemoveComment deletes a comment if userID wrote it or the post.
-	RemoveComment(ctx context.Context, postID, commentID, userID uuid.UUID) (int, error)
+	RemoveComment(ctx context.Context, postID, commentID, userID uuid.UUID) (comments int, version int64, err error)
 	// PostDeleted tells the post's watchers on every node.
 	PostDeleted(ctx context.Context, postID uuid.UUID) error
 }
@@ -100,11 +100,14 @@ type PostView struct {
 	LikesCount    int             `json:"likesCount"`
 	IsLiked       bool            `json:"isLiked"`
 	CommentsCount int             `json:"commentsCount"`
-	Author        UserSummary     `json:"author"`
-	User          UserSummary     `json:"user"`
-	UserID        string          `json:"userId"`
-	CreatedAt     time.Time       `json:"createdAt"`
-	UpdatedAt     time.Time       `json:"updatedAt"`
+	// CountsVersion orders copies of the post's counts (a page, a like's
+	// answer, a post:counts entry): the higher is the newer.
+	CountsVersion int64       `json:"countsVersion"`
+	Author        UserSummary `json:"author"`
+	User          UserSummary `json:"user"`
+	UserID        string      `json:"userId"`
+	CreatedAt     time.Time   `json:"createdAt"`
+	UpdatedAt     time.Time   `json:"updatedAt"`
 	// Group is the post's group; null outside groups.
 	Group *PostGroupView `json:"group"`
 }
@@ -135,7 +138,7 @@ func NewPostView(r *persistence.PostRow) PostView {
 	}
 	v := PostView{
 		ID: r.ID.String(), Content: r.Content, Images: images, Visibility: r.Visibility,
-		LikesCount: r.LikesCount, IsLiked: r.IsLiked, CommentsCount: r.CommentsCount,
+		LikesCount: r.LikesCount, IsLiked: r.IsLiked, CommentsCount: r.CommentsCount, CountsVersion: r.CountsVersion,
 		Author: author, User: author, UserID: r.UserID.String(),
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
@@ -194,12 +197,14 @@ type CommentPage struct {
 type CommentResult struct {
 	Comment       CommentView `json:"comment"`
 	CommentsCount int         `json:"commentsCount"`
+	CountsVersion int64       `json:"countsVersion"`
 }
 
 // CommentDeleted answers deleting a comment.
 type CommentDeleted struct {
 	Message       string `json:"message"`
 	CommentsCount int    `json:"commentsCount"`
+	CountsVersion int64  `json:"countsVersion"`
 }
 
 // LikeAction is what a like call asks for.
@@ -569,7 +574,10 @@ func (a *Posts) AddComment(ctx context.Context, p Principal, postID uuid.UUID, i
 		return CommentResult{}, err
 	}
 	c := &persistence.Comment{ID: persistence.NewID(), PostID: postID, UserID: p.UserID, Content: content}
-	count, err := retryOnce(ctx, func() (int, error) { return a.d.Grains.AddComment(ctx, c) })
+	n, err := retryOnce(ctx, func() (counted, error) {
+		count, version, err := a.d.Grains.AddComment(ctx, c)
+		return counted{count, version}, err
+	})
 	if err != nil {
 		return CommentResult{}, err
 	}
@@ -577,19 +585,20 @@ func (a *Posts) AddComment(ctx context.Context, p Principal, postID uuid.UUID, i
 	if err != nil {
 		return CommentResult{}, err
 	}
-	return CommentResult{Comment: NewCommentView(c, author), CommentsCount: count}, nil
+	return CommentResult{Comment: NewCommentView(c, author), CommentsCount: n.Count, CountsVersion: n.Version}, nil
 }
 
 // DeleteComment removes a comment the caller wrote or that is on the
 // caller's post.
 func (a *Posts) DeleteComment(ctx context.Context, p Principal, postID, commentID uuid.UUID) (CommentDeleted, error) {
-	count, err := retryOnce(ctx, func() (int, error) {
-		return a.d.Grains.RemoveComment(ctx, postID, commentID, p.UserID)
+	n, err := retryOnce(ctx, func() (counted, error) {
+		count, version, err := a.d.Grains.RemoveComment(ctx, postID, commentID, p.UserID)
+		return counted{count, version}, err
 	})
 	if err != nil {
 		return CommentDeleted{}, err
 	}
-	return CommentDeleted{Message: "Comment deleted", CommentsCount: count}, nil
+	return CommentDeleted{Message: "Comment deleted", CommentsCount: n.Count, CountsVersion: n.Version}, nil
 }
 
 var likeOps = map[LikeAction]persistence.LikeOp{
@@ -615,13 +624,10 @@ func (a *Posts) Like(ctx context.Context, p Principal, postID uuid.UUID, action 
 	if requestID == "" {
 		requestID = uuid.NewString()
 	}
-	var res LikeResult
-	_, err := retryOnce(ctx, func() (struct{}, error) {
-		liked, count, err := a.d.Grains.Like(ctx, postID, p.UserID, op, requestID)
-		res = LikeResult{IsLiked: liked, LikesCount: count}
-		return struct{}{}, err
+	return retryOnce(ctx, func() (LikeResult, error) {
+		liked, count, version, err := a.d.Grains.Like(ctx, postID, p.UserID, op, requestID)
+		return LikeResult{IsLiked: liked, LikesCount: count, CountsVersion: version}, err
 	})
-	return res, err
 }
 
 // retryOnce calls fn and, if it failed for a reason that is not the user's

@@ -461,10 +461,19 @@ func ownsImage(ref domain.ImageRef, url, key string) bool {
 	}
 }
 
-// LikeResult answers a profile like or unlike.
+// LikeResult answers a like or unlike of a post or a profile.
 type LikeResult struct {
 	IsLiked    bool `json:"isLiked"`
 	LikesCount int  `json:"likesCount"`
+	// CountsVersion is the post's counts version with LikesCount (see
+	// PostView); profiles have none.
+	CountsVersion int64 `json:"countsVersion,omitempty"`
+}
+
+// counted is a post's count and its counts version with it.
+type counted struct {
+	Count   int
+	Version int64
 }
 
 // Like likes user id's profile; liking twice is liking once. Liking one's

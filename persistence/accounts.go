@@ -208,10 +208,10 @@ func DeleteAccount(ctx context.Context, tx bun.Tx, id uuid.UUID) (DeletedAccount
 			WHERE c.user_id = ?0 OR c.post_id IN (SELECT id FROM posts WHERE user_id = ?0)`},
 		{"outbox posts", `INSERT INTO search_outbox (entity, entity_id, op) SELECT 'post', id, 'delete' FROM posts WHERE user_id = ?0`},
 		{"outbox user", `INSERT INTO search_outbox (entity, entity_id, op) VALUES ('user', ?0, 'delete')`},
-		{"like counters", `UPDATE posts p SET likes_count = p.likes_count - l.n
+		{"like counters", `UPDATE posts p SET likes_count = p.likes_count - l.n, counts_version = p.counts_version + 1
 			FROM (SELECT post_id, count(*) AS n FROM post_likes WHERE user_id = ?0 GROUP BY post_id) l
 			WHERE p.id = l.post_id AND p.user_id <> ?0`},
-		{"comment counters", `UPDATE posts p SET comments_count = p.comments_count - c.n
+		{"comment counters", `UPDATE posts p SET comments_count = p.comments_count - c.n, counts_version = p.counts_version + 1
 			FROM (SELECT post_id, count(*) AS n FROM comments WHERE user_id = ?0 AND removed_at IS NULL GROUP BY post_id) c
 			WHERE p.id = c.post_id AND p.user_id <> ?0`},
 		{"profile like counters", `UPDATE profiles pr SET likes_count = pr.likes_count - 1

@@ -553,6 +553,7 @@ type BoardViewer struct {
 // BoardPost is one post of a BoardViewer.
 type BoardPost struct {
 	Likes, Comments int
+	CountsVersion   int64 // of Likes and Comments
 	Liked, Hidden   bool
 }
 
@@ -561,7 +562,7 @@ type BoardPost struct {
 // visibility and viewer $2's standing; no row when group $1 does not have
 // handle $4 (any more). Index probes only: one query per screen and second.
 const boardViewerSQL = `SELECT g.visibility, coalesce(me.status, ''), coalesce(me.role, ''), coalesce(me.follow_closely, false),
-	p.id, p.likes_count, p.comments_count,
+	p.id, p.likes_count, p.comments_count, p.counts_version,
 	EXISTS (SELECT FROM post_likes pl WHERE pl.post_id = p.id AND pl.user_id = $2),
 	EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = $2 AND b.blocked_id = p.user_id)
 		OR EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = $2)
@@ -583,14 +584,15 @@ func BoardViewerOf(ctx context.Context, db bun.IDB, group uuid.UUID, handle stri
 	found := false
 	for rows.Next() {
 		var id uuid.NullUUID
-		var likes, comments sql.NullInt64
+		var likes, comments, version sql.NullInt64
 		var liked, hidden sql.NullBool
-		if err := rows.Scan(&v.Visibility, &v.Status, &v.Role, &v.Follow, &id, &likes, &comments, &liked, &hidden); err != nil {
+		if err := rows.Scan(&v.Visibility, &v.Status, &v.Role, &v.Follow, &id, &likes, &comments, &version, &liked, &hidden); err != nil {
 			return BoardViewer{}, fmt.Errorf("persistence: board viewer: %w", err)
 		}
 		found = true
 		if id.Valid {
-			v.Posts[id.UUID] = BoardPost{Likes: int(likes.Int64), Comments: int(comments.Int64), Liked: liked.Bool, Hidden: hidden.Bool}
+			v.Posts[id.UUID] = BoardPost{Likes: int(likes.Int64), Comments: int(comments.Int64), CountsVersion: version.Int64,
+				Liked: liked.Bool, Hidden: hidden.Bool}
 		}
 	}
 	if err := rows.Err(); err != nil {

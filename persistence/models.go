@@ -143,6 +143,9 @@ type Post struct {
 	Visibility    string    `bun:"visibility,nullzero,notnull,default:'public'"`
 	LikesCount    int       `bun:"likes_count,notnull"`
 	CommentsCount int       `bun:"comments_count,notnull"`
+	// CountsVersion grows with every commit that moves LikesCount or
+	// CommentsCount: of two copies of a post's counts the higher is newer.
+	CountsVersion int64 `bun:"counts_version,notnull"`
 	// GroupID is the post's group; zero (NULL) outside groups.
 	GroupID   uuid.UUID `bun:"group_id,type:uuid,nullzero"`
 	CreatedAt time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`

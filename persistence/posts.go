@@ -131,7 +131,7 @@ func hiddenFromSQL(n int, mutes bool) string {
 // postsSQLHiding is postsSQL that also hides posts from readers who block
 // or are blocked by the author (and who mute the author, with mutes).
 func postsSQLHiding(where string, limit int, mutes bool) string {
-	return `SELECT p.id, p.user_id, p.content, p.visibility, p.likes_count, p.comments_count,
+	return `SELECT p.id, p.user_id, p.content, p.visibility, p.likes_count, p.comments_count, p.counts_version,
 	(extract(epoch FROM p.created_at) * 1000000)::int8, (extract(epoch FROM p.updated_at) * 1000000)::int8,
 	u.name, u.role, u.university_id, u.department, u.avatar_url, u.avatar_key, u.avatar_variants,
 	(SELECT json_agg(json_build_object('url', pi.url, 'type', pi.type, 'width', pi.width, 'height', pi.height,
@@ -140,7 +140,7 @@ func postsSQLHiding(where string, limit int, mutes bool) string {
 	ARRAY(SELECT v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
 		WHERE EXISTS (SELECT FROM post_likes pl WHERE pl.post_id = p.id AND pl.user_id = v.u) ORDER BY v.i),
 	` + hiddenSQL(mutes) + `, p.removed_at IS NOT NULL, p.group_id, g.handle, g.name, g.visibility
-FROM (SELECT id, user_id, content, visibility, likes_count, comments_count, created_at, updated_at, removed_at, group_id
+FROM (SELECT id, user_id, content, visibility, likes_count, comments_count, counts_version, created_at, updated_at, removed_at, group_id
 	FROM posts` + where + `
 	ORDER BY created_at DESC, id DESC LIMIT ` + strconv.Itoa(limit) + `) AS p
 JOIN users u ON u.id = p.user_id
@@ -166,7 +166,7 @@ func queryPosts(ctx context.Context, db bun.IDB, query string, args ...any) ([]*
 		var likedBy, hiddenFor []byte
 		var groupID uuid.NullUUID
 		var gHandle, gName, gVis sql.NullString
-		if err := rows.Scan(&r.ID, &r.UserID, &r.Content, &r.Visibility, &r.LikesCount, &r.CommentsCount,
+		if err := rows.Scan(&r.ID, &r.UserID, &r.Content, &r.Visibility, &r.LikesCount, &r.CommentsCount, &r.CountsVersion,
 			&created, &updated, &r.Author.Name, &r.Author.Role, &univ, &r.Author.Department,
 			&r.Author.AvatarURL, &r.Author.AvatarKey, &r.Author.AvatarVariants, &images, &likedBy, &hiddenFor, &r.Removed,
 			&groupID, &gHandle, &gName, &gVis); err != nil {
@@ -418,6 +418,8 @@ type PostBatchResult struct {
 	AuthorID      uuid.UUID
 	LikesCount    int
 	CommentsCount int
+	// CountsVersion is the post's counts_version with these counts.
+	CountsVersion int64
 	// Liked is, per entry of Likes, whether the user likes the post after
 	// that action.
 	Liked []bool
@@ -679,7 +681,7 @@ func (w *batchWork) write(ctx context.Context, db bun.IDB) error {
 // result is what the written batch did.
 func (w *batchWork) result() PostBatchResult {
 	res, counts := w.res, w.counts
-	res.AuthorID, res.LikesCount, res.CommentsCount = counts.author, counts.likes, counts.comments
+	res.AuthorID, res.LikesCount, res.CommentsCount, res.CountsVersion = counts.author, counts.likes, counts.comments, counts.version
 	res.NewLikers = counts.inserted
 	initial := make(map[uuid.UUID]bool, len(counts.initial))
 	for _, u := range counts.initial {
@@ -734,6 +736,7 @@ func planLikes(likes []LikeChange) (map[uuid.UUID]*likePlan, []uuid.UUID) {
 type batchCounts struct {
 	author            uuid.UUID
 	likes, comments   int
+	version           int64
 	inserted, initial []uuid.UUID
 }
 
@@ -767,11 +770,12 @@ const likeStatement = `WITH init AS (
 ), upd AS (
 	UPDATE posts SET
 		likes_count = likes_count + (SELECT count(*) FROM ins) - (SELECT count(*) FROM del),
-		comments_count = comments_count + $6
+		comments_count = comments_count + $6,
+		counts_version = counts_version + 1
 	WHERE id = $1
-	RETURNING user_id, likes_count, comments_count
+	RETURNING user_id, likes_count, comments_count, counts_version
 )
-SELECT upd.user_id, upd.likes_count, upd.comments_count,
+SELECT upd.user_id, upd.likes_count, upd.comments_count, upd.counts_version,
 	ARRAY(SELECT user_id FROM ins), ARRAY(SELECT user_id FROM init)
 FROM upd`
 
@@ -793,7 +797,7 @@ func applyLikes(ctx context.Context, db bun.IDB, postID uuid.UUID, set, unset, f
 			}
 			return sql.ErrNoRows
 		}
-		if err := rows.Scan(&c.author, &c.likes, &c.comments, &inserted, &initial); err != nil {
+		if err := rows.Scan(&c.author, &c.likes, &c.comments, &c.version, &inserted, &initial); err != nil {
 			return err
 		}
 		return rows.Close()
@@ -843,16 +847,16 @@ const likesTogetherStatement = `WITH init AS (
 	FROM (SELECT post_id, 1 AS n FROM ins UNION ALL SELECT post_id, -1 FROM del) AS c
 	GROUP BY c.post_id
 ), upd AS (
-	UPDATE posts p SET likes_count = p.likes_count + coalesce(d.n, 0)
+	UPDATE posts p SET likes_count = p.likes_count + coalesce(d.n, 0), counts_version = p.counts_version + 1
 	FROM unnest($1::uuid[]) AS t (id) LEFT JOIN delta d ON d.post_id = t.id
 	WHERE p.id = t.id
-	RETURNING p.id, p.user_id, p.likes_count, p.comments_count
+	RETURNING p.id, p.user_id, p.likes_count, p.comments_count, p.counts_version
 ), ins_by AS (
 	SELECT post_id, array_agg(user_id) AS users FROM ins GROUP BY post_id
 ), init_by AS (
 	SELECT post_id, array_agg(user_id) AS users FROM init GROUP BY post_id
 )
-SELECT upd.id, upd.user_id, upd.likes_count, upd.comments_count,
+SELECT upd.id, upd.user_id, upd.likes_count, upd.comments_count, upd.counts_version,
 	coalesce(ins_by.users, '{}'), coalesce(init_by.users, '{}')
 FROM upd LEFT JOIN ins_by ON ins_by.post_id = upd.id LEFT JOIN init_by ON init_by.post_id = upd.id`
 
@@ -888,7 +892,7 @@ func applyLikesTogether(ctx context.Context, db bun.IDB, ws []*batchWork) error 
 		var id uuid.UUID
 		var c batchCounts
 		var inserted, initial []byte
-		if err := rows.Scan(&id, &c.author, &c.likes, &c.comments, &inserted, &initial); err != nil {
+		if err := rows.Scan(&id, &c.author, &c.likes, &c.comments, &c.version, &inserted, &initial); err != nil {
 			return fmt.Errorf("persistence: apply likes of %d posts: %w", len(ws), err)
 		}
 		if c.inserted, err = parseIDArray(inserted); err != nil {

@@ -46,6 +46,17 @@ func likeState(t *testing.T, db bun.IDB, postID uuid.UUID) (counter, rows int) {
 	return counter, int(n)
 }
 
+// countsVersion reads a post's counts_version.
+func countsVersion(t *testing.T, db bun.IDB, postID uuid.UUID) int64 {
+	t.Helper()
+	var v int64
+	if err := db.NewSelect().Model((*persistence.Post)(nil)).Column("counts_version").Where("id = ?", postID).
+		Scan(context.Background(), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 func TestApplyPostBatchLikes(t *testing.T) {
 	db := testdb.New(t)
 	ctx := context.Background()
@@ -80,11 +91,18 @@ func TestApplyPostBatchLikes(t *testing.T) {
 		{"even toggles change nothing", []persistence.LikeChange{L(a, persistence.LikeToggle), L(a, persistence.LikeToggle)},
 			[]bool{true, false}, 0, nil},
 	}
+	// Every committed batch moves the counts version on, and answers it.
+	version := countsVersion(t, db, post.ID)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: post.ID, Likes: tt.likes})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if now := countsVersion(t, db, post.ID); res.CountsVersion != now || now <= version {
+				t.Errorf("counts version answered %d, stored %d, before %d", res.CountsVersion, now, version)
+			} else {
+				version = now
 			}
 			if fmt.Sprint(res.Liked) != fmt.Sprint(tt.liked) {
 				t.Errorf("liked = %v, want %v", res.Liked, tt.liked)
@@ -425,6 +443,18 @@ func TestApplyPostBatches(t *testing.T) {
 				}
 				if counter, rows := likeState(t, db, tt.batches[i].PostID); counter != tt.counts[i] || rows != tt.counts[i] {
 					t.Errorf("batch %d: counter %d rows %d, want %d", i, counter, rows, tt.counts[i])
+				}
+				if v := countsVersion(t, db, tt.batches[i].PostID); errs[i] == nil && res[i].CountsVersion != v {
+					t.Errorf("batch %d answered counts version %d, stored %d", i, res[i].CountsVersion, v)
+				}
+			}
+			// A post's two batches: the later has the higher version.
+			for i := range tt.batches {
+				for j := i + 1; j < len(tt.batches); j++ {
+					if tt.batches[i].PostID == tt.batches[j].PostID && errs[i] == nil && errs[j] == nil &&
+						res[j].CountsVersion <= res[i].CountsVersion {
+						t.Errorf("batches %d and %d of one post: counts versions %d, %d", i, j, res[i].CountsVersion, res[j].CountsVersion)
+					}
 				}
 			}
 			hook.mu.Lock()

@@ -564,6 +564,7 @@ type RemovedItem struct {
 	PostID          uuid.UUID
 	Content         string
 	Likes, Comments int
+	CountsVersion   int64 // of Likes and Comments
 }
 
 // RemovePost hides a post from everyone but moderators (the row is kept)
@@ -597,11 +598,12 @@ func RemoveComment(ctx context.Context, tx bun.IDB, id uuid.UUID) (RemovedItem, 
 		UPDATE comments SET removed_at = now() WHERE id = ? AND removed_at IS NULL
 		RETURNING user_id, post_id, content
 	), p AS (
-		UPDATE posts SET comments_count = greatest(posts.comments_count - 1, 0) FROM c WHERE posts.id = c.post_id
-		RETURNING posts.likes_count, posts.comments_count
+		UPDATE posts SET comments_count = greatest(posts.comments_count - 1, 0), counts_version = posts.counts_version + 1
+		FROM c WHERE posts.id = c.post_id
+		RETURNING posts.likes_count, posts.comments_count, posts.counts_version
 	)
-	SELECT c.user_id, c.post_id, c.content, p.likes_count, p.comments_count FROM c, p`, id).
-		Scan(&it.AuthorID, &it.PostID, &it.Content, &it.Likes, &it.Comments)
+	SELECT c.user_id, c.post_id, c.content, p.likes_count, p.comments_count, p.counts_version FROM c, p`, id).
+		Scan(&it.AuthorID, &it.PostID, &it.Content, &it.Likes, &it.Comments, &it.CountsVersion)
 	if err != nil {
 		return it, notFound(err, "persistence: remove comment")
 	}

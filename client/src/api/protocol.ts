@@ -36,6 +36,8 @@ export interface PostCounts {
   postId: string;
   likesCount: number;
   commentsCount: number;
+  /** The post's counts version with them: the higher is the newer (absent: unknown). */
+  countsVersion?: number;
 }
 
 /** Server → client events and their data. */

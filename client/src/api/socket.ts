@@ -145,7 +145,12 @@ export function handleServerFrame(store: Store, frame: ServerFrame): void {
 function isPostCounts(v: unknown): v is PostCounts {
   if (typeof v !== 'object' || v === null) return false;
   const e = v as Record<string, unknown>;
-  return typeof e.postId === 'string' && typeof e.likesCount === 'number' && typeof e.commentsCount === 'number';
+  return (
+    typeof e.postId === 'string' &&
+    typeof e.likesCount === 'number' &&
+    typeof e.commentsCount === 'number' &&
+    (e.countsVersion === undefined || typeof e.countsVersion === 'number')
+  );
 }
 
 /** Re-fetches the posts on screen after a reconnect: counts and the viewer's isLiked. */

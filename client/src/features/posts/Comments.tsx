@@ -93,12 +93,12 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
     setPosting(true);
     setError(null);
     try {
-      const { comment, commentsCount } = await addComment(postId, content);
+      const { comment, commentsCount, countsVersion } = await addComment(postId, content);
       setItems((cur) => merge(cur, [comment]));
       setDraft('');
       const next = commentsCount ?? (post?.commentsCount ?? 0) + 1;
       knownCount.current = next;
-      if (commentsCount !== undefined) setCount({ postId, commentsCount });
+      if (commentsCount !== undefined) setCount({ postId, commentsCount, countsVersion });
       else bump({ postId, delta: 1 });
     } catch (err) {
       setError(err instanceof Error ? err.message : 'Could not add the comment.');
@@ -109,10 +109,10 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
 
   const onDelete = async (c: Comment) => {
     try {
-      const { commentsCount } = await deleteComment(postId, c.id);
+      const { commentsCount, countsVersion } = await deleteComment(postId, c.id);
       setItems((cur) => cur.filter((x) => x.id !== c.id));
       knownCount.current = commentsCount ?? Math.max(0, (post?.commentsCount ?? 1) - 1);
-      if (commentsCount !== undefined) setCount({ postId, commentsCount });
+      if (commentsCount !== undefined) setCount({ postId, commentsCount, countsVersion });
       else bump({ postId, delta: -1 });
     } catch (err) {
       setError(err instanceof Error ? err.message : 'Could not delete the comment.');

@@ -41,6 +41,12 @@ export interface Post {
   likesCount: number;
   isLiked: boolean;
   commentsCount: number;
+  /**
+   * Orders copies of the counts: the server moves it on with every commit
+   * that changes one, so of two copies (a page, a like's answer, a socket
+   * frame) the higher is the newer. 0: unknown.
+   */
+  countsVersion: number;
   author: UserSummary;
   createdAt: string;
   /** When the text was last changed; '' if never (issue 16 #2: the "edited" marker). */
@@ -112,6 +118,7 @@ export function normalizePost(v: unknown): Post {
     likesCount: Math.max(0, likesCount),
     isLiked: r.isLiked === true,
     commentsCount: Math.max(0, commentsCount),
+    countsVersion: typeof r.countsVersion === 'number' ? Math.max(0, num(r.countsVersion)) : 0,
     author,
     createdAt: str(r.createdAt),
     editedAt: str(r.editedAt) || editedAtOf(str(r.createdAt), str(r.updatedAt)),

@@ -147,6 +147,62 @@ describe('live updates', () => {
     expect(store.get(postAtom('p1'))!.likesCount).toBe(9);
   });
 
+  describe('counts are ordered by their version, not by when they came', () => {
+    const likeAnswer = (likesCount: number, countsVersion: number) =>
+      json({ status: 'success', data: { isLiked: true, likesCount, countsVersion } });
+
+    it('a post:counts entry older than the counts shown is dropped', () => {
+      const store = createStore();
+      store.set(upsertPostsAtom, [makePost({ likesCount: 3, commentsCount: 1, countsVersion: 5 })]);
+      store.set(applyPostCountsAtom, [{ postId: 'p1', likesCount: 2, commentsCount: 0, countsVersion: 4 }]);
+      expect(store.get(postAtom('p1'))).toMatchObject({ likesCount: 3, commentsCount: 1, countsVersion: 5 });
+      store.set(applyPostCountsAtom, [{ postId: 'p1', likesCount: 7, commentsCount: 2, countsVersion: 6 }]);
+      expect(store.get(postAtom('p1'))).toMatchObject({ likesCount: 7, commentsCount: 2, countsVersion: 6 });
+    });
+
+    it('a frame built before the viewer’s like, arriving after its answer, does not take the like back', async () => {
+      installFakeFetch({ '/api/posts/p1/like': () => likeAnswer(6, 10) });
+      const store = createStore();
+      store.set(upsertPostsAtom, [makePost({ likesCount: 5, countsVersion: 9 })]);
+      await store.set(toggleLikeAtom, 'p1');
+      store.set(applyPostCountsAtom, [{ postId: 'p1', likesCount: 5, commentsCount: 2, countsVersion: 9 }]);
+      expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: true, likesCount: 6, countsVersion: 10 });
+    });
+
+    it('counts newer than the answer that came during the call win, with the answer’s isLiked', async () => {
+      const answer = deferred<Response>();
+      installFakeFetch({ '/api/posts/p1/like': () => answer.promise });
+      const store = createStore();
+      store.set(upsertPostsAtom, [makePost({ likesCount: 5, commentsCount: 2, countsVersion: 9 })]);
+      const done = store.set(toggleLikeAtom, 'p1');
+      store.set(applyPostCountsAtom, [{ postId: 'p1', likesCount: 8, commentsCount: 3, countsVersion: 12 }]);
+      expect(store.get(postAtom('p1'))).toMatchObject({ likesCount: 6, commentsCount: 3 }); // optimistic likes held
+      answer.resolve(likeAnswer(6, 10));
+      await done;
+      expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: true, likesCount: 8, commentsCount: 3, countsVersion: 12 });
+    });
+
+    it('a page fetched before the like keeps neither its counts nor its like state', async () => {
+      installFakeFetch({ '/api/posts/p1/like': () => likeAnswer(6, 10) });
+      const store = createStore();
+      store.set(upsertPostsAtom, [makePost({ likesCount: 5, countsVersion: 9 })]);
+      await store.set(toggleLikeAtom, 'p1');
+      store.set(upsertPostsAtom, [makePost({ content: 'Edited', likesCount: 5, isLiked: false, countsVersion: 9 })]);
+      expect(store.get(postAtom('p1'))).toMatchObject({ content: 'Edited', isLiked: true, likesCount: 6, countsVersion: 10 });
+      store.set(upsertPostsAtom, [makePost({ likesCount: 4, isLiked: false, countsVersion: 11 })]);
+      expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: false, likesCount: 4, countsVersion: 11 });
+    });
+
+    it('a comment answer older than the counts shown is dropped', () => {
+      const store = createStore();
+      store.set(upsertPostsAtom, [makePost({ commentsCount: 4, countsVersion: 7 })]);
+      store.set(applyCommentsCountAtom, { postId: 'p1', commentsCount: 3, countsVersion: 6 });
+      expect(store.get(postAtom('p1'))).toMatchObject({ commentsCount: 4, countsVersion: 7 });
+      store.set(applyCommentsCountAtom, { postId: 'p1', commentsCount: 5, countsVersion: 8 });
+      expect(store.get(postAtom('p1'))).toMatchObject({ commentsCount: 5, countsVersion: 8 });
+    });
+  });
+
   it('the comments list sets the comment count; unknown posts are ignored', () => {
     const store = createStore();
     store.set(upsertPostsAtom, [makePost()]);

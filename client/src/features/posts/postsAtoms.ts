@@ -15,6 +15,32 @@ const createdIdsAtom = atom<string[]>([]);
 const deletedIdsAtom = atom<ReadonlySet<string>>(new Set<string>());
 /** Like calls in flight, by post id. */
 const likePendingBaseAtom = atom<ReadonlySet<string>>(new Set<string>());
+/**
+ * The newest counts that came (by frame or page) for a post while this
+ * viewer's like call on it was in flight: the post keeps its optimistic like
+ * count meanwhile, and the answer then takes whichever is newer.
+ */
+const heldCountsAtom = atom<Record<string, Counts>>({});
+
+/** A post's counts and the version that orders them (see Post.countsVersion). */
+type Counts = Pick<Post, 'likesCount' | 'commentsCount' | 'countsVersion'>;
+
+/**
+ * Whether counts of version v are older than the ones shown (cur). Counts
+ * reach the client by several roads that do not keep commit order (a
+ * like's answer, a post:counts frame built a moment before that like's
+ * commit, a page fetched before it); an older copy never replaces a newer
+ * one. 0 is unknown and orders nothing.
+ */
+function isStale(v: number | undefined, cur: number): boolean {
+  return v !== undefined && v > 0 && v < cur;
+}
+
+function holdCounts(get: Getter, set: Setter, id: string, c: Counts): void {
+  const held = get(heldCountsAtom);
+  if (held[id] && isStale(c.countsVersion, held[id].countsVersion)) return;
+  set(heldCountsAtom, { ...held, [id]: c });
+}
 
 export const postsByIdReadAtom = atom((get) => get(postsByIdAtom));
 export const createdPostIdsAtom = atom((get) => get(createdIdsAtom));
@@ -45,7 +71,12 @@ export function existingIds(ids: readonly string[], byId: Record<string, Post>):
   return out;
 }
 
-/** Stores posts from the server. A post with a like in flight keeps its optimistic state. */
+/**
+ * Stores posts from the server. A post with a like in flight keeps its
+ * optimistic state (the page's counts wait for the like's answer); a page
+ * older than the counts shown (fetched before a like or a frame that came
+ * first) keeps the counts and the like state shown.
+ */
 export const upsertPostsAtom = atom(null, (get, set, posts: readonly Post[]) => {
   if (posts.length === 0) return;
   const deleted = get(deletedIdsAtom);
@@ -54,7 +85,15 @@ export const upsertPostsAtom = atom(null, (get, set, posts: readonly Post[]) => 
   for (const p of posts) {
     if (!p.id || deleted.has(p.id)) continue;
     const cur = next[p.id];
-    next[p.id] = cur && pending.has(p.id) ? { ...p, isLiked: cur.isLiked, likesCount: cur.likesCount } : p;
+    if (cur && pending.has(p.id)) {
+      holdCounts(get, set, p.id, p);
+      const commentsCount = isStale(p.countsVersion, cur.countsVersion) ? cur.commentsCount : p.commentsCount;
+      next[p.id] = { ...p, isLiked: cur.isLiked, likesCount: cur.likesCount, commentsCount, countsVersion: cur.countsVersion };
+    } else if (cur && isStale(p.countsVersion, cur.countsVersion)) {
+      next[p.id] = { ...p, isLiked: cur.isLiked, likesCount: cur.likesCount, commentsCount: cur.commentsCount, countsVersion: cur.countsVersion };
+    } else {
+      next[p.id] = p;
+    }
   }
   set(postsByIdAtom, next);
 });
@@ -68,10 +107,11 @@ function patchPost(get: Getter, set: Setter, id: string, patch: Partial<Post>): 
 
 /**
  * A `post:counts` frame: every entry's counts change in one store update, the
- * viewer's own isLiked stays, and posts not loaded here are ignored. A post's
- * like count is left alone while this viewer's like call on it is in flight:
- * its answer carries the authoritative count, and an older broadcast would
- * make the number jump back and forth.
+ * viewer's own isLiked stays, and posts not loaded here are ignored. An
+ * entry older than the counts shown is dropped (its frame was built before
+ * a commit whose answer came first). While this viewer's like call on a post
+ * is in flight its like count is held for the answer, so the optimistic
+ * count does not jump back and forth.
  */
 export const applyPostCountsAtom = atom(null, (get, set, entries: readonly PostCounts[]) => {
   const all = get(postsByIdAtom);
@@ -79,20 +119,44 @@ export const applyPostCountsAtom = atom(null, (get, set, entries: readonly PostC
   let next: typeof all | null = null;
   for (const e of entries) {
     const cur = (next ?? all)[e.postId];
-    if (!cur) continue;
-    const likesCount = pending.has(e.postId) ? cur.likesCount : Math.max(0, e.likesCount);
-    const commentsCount = Math.max(0, e.commentsCount);
-    if (likesCount === cur.likesCount && commentsCount === cur.commentsCount) continue;
+    if (!cur || isStale(e.countsVersion, cur.countsVersion)) continue;
+    const counts: Counts = {
+      likesCount: Math.max(0, e.likesCount),
+      commentsCount: Math.max(0, e.commentsCount),
+      countsVersion: Math.max(cur.countsVersion, e.countsVersion ?? 0),
+    };
+    if (pending.has(e.postId)) {
+      holdCounts(get, set, e.postId, counts);
+      if (counts.commentsCount === cur.commentsCount) continue;
+      next ??= { ...all };
+      next[e.postId] = { ...cur, commentsCount: counts.commentsCount };
+      continue;
+    }
+    if (counts.likesCount === cur.likesCount && counts.commentsCount === cur.commentsCount && counts.countsVersion === cur.countsVersion) {
+      continue;
+    }
     next ??= { ...all };
-    next[e.postId] = { ...cur, likesCount, commentsCount };
+    next[e.postId] = { ...cur, ...counts };
   }
   if (next) set(postsByIdAtom, next);
 });
 
-/** Sets a post's comment count (the comments list, after loading it). */
-export const applyCommentsCountAtom = atom(null, (get, set, e: { postId: string; commentsCount: number }) => {
-  patchPost(get, set, e.postId, { commentsCount: Math.max(0, e.commentsCount) });
-});
+/**
+ * Sets a post's comment count: from the comments list after loading it, or
+ * from this viewer's own add or delete, whose answer carries the counts
+ * version (an answer older than the counts shown is dropped).
+ */
+export const applyCommentsCountAtom = atom(
+  null,
+  (get, set, e: { postId: string; commentsCount: number; countsVersion?: number }) => {
+    const cur = get(postsByIdAtom)[e.postId];
+    if (!cur || isStale(e.countsVersion, cur.countsVersion)) return;
+    patchPost(get, set, e.postId, {
+      commentsCount: Math.max(0, e.commentsCount),
+      countsVersion: Math.max(cur.countsVersion, e.countsVersion ?? 0),
+    });
+  },
+);
 
 /** Adds n (may be negative) to a post's comment count after this viewer's own add or delete. */
 export const bumpCommentsCountAtom = atom(null, (get, set, e: { postId: string; delta: number }) => {
@@ -151,20 +215,38 @@ export const toggleLikeAtom = atom(null, async (get, set, postId: string): Promi
   const delta = liked ? 1 : -1;
   set(likePendingBaseAtom, new Set(get(likePendingBaseAtom)).add(postId));
   patchPost(get, set, postId, { isLiked: liked, likesCount: Math.max(0, before.likesCount + delta) });
-  const done = () => {
+  // Ends the call: answers the counts held meanwhile, if any.
+  const done = (): Counts | undefined => {
     const pending = new Set(get(likePendingBaseAtom));
     pending.delete(postId);
     set(likePendingBaseAtom, pending);
+    const held = get(heldCountsAtom);
+    const h = held[postId];
+    if (h) {
+      const rest = { ...held };
+      delete rest[postId];
+      set(heldCountsAtom, rest);
+    }
+    return h;
   };
   try {
     const result = await setLike(postId, liked);
-    done();
-    patchPost(get, set, postId, { isLiked: result.isLiked, likesCount: Math.max(0, result.likesCount) });
+    const held = done();
+    const cur = get(postsByIdAtom)[postId];
+    if (!cur) return true;
+    // The answer's count, unless counts newer than it came meanwhile (they
+    // hold this like too); then those, and the viewer's state from the answer.
+    let counts: Partial<Counts> = { likesCount: Math.max(0, result.likesCount) };
+    if (result.countsVersion > 0) counts.countsVersion = Math.max(cur.countsVersion, result.countsVersion);
+    if (held && result.countsVersion > 0 && held.countsVersion > result.countsVersion) counts = held;
+    patchPost(get, set, postId, { isLiked: result.isLiked, ...counts });
     return true;
   } catch (err) {
-    done();
+    const held = done();
     const cur = get(postsByIdAtom)[postId];
-    if (cur) patchPost(get, set, postId, { isLiked: before.isLiked, likesCount: Math.max(0, cur.likesCount - delta) });
+    if (cur) {
+      patchPost(get, set, postId, held ? { isLiked: before.isLiked, ...held } : { isLiked: before.isLiked, likesCount: Math.max(0, cur.likesCount - delta) });
+    }
     console.error('Like failed', err);
     return false;
   }

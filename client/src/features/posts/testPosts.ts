@@ -10,6 +10,7 @@ export function makePost(over: Partial<Post> = {}): Post {
     likesCount: 5,
     isLiked: false,
     commentsCount: 2,
+    countsVersion: 0,
     author: { id: 'u1', name: 'Asha Rao', avatar: { url: '' }, role: 'student', universityId: 'BWU/BCA/20/123' },
     createdAt: '2025-01-01T10:00:00Z',
     editedAt: '',
