@@ -229,7 +229,7 @@ func (b *bench) rawPush(ctx context.Context) {
 	t := time.NewTicker(tick)
 	for n := int32(1); b.now() < winEnd && ctx.Err() == nil; n++ {
 		sentAt[n] = b.now()
-		hub.broadcast([]byte(fmt.Sprintf(`{"event":"post:counts","data":{"posts":[{"postId":%q,"likesCount":%d,"commentsCount":0}]}}`, b.w.hot, n)))
+		hub.broadcast([]byte(fmt.Sprintf(`{"event":"post:counts","data":{"posts":[{"postId":%q,"likesCount":%d,"commentsCount":0,"countsVersion":%d}]}}`, b.w.hot, n, n)))
 		<-t.C
 	}
 	t.Stop()
