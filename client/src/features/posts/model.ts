@@ -44,7 +44,7 @@ export interface Post {
   /**
    * Orders copies of the counts: the server moves it on with every commit
    * that changes one, so of two copies (a page, a like's answer, a socket
-   * frame) the higher is the newer. 0: unknown.
+   * frame) the higher is the newer; a new post's is 0.
    */
   countsVersion: number;
   author: UserSummary;

@@ -98,8 +98,8 @@ export async function deletePost(postId: string): Promise<void> {
 export interface LikeResult {
   isLiked: boolean;
   likesCount: number;
-  /** The post's counts version with likesCount (0: unknown). */
-  countsVersion: number;
+  /** The post's counts version with likesCount (undefined: not said). */
+  countsVersion?: number;
 }
 
 /** Like (POST) or unlike (DELETE): explicit, so a repeated call cannot flip it back. */
@@ -111,9 +111,9 @@ export async function setLike(postId: string, liked: boolean): Promise<LikeResul
   return { isLiked: r.isLiked, likesCount: r.likesCount, countsVersion: versionOf(r) };
 }
 
-/** The counts version an answer carries; 0 (unknown) when none. */
-function versionOf(data: unknown): number {
-  return isRecord(data) && typeof data.countsVersion === 'number' ? data.countsVersion : 0;
+/** The counts version an answer carries, if it says. */
+function versionOf(data: unknown): number | undefined {
+  return isRecord(data) && typeof data.countsVersion === 'number' ? data.countsVersion : undefined;
 }
 
 export async function fetchComments(postId: string, cursor: string | null, limit = COMMENTS_PAGE_SIZE): Promise<Page<Comment>> {
@@ -134,14 +134,14 @@ function countOf(data: unknown): number | undefined {
 export async function addComment(
   postId: string,
   content: string,
-): Promise<{ comment: Comment; commentsCount?: number; countsVersion: number }> {
+): Promise<{ comment: Comment; commentsCount?: number; countsVersion?: number }> {
   const data = await apiPost<unknown>(`/posts/${encodeURIComponent(postId)}/comments`, { content });
   const comment = normalizeComment(isRecord(data) ? (data.comment ?? data) : data, postId);
   if (!comment.id) throw new Error('Invalid response from server');
   return { comment, commentsCount: countOf(data), countsVersion: versionOf(data) };
 }
 
-export async function deleteComment(postId: string, commentId: string): Promise<{ commentsCount?: number; countsVersion: number }> {
+export async function deleteComment(postId: string, commentId: string): Promise<{ commentsCount?: number; countsVersion?: number }> {
   const data = await apiDelete<unknown>(`/posts/${encodeURIComponent(postId)}/comments/${encodeURIComponent(commentId)}`);
   return { commentsCount: countOf(data), countsVersion: versionOf(data) };
 }

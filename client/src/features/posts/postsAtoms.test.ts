@@ -193,6 +193,14 @@ describe('live updates', () => {
       expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: false, likesCount: 4, countsVersion: 11 });
     });
 
+    it('a new post’s page (version 0) fetched before its first like does not undo the like seen live', () => {
+      const store = createStore();
+      store.set(upsertPostsAtom, [makePost({ likesCount: 0, commentsCount: 0, countsVersion: 0 })]);
+      store.set(applyPostCountsAtom, [{ postId: 'p1', likesCount: 1, commentsCount: 0, countsVersion: 1 }]);
+      store.set(upsertPostsAtom, [makePost({ likesCount: 0, commentsCount: 0, countsVersion: 0 })]);
+      expect(store.get(postAtom('p1'))).toMatchObject({ likesCount: 1, countsVersion: 1 });
+    });
+
     it('a comment answer older than the counts shown is dropped', () => {
       const store = createStore();
       store.set(upsertPostsAtom, [makePost({ commentsCount: 4, countsVersion: 7 })]);

@@ -30,10 +30,10 @@ type Counts = Pick<Post, 'likesCount' | 'commentsCount' | 'countsVersion'>;
  * reach the client by several roads that do not keep commit order (a
  * like's answer, a post:counts frame built a moment before that like's
  * commit, a page fetched before it); an older copy never replaces a newer
- * one. 0 is unknown and orders nothing.
+ * one. A copy that does not say its version (undefined) orders nothing.
  */
 function isStale(v: number | undefined, cur: number): boolean {
-  return v !== undefined && v > 0 && v < cur;
+  return v !== undefined && v < cur;
 }
 
 function holdCounts(get: Getter, set: Setter, id: string, c: Counts): void {
@@ -237,8 +237,8 @@ export const toggleLikeAtom = atom(null, async (get, set, postId: string): Promi
     // The answer's count, unless counts newer than it came meanwhile (they
     // hold this like too); then those, and the viewer's state from the answer.
     let counts: Partial<Counts> = { likesCount: Math.max(0, result.likesCount) };
-    if (result.countsVersion > 0) counts.countsVersion = Math.max(cur.countsVersion, result.countsVersion);
-    if (held && result.countsVersion > 0 && held.countsVersion > result.countsVersion) counts = held;
+    if (result.countsVersion !== undefined) counts.countsVersion = Math.max(cur.countsVersion, result.countsVersion);
+    if (held && result.countsVersion !== undefined && held.countsVersion > result.countsVersion) counts = held;
     patchPost(get, set, postId, { isLiked: result.isLiked, ...counts });
     return true;
   } catch (err) {
