@@ -3,6 +3,7 @@ import { Suspense, useEffect } from 'react';
 import { sessionAtom } from '../features/auth/authAtoms';
 import { onboardingAtom } from '../features/onboarding/onboardingAtoms';
 import { ThemeControl, useApplyTheme } from '../features/theme';
+import { ChunkBoundary } from '../ui/ChunkBoundary';
 import { Toaster } from '../ui/Toaster';
 import { unreadCountAtom } from '../features/notifications/notificationsAtoms';
 import { loadConfigAtom, productNameAtom, supportEmailAtom } from './config';
@@ -76,6 +77,7 @@ export function App() {
   }, [title]);
 
   let content: React.ReactNode;
+  const shown = !session ? 'auth' : onboarding ? 'onboarding' : 'shell';
   if (!session) {
     content = (
       <CardLayout>
@@ -94,7 +96,10 @@ export function App() {
 
   return (
     <>
-      <Suspense fallback={<div className="app-loading" role="status" aria-label="Loading" />}>{content}</Suspense>
+      {/* A screen whose chunk does not load says so here (the shell's pages have their own, in the page area). */}
+      <ChunkBoundary resetKey={shown} className="chunk-error--screen">
+        <Suspense fallback={<div className="app-loading" role="status" aria-label="Loading" />}>{content}</Suspense>
+      </ChunkBoundary>
       <Toaster />
       <Connectivity />
     </>

@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom, type createStore } from 'jotai';
-import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { refreshCurrentUserAtom } from '../features/auth/authAtoms';
 import { FeedPage } from '../features/feed/FeedPage';
 // After FeedPage: imported before it, the build split the posts' modules
@@ -13,8 +13,10 @@ import { socketStatusAtom } from '../features/realtime/realtimeAtoms';
 import { SearchPanel } from '../features/search/SearchPanel';
 import { openSearchWithAtom, setSearchOpenAtom } from '../features/search/searchAtoms';
 import { afterPaint } from '../lib/afterPaint';
+import { ChunkBoundary } from '../ui/ChunkBoundary';
 import { Loading } from '../ui/Loading';
 import { MobileBar } from './MobileBar';
+import { lazyScreen } from './lazyScreen';
 import { initialRoute, initNavigationAtom, restoreRouteAtom, routeAtom, type Route } from './navigation';
 import { TopBar } from './TopBar';
 import { useRealtime } from './useRealtime';
@@ -22,23 +24,20 @@ import './Shell.css';
 
 // The feed is the first screen and ships with the shell; every other page is
 // its own chunk, fetched the first time it is opened (issue 16: the first
-// screen loads only what it needs).
-const FriendsPage = lazy(() => import('../features/friends/FriendsPage').then((m) => ({ default: m.FriendsPage })));
-const SettingsPage = lazy(() => import('../features/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
-const ProfilePage = lazy(() => import('../features/profile/ProfilePage').then((m) => ({ default: m.ProfilePage })));
-const ModerationPage = lazy(() =>
-  import('../features/moderation/ModerationPage').then((m) => ({ default: m.ModerationPage })),
-);
+// screen loads only what it needs). lazyScreen rather than React.lazy: a
+// chunk that failed to load can be imported again (the page's ChunkBoundary).
+const FriendsPage = lazyScreen(() => import('../features/friends/FriendsPage').then((m) => m.FriendsPage)).Component;
+const SettingsPage = lazyScreen(() => import('../features/settings/SettingsPage').then((m) => m.SettingsPage)).Component;
+const ProfilePage = lazyScreen(() => import('../features/profile/ProfilePage').then((m) => m.ProfilePage)).Component;
+const ModerationPage = lazyScreen(() => import('../features/moderation/ModerationPage').then((m) => m.ModerationPage)).Component;
 // The post page opens its comments: their chunk comes with the page's (a
 // failure there is the comments' to retry, not the page's).
-const PostPage = lazy(() =>
-  Promise.all([import('../features/posts/PostPage'), LazyComments.preload().catch(() => undefined)]).then(([m]) => ({
-    default: m.PostPage,
-  })),
-);
-const GroupsPage = lazy(() => import('../features/groups/GroupsPage').then((m) => ({ default: m.GroupsPage })));
-const GroupPage = lazy(() => import('../features/groups/GroupPage').then((m) => ({ default: m.GroupPage })));
-const LiveView = lazy(() => import('../features/groups/LiveView').then((m) => ({ default: m.LiveView })));
+const PostPage = lazyScreen(() =>
+  Promise.all([import('../features/posts/PostPage'), LazyComments.preload().catch(() => undefined)]).then(([m]) => m.PostPage),
+).Component;
+const GroupsPage = lazyScreen(() => import('../features/groups/GroupsPage').then((m) => m.GroupsPage)).Component;
+const GroupPage = lazyScreen(() => import('../features/groups/GroupPage').then((m) => m.GroupPage)).Component;
+const LiveView = lazyScreen(() => import('../features/groups/LiveView').then((m) => m.LiveView)).Component;
 
 /** What a page shows while its chunk loads. */
 export function PageLoading() {
@@ -130,9 +129,11 @@ export function Shell() {
   // The event big screen (issue 18) has no chrome: no bars, no overlays.
   if (ready && route.page === 'groupLive') {
     return (
-      <Suspense fallback={<PageLoading />}>
-        <LiveView key={route.handle} handle={route.handle} />
-      </Suspense>
+      <ChunkBoundary resetKey={route} className="chunk-error--page">
+        <Suspense fallback={<PageLoading />}>
+          <LiveView key={route.handle} handle={route.handle} />
+        </Suspense>
+      </ChunkBoundary>
     );
   }
 
@@ -146,9 +147,12 @@ export function Shell() {
       )}
       <main className="shell__main" id="main">
         {ready && (
-          <Suspense fallback={<PageLoading />}>
-            <Page route={route} />
-          </Suspense>
+          // A page whose chunk does not load says so here; the bars stay.
+          <ChunkBoundary resetKey={route} className="chunk-error--page">
+            <Suspense fallback={<PageLoading />}>
+              <Page route={route} />
+            </Suspense>
+          </ChunkBoundary>
         )}
       </main>
       <MobileBar />

@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
 import { describe, expect, it } from 'vitest';
-import { lazyScreen } from './lazyScreen';
+import { ChunkLoadError, lazyScreen, retryFailedLoads } from './lazyScreen';
 
 function Hello({ name }: { name: string }) {
   return <p>Hello {name}</p>;
@@ -43,5 +43,35 @@ describe('lazyScreen', () => {
     await expect(s.preload()).rejects.toThrow('chunk');
     fail = false;
     await expect(s.preload()).resolves.toBeUndefined();
+  });
+
+  it('fails with a ChunkLoadError carrying the import error (what ui/ChunkBoundary catches)', async () => {
+    const cause = new TypeError('Failed to fetch dynamically imported module');
+    const s = lazyScreen(() => Promise.reject(cause));
+    const err: unknown = await s.preload().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ChunkLoadError);
+    expect((err as ChunkLoadError).cause).toBe(cause);
+  });
+
+  it('a screen first rendered after a failed preload imports again', async () => {
+    let fail = true;
+    let loads = 0;
+    const s = lazyScreen(() => {
+      loads++;
+      return fail ? Promise.reject(new Error('chunk')) : Promise.resolve(Hello);
+    });
+    await expect(s.preload()).rejects.toThrow('chunk');
+    fail = false;
+    // Rendered now, the component imports again (its lazy() never ran).
+    render(
+      <Suspense fallback={<p>Loading</p>}>
+        <s.Component name="Cy" />
+      </Suspense>,
+    );
+    expect(await screen.findByText('Hello Cy')).toBeTruthy();
+    expect(loads).toBe(2);
+    // A no-op once loaded: no more imports, no suspending.
+    retryFailedLoads();
+    expect(loads).toBe(2);
   });
 });

@@ -25,3 +25,23 @@ export function setRedirect(fn: (path: string) => void): () => void {
     impl = prev;
   };
 }
+
+// A reload of the page (ui/ChunkBoundary, after a deploy replaced the chunks).
+let reloadImpl = () => {
+  if (leaving) return;
+  leaving = true;
+  window.location.reload();
+};
+
+export function reloadPage(): void {
+  reloadImpl();
+}
+
+/** Replaces the reload (tests). Returns a function restoring the previous one. */
+export function setReload(fn: () => void): () => void {
+  const prev = reloadImpl;
+  reloadImpl = fn;
+  return () => {
+    reloadImpl = prev;
+  };
+}

@@ -16,6 +16,7 @@ export const SESSION_KEYS: ReadonlySet<StorageKey> = new Set<StorageKey>([
   STORAGE_KEYS.previousPage,
   STORAGE_KEYS.viewedUserId,
   STORAGE_KEYS.friendsTab,
+  STORAGE_KEYS.chunkReload,
 ]);
 
 function storeOf(key: StorageKey): Storage {

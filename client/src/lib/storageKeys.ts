@@ -27,6 +27,8 @@ export const STORAGE_KEYS = {
   userProfileLikes: 'campus.userProfileLikes',
   /** Theme choice (features/theme owns it). */
   theme: 'campus.theme',
+  /** When this tab last reloaded because a chunk would not load (ui/ChunkBoundary): ms since the epoch. */
+  chunkReload: 'campus.chunkReload',
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

@@ -4,6 +4,7 @@ import { productNameAtom } from '../../app/config';
 import { useRetryWhenOnline } from '../../app/connectivity';
 import { navigateAtom, presetFriendsTab } from '../../app/navigation';
 import { FEED_SKELETON_CARDS } from '../../constants';
+import { ChunkBoundary } from '../../ui/ChunkBoundary';
 import { PullToRefresh } from '../../ui/PullToRefresh';
 import { PostSkeleton } from '../../ui/Skeleton';
 import { currentUserAtom } from '../auth/authAtoms';
@@ -180,6 +181,23 @@ export function FeedPage() {
           Feed
         </h1>
         <Composer onOpen={openDialog} />
+        {/* Mounted at the first open and kept: a closed dialog keeps its draft.
+            Here, under the composer, for the alert when its chunk does not
+            load (the dialog itself is a portal). Closed from the alert, it is
+            unmounted: the next open loads it again. */}
+        {dialogMounted && (
+          <ChunkBoundary
+            className="chunk-error--inline"
+            onDismiss={() => {
+              setDialogOpen(false);
+              setDialogMounted(false);
+            }}
+          >
+            <Suspense fallback={null}>
+              <LazyCreatePostDialog.Component open={dialogOpen} onClose={() => setDialogOpen(false)} />
+            </Suspense>
+          </ChunkBoundary>
+        )}
         {status === 'ready' && <NewPostsPill listRef={listRef} />}
         <PullToRefresh onRefresh={() => load()} onLoadMore={() => void loadMore()} hasMore={hasMore} loadingMore={loadingMore} className="feed">
           {(status === 'idle' || status === 'loading') && ids.length === 0 && (
@@ -218,13 +236,6 @@ export function FeedPage() {
       <aside className="feed-layout__right" aria-label="Suggestions">
         <PeopleYouMayKnow />
       </aside>
-
-      {/* Mounted at the first open and kept: a closed dialog keeps its draft. */}
-      {dialogMounted && (
-        <Suspense fallback={null}>
-          <LazyCreatePostDialog.Component open={dialogOpen} onClose={() => setDialogOpen(false)} />
-        </Suspense>
-      )}
     </div>
   );
 }

@@ -1,8 +1,10 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
+import { lazyScreen } from '../../app/lazyScreen';
 import { navigateAtom, presetFriendsTab } from '../../app/navigation';
 import { fullDate, relativeTime } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
+import { ChunkBoundary } from '../../ui/ChunkBoundary';
 import { TrashIcon } from '../../ui/icons';
 import { Loading } from '../../ui/Loading';
 import { Modal } from '../../ui/Modal';
@@ -24,9 +26,7 @@ import {
 import './Notifications.css';
 
 // Groups' code stays out of the first screen: fetched when an invitation shows.
-const GroupInvitationActions = lazy(() =>
-  import('../groups/GroupInvitationActions').then((m) => ({ default: m.GroupInvitationActions })),
-);
+const GroupInvitationActions = lazyScreen(() => import('../groups/GroupInvitationActions').then((m) => m.GroupInvitationActions)).Component;
 
 /** Re-renders every 30 s so relative times stay true while the panel is open. */
 function useNow(active: boolean): number {
@@ -66,9 +66,11 @@ function Item({ n, now, onOpen }: { n: AppNotification; now: number; onOpen: (n:
       </button>
       {n.type === 'friend_request' && n.userId && <AcceptRequestButton senderId={n.userId} />}
       {n.type === 'group_invitation' && n.group && (
-        <Suspense fallback={null}>
-          <GroupInvitationActions group={n.group} />
-        </Suspense>
+        <ChunkBoundary className="chunk-error--inline">
+          <Suspense fallback={null}>
+            <GroupInvitationActions group={n.group} />
+          </Suspense>
+        </ChunkBoundary>
       )}
       <button type="button" className="icon-button notification__delete" onClick={() => void clear(n.id)} aria-label="Delete notification">
         <TrashIcon size={18} />

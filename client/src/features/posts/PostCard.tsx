@@ -4,6 +4,7 @@ import { userSubtitle } from '../../api/models';
 import { navigateAtom } from '../../app/navigation';
 import { fullDate, relativeTime } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
+import { ChunkBoundary } from '../../ui/ChunkBoundary';
 import { CommentIcon, HeartIcon } from '../../ui/icons';
 import { Loading } from '../../ui/Loading';
 import { Modal } from '../../ui/Modal';
@@ -235,15 +236,19 @@ export function PostCard({
       </div>
 
       {showComments && (
-        <Suspense fallback={<Loading className="post-card__comments-loading" label="Loading comments…" />}>
-          <LazyComments.Component postId={post.id} initial={initialComments} initialCursor={initialCommentsCursor} />
-        </Suspense>
+        <ChunkBoundary className="chunk-error--inline">
+          <Suspense fallback={<Loading className="post-card__comments-loading" label="Loading comments…" />}>
+            <LazyComments.Component postId={post.id} initial={initialComments} initialCursor={initialCommentsCursor} />
+          </Suspense>
+        </ChunkBoundary>
       )}
 
       {!isAuthor && reporting && (
-        <Suspense fallback={null}>
-          <LazyReportDialog.Component open itemType="post" itemId={post.id} onClose={() => setReporting(false)} />
-        </Suspense>
+        <ChunkBoundary className="chunk-error--inline" onDismiss={() => setReporting(false)}>
+          <Suspense fallback={null}>
+            <LazyReportDialog.Component open itemType="post" itemId={post.id} onClose={() => setReporting(false)} />
+          </Suspense>
+        </ChunkBoundary>
       )}
       {!isAuthor && (
         <ConfirmDialog
@@ -257,9 +262,11 @@ export function PostCard({
         />
       )}
       {editing && (
-        <Suspense fallback={null}>
-          <LazyEditPostDialog.Component post={post} open onClose={() => setEditing(false)} />
-        </Suspense>
+        <ChunkBoundary className="chunk-error--inline" onDismiss={() => setEditing(false)}>
+          <Suspense fallback={null}>
+            <LazyEditPostDialog.Component post={post} open onClose={() => setEditing(false)} />
+          </Suspense>
+        </ChunkBoundary>
       )}
 
       <Modal open={confirmDelete} onClose={() => setConfirmDelete(false)} closable={!deleting} title="Delete post?" size="sm">

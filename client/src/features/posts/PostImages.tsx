@@ -1,12 +1,14 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
+import { lazyScreen } from '../../app/lazyScreen';
 import { srcOf, srcSetOf } from '../../lib/srcset';
 import { Carousel } from '../../ui/Carousel';
+import { ChunkBoundary } from '../../ui/ChunkBoundary';
 import type { ViewerImage } from '../../ui/ImageViewer';
 import type { PostImage } from './model';
 import './PostImages.css';
 
 // The viewer is loaded when first opened: the feed's first screen does not need it.
-const ImageViewer = lazy(() => import('../../ui/ImageViewer').then((m) => ({ default: m.ImageViewer })));
+const ImageViewer = lazyScreen(() => import('../../ui/ImageViewer').then((m) => m.ImageViewer)).Component;
 
 /** The feed column is at most 680 px wide; on phones an image spans the screen. */
 export const POST_IMAGE_SIZES = '(max-width: 700px) 100vw, 680px';
@@ -66,9 +68,11 @@ export function PostImages({ images, authorName }: { images: PostImage[]; author
         />
       )}
       {open !== null && (
-        <Suspense fallback={null}>
-          <ImageViewer images={viewerImages} index={open} label={label} onClose={() => setOpen(null)} />
-        </Suspense>
+        <ChunkBoundary className="chunk-error--inline" onDismiss={() => setOpen(null)}>
+          <Suspense fallback={null}>
+            <ImageViewer images={viewerImages} index={open} label={label} onClose={() => setOpen(null)} />
+          </Suspense>
+        </ChunkBoundary>
       )}
     </div>
   );
