@@ -4,6 +4,7 @@ import { sessionAtom } from '../features/auth/authAtoms';
 import { onboardingAtom } from '../features/onboarding/onboardingAtoms';
 import { ThemeControl, useApplyTheme } from '../features/theme';
 import { ChunkBoundary } from '../ui/ChunkBoundary';
+import { CrashBoundary } from '../ui/CrashBoundary';
 import { Toaster } from '../ui/Toaster';
 import { unreadCountAtom } from '../features/notifications/notificationsAtoms';
 import { loadConfigAtom, productNameAtom, supportEmailAtom } from './config';
@@ -97,9 +98,12 @@ export function App() {
   return (
     <>
       {/* A screen whose chunk does not load says so here (the shell's pages have their own, in the page area). */}
-      <ChunkBoundary resetKey={shown} className="chunk-error--screen">
-        <Suspense fallback={<div className="app-loading" role="status" aria-label="Loading" />}>{content}</Suspense>
-      </ChunkBoundary>
+      {/* A bug while rendering shows an alert, never a blank page. */}
+      <CrashBoundary resetKey={shown} className="chunk-error--screen">
+        <ChunkBoundary resetKey={shown} className="chunk-error--screen">
+          <Suspense fallback={<div className="app-loading" role="status" aria-label="Loading" />}>{content}</Suspense>
+        </ChunkBoundary>
+      </CrashBoundary>
       <Toaster />
       <Connectivity />
     </>

@@ -14,6 +14,7 @@ import { SearchPanel } from '../features/search/SearchPanel';
 import { openSearchWithAtom, setSearchOpenAtom } from '../features/search/searchAtoms';
 import { afterPaint } from '../lib/afterPaint';
 import { ChunkBoundary } from '../ui/ChunkBoundary';
+import { CrashBoundary } from '../ui/CrashBoundary';
 import { Loading } from '../ui/Loading';
 import { MobileBar } from './MobileBar';
 import { lazyScreen } from './lazyScreen';
@@ -129,11 +130,13 @@ export function Shell() {
   // The event big screen (issue 18) has no chrome: no bars, no overlays.
   if (ready && route.page === 'groupLive') {
     return (
-      <ChunkBoundary resetKey={route} className="chunk-error--page">
-        <Suspense fallback={<PageLoading />}>
-          <LiveView key={route.handle} handle={route.handle} />
-        </Suspense>
-      </ChunkBoundary>
+      <CrashBoundary resetKey={route} className="chunk-error--page">
+        <ChunkBoundary resetKey={route} className="chunk-error--page">
+          <Suspense fallback={<PageLoading />}>
+            <LiveView key={route.handle} handle={route.handle} />
+          </Suspense>
+        </ChunkBoundary>
+      </CrashBoundary>
     );
   }
 
@@ -148,11 +151,14 @@ export function Shell() {
       <main className="shell__main" id="main">
         {ready && (
           // A page whose chunk does not load says so here; the bars stay.
-          <ChunkBoundary resetKey={route} className="chunk-error--page">
-            <Suspense fallback={<PageLoading />}>
-              <Page route={route} />
-            </Suspense>
-          </ChunkBoundary>
+          // A page that fails while rendering (a bug) says so too.
+          <CrashBoundary resetKey={route} className="chunk-error--page">
+            <ChunkBoundary resetKey={route} className="chunk-error--page">
+              <Suspense fallback={<PageLoading />}>
+                <Page route={route} />
+              </Suspense>
+            </ChunkBoundary>
+          </CrashBoundary>
         )}
       </main>
       <MobileBar />
