@@ -27,6 +27,17 @@ function flakyPart() {
   };
 }
 
+/** Renders a flaky part inside a boundary, as a page is. */
+function renderPart(p: ReturnType<typeof flakyPart>) {
+  return render(
+    <ChunkBoundary>
+      <Suspense fallback={<p>Loading</p>}>
+        <p.Part text="Friends page" />
+      </Suspense>
+    </ChunkBoundary>,
+  );
+}
+
 /** Lets the rejected import settle and React render what follows. */
 const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 0)));
 
@@ -94,13 +105,7 @@ describe('ChunkBoundary', () => {
 
   it('Try again imports again and renders the part once it loads', async () => {
     const p = flakyPart();
-    render(
-      <ChunkBoundary>
-        <Suspense fallback={<p>Loading</p>}>
-          <p.Part text="Friends page" />
-        </Suspense>
-      </ChunkBoundary>,
-    );
+    renderPart(p);
     await screen.findByRole('alert');
     p.succeed();
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
@@ -112,13 +117,7 @@ describe('ChunkBoundary', () => {
 
   it('a failed Try again shows the alert again', async () => {
     const p = flakyPart();
-    render(
-      <ChunkBoundary>
-        <Suspense fallback={<p>Loading</p>}>
-          <p.Part text="Friends page" />
-        </Suspense>
-      </ChunkBoundary>,
-    );
+    renderPart(p);
     await screen.findByRole('alert');
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await settle();
