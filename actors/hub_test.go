@@ -207,7 +207,8 @@ func (p *stampSession) Receive(ctx actor.Context) {
 // burst of writes. Twice as many sessions as slots fill every slot twice:
 // their frames come in as many different periods as there are slots, two
 // sessions in each. (A 1 s interval keeps each period 100 ms wide, so a busy
-// machine's late frame stays in its period.)
+// machine's late frame stays in its period; a flush later than that serves
+// two slots at once, which the test allows.)
 // Counts older than the ones taken (by version: another node's tick that
 // came late) are dropped.
 func TestCountsSpreadOverTheTick(t *testing.T) {
@@ -266,12 +267,22 @@ func TestCountsSpreadOverTheTick(t *testing.T) {
 			t.Fatalf("session %d got a second frame", i)
 		}
 	}
-	if len(periods) != slots {
-		t.Fatalf("frames came in %d periods (%v), want %d slots of 2 sessions", len(periods), periods, slots)
+	// A flush that comes late serves the slots it missed with the next one
+	// (hub.flush), so on a busy machine two slots can share a period: what
+	// must hold is that each slot's two sessions come together, and that the
+	// frames come spread over the tick rather than in one burst.
+	if len(periods) < slots/2 {
+		t.Fatalf("frames came in %d periods (%v), want about %d slots of 2 sessions", len(periods), periods, slots)
 	}
 	for p, ss := range periods {
-		if len(ss) != 2 || ss[1]-ss[0] != slots {
-			t.Fatalf("period %d served sessions %v, want two of one slot (i and i+%d)", p, ss, slots)
+		in := map[int]bool{}
+		for _, i := range ss {
+			in[i] = true
+		}
+		for _, i := range ss {
+			if !in[(i+slots)%n] {
+				t.Fatalf("period %d served sessions %v: session %d without its slot's other (i and i+%d come together)", p, ss, i, slots)
+			}
 		}
 	}
 }
