@@ -200,6 +200,13 @@ type CommentResult struct {
 	CountsVersion int64       `json:"countsVersion"`
 }
 
+// counted is a post's count and its counts version with it (a grain's
+// comment answer).
+type counted struct {
+	Count   int
+	Version int64
+}
+
 // CommentDeleted answers deleting a comment.
 type CommentDeleted struct {
 	Message       string `json:"message"`

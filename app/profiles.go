@@ -470,12 +470,6 @@ type LikeResult struct {
 	CountsVersion int64 `json:"countsVersion,omitempty"`
 }
 
-// counted is a post's count and its counts version with it.
-type counted struct {
-	Count   int
-	Version int64
-}
-
 // Like likes user id's profile; liking twice is liking once. Liking one's
 // own profile is refused.
 func (a *Profiles) Like(ctx context.Context, p Principal, id uuid.UUID) (LikeResult, error) {

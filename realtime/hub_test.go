@@ -70,29 +70,7 @@ func TestCountsOneFramePerSocketAndTick(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var f struct {
-			Event string `json:"event"`
-			Data  struct {
-				Posts []struct {
-					PostID        string `json:"postId"`
-					LikesCount    *int   `json:"likesCount"`
-					CommentsCount *int   `json:"commentsCount"`
-				} `json:"posts"`
-			} `json:"data"`
-		}
-		if err := json.Unmarshal(raw, &f); err != nil || f.Event != "post:counts" {
-			t.Fatalf("frame %q: %v", raw, err)
-		}
-		got := map[string]string{}
-		for _, p := range f.Data.Posts {
-			if p.LikesCount == nil || p.CommentsCount == nil {
-				t.Fatalf("entry without counts in %q", raw)
-			}
-			if _, dup := got[p.PostID]; dup {
-				t.Fatalf("post twice in %q", raw)
-			}
-			got[p.PostID] = fmt.Sprint(*p.LikesCount, *p.CommentsCount)
-		}
+		got := countsOf(t, raw)
 		want := map[string]string{}
 		for _, id := range ids {
 			for i, p := range posts {
@@ -117,6 +95,37 @@ func TestCountsOneFramePerSocketAndTick(t *testing.T) {
 	}
 	t.Run("socket a: posts 0–19", func(t *testing.T) { expect(a, posts[:20]) })
 	t.Run("socket b: posts 12–19", func(t *testing.T) { expect(b, posts[12:20]) })
+}
+
+// countsOf reads a post:counts frame: each entry's "likes comments" by post
+// id. It fails the test on another frame, an entry without counts or a post
+// named twice.
+func countsOf(t *testing.T, raw []byte) map[string]string {
+	t.Helper()
+	var f struct {
+		Event string `json:"event"`
+		Data  struct {
+			Posts []struct {
+				PostID        string `json:"postId"`
+				LikesCount    *int   `json:"likesCount"`
+				CommentsCount *int   `json:"commentsCount"`
+			} `json:"posts"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &f); err != nil || f.Event != "post:counts" {
+		t.Fatalf("frame %q: %v", raw, err)
+	}
+	got := map[string]string{}
+	for _, p := range f.Data.Posts {
+		if p.LikesCount == nil || p.CommentsCount == nil {
+			t.Fatalf("entry without counts in %q", raw)
+		}
+		if _, dup := got[p.PostID]; dup {
+			t.Fatalf("post twice in %q", raw)
+		}
+		got[p.PostID] = fmt.Sprint(*p.LikesCount, *p.CommentsCount)
+	}
+	return got
 }
 
 // TestWatchChecked: the posts of a watch frame reach the hub only once the
@@ -219,21 +228,9 @@ func TestWatchChecked(t *testing.T) {
 		tick.Counts = append(tick.Counts, &actors.PostCount{PostId: id.String(), Likes: 1})
 	}
 	n.system.Root.Send(hub, tick)
-	raw := next("the tick's frame")
-	var f struct {
-		Event string `json:"event"`
-		Data  struct {
-			Posts []struct {
-				PostID string `json:"postId"`
-			} `json:"posts"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(raw, &f); err != nil || f.Event != "post:counts" {
-		t.Fatalf("frame %q: %v", raw, err)
-	}
 	got := map[string]bool{}
-	for _, p := range f.Data.Posts {
-		got[p.PostID] = true
+	for id := range countsOf(t, next("the tick's frame")) {
+		got[id] = true
 	}
 	want := map[string]bool{ok1.String(): true, ok2.String(): true}
 	if fmt.Sprint(got) != fmt.Sprint(want) {

@@ -53,12 +53,12 @@ type session struct {
 
 	registered bool
 	watched    watchSet
-	// checking counts the watch checks in flight; while there are any, the
-	// client's next frames wait in held and are handled in order once the
-	// checks answered, so a frame's answer always follows the effect of the
-	// frames before it (a probe answered after a watch proves the hub has
-	// the watch).
-	checking int
+	// checking is set while a watch check runs; meanwhile the client's next
+	// frames wait in held and are handled in order once it answered, so a
+	// frame's answer always follows the effect of the frames before it (a
+	// probe answered after a watch proves the hub has the watch). So at most
+	// one check runs at a time.
+	checking bool
 	held     [][]byte
 
 	queue   []outFrame
@@ -207,7 +207,7 @@ const maxHeld = 64
 // clientFrame answers one frame the client sent, in order: while a watch
 // check runs it waits in held.
 func (s *session) clientFrame(data []byte) {
-	if s.checking > 0 {
+	if s.checking {
 		if len(s.held) >= maxHeld {
 			s.held = nil
 			s.close(ClosePolicy, "Too many frames")
@@ -244,7 +244,7 @@ func (s *session) watch(ids []uuid.UUID) {
 		s.sockets.hub.Watch(s.self, ids)
 		return
 	}
-	s.checking++
+	s.checking = true
 	root, self, log, user := s.root, s.self, s.sockets.log, s.client.UserID
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
@@ -264,7 +264,7 @@ func (s *session) watch(ids []uuid.UUID) {
 // and forgets the refused ones; then the frames that waited for the check
 // are handled.
 func (s *session) watchChecked(m *watchChecked) {
-	s.checking--
+	s.checking = false
 	ok := make(map[uuid.UUID]bool, len(m.allowed))
 	for _, id := range m.allowed {
 		ok[id] = true
@@ -284,7 +284,7 @@ func (s *session) watchChecked(m *watchChecked) {
 		s.sockets.hub.Watch(s.self, watch)
 	}
 	// A held frame may start another check; the rest then wait for it.
-	for s.checking == 0 && len(s.held) > 0 {
+	for !s.checking && len(s.held) > 0 {
 		data := s.held[0]
 		s.held = s.held[1:]
 		s.clientFrame(data)

@@ -28,11 +28,11 @@ function flakyPart() {
 }
 
 /** Renders a flaky part inside a boundary, as a page is. */
-function renderPart(p: ReturnType<typeof flakyPart>) {
+function renderPart(p: ReturnType<typeof flakyPart>, text = 'Friends page') {
   return render(
     <ChunkBoundary>
       <Suspense fallback={<p>Loading</p>}>
-        <p.Part text="Friends page" />
+        <p.Part text={text} />
       </Suspense>
     </ChunkBoundary>,
   );
@@ -87,13 +87,7 @@ describe('ChunkBoundary', () => {
   it('says so when the browser is offline, and changes the message when it is back', async () => {
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     const p = flakyPart();
-    render(
-      <ChunkBoundary>
-        <Suspense fallback={<p>Loading</p>}>
-          <p.Part text="Comments" />
-        </Suspense>
-      </ChunkBoundary>,
-    );
+    renderPart(p, 'Comments');
     expect((await screen.findByRole('alert')).textContent).toContain(MSG_OFFLINE);
     expect(screen.queryByText(MSG_NETWORK)).toBeNull();
     // Online again: the retry that comes with it fails too, and the message is the online one.
@@ -129,13 +123,7 @@ describe('ChunkBoundary', () => {
   it('retries by itself when the browser comes back online', async () => {
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     const p = flakyPart();
-    render(
-      <ChunkBoundary>
-        <Suspense fallback={<p>Loading</p>}>
-          <p.Part text="Image viewer" />
-        </Suspense>
-      </ChunkBoundary>,
-    );
+    renderPart(p, 'Image viewer');
     await screen.findByText(MSG_OFFLINE);
     p.succeed();
     act(() => goOnline(true));

@@ -85,15 +85,19 @@ export const upsertPostsAtom = atom(null, (get, set, posts: readonly Post[]) => 
   for (const p of posts) {
     if (!p.id || deleted.has(p.id)) continue;
     const cur = next[p.id];
-    if (cur && pending.has(p.id)) {
-      holdCounts(get, set, p.id, p);
-      const commentsCount = isStale(p.countsVersion, cur.countsVersion) ? cur.commentsCount : p.commentsCount;
-      next[p.id] = { ...p, isLiked: cur.isLiked, likesCount: cur.likesCount, commentsCount, countsVersion: cur.countsVersion };
-    } else if (cur && isStale(p.countsVersion, cur.countsVersion)) {
-      next[p.id] = { ...p, isLiked: cur.isLiked, likesCount: cur.likesCount, commentsCount: cur.commentsCount, countsVersion: cur.countsVersion };
-    } else {
-      next[p.id] = p;
-    }
+    const inFlight = cur !== undefined && pending.has(p.id);
+    const stale = cur !== undefined && isStale(p.countsVersion, cur.countsVersion);
+    if (inFlight) holdCounts(get, set, p.id, p);
+    next[p.id] =
+      cur && (inFlight || stale)
+        ? {
+            ...p,
+            isLiked: cur.isLiked,
+            likesCount: cur.likesCount,
+            commentsCount: stale ? cur.commentsCount : p.commentsCount,
+            countsVersion: cur.countsVersion,
+          }
+        : p;
   }
   set(postsByIdAtom, next);
 });
