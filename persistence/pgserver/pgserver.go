@@ -289,8 +289,8 @@ func (s *Server) launch(ctx context.Context, bins binaries, acct account, dataDi
 			// a second: its dead entries slow every probe of the hot post
 			// until a vacuum, and a prepared statement's plan made while
 			// the table was small (sequential scans) stays cached until an
-			// analyze invalidates it; a storm on a young table ran a whole
-			// minute on such a plan at twice the Postgres time.
+			// analyze invalidates it (most likely why one storm on a young
+			// table ran at a third of the rate, Postgres at twice its time).
 			"autovacuum_naptime=10s")
 	}
 	args := []string{"-D", dataDir, "-p", strconv.Itoa(port)}

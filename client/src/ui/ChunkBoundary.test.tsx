@@ -185,13 +185,7 @@ describe('ChunkBoundary', () => {
 
   it('reloads the page at the second failed Try again while online, once per guard period', async () => {
     const p = flakyPart();
-    const { unmount } = render(
-      <ChunkBoundary>
-        <Suspense fallback={null}>
-          <p.Part text="Friends page" />
-        </Suspense>
-      </ChunkBoundary>,
-    );
+    const { unmount } = renderPart(p);
     await screen.findByRole('alert');
     const tryAgain = async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
@@ -211,13 +205,7 @@ describe('ChunkBoundary', () => {
     unmount();
 
     // The reloaded page (same tab, within the guard period) fails the same way: no second reload.
-    render(
-      <ChunkBoundary>
-        <Suspense fallback={null}>
-          <p.Part text="Friends page" />
-        </Suspense>
-      </ChunkBoundary>,
-    );
+    renderPart(p);
     await screen.findByRole('alert');
     await tryAgain();
     await tryAgain();
