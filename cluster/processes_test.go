@@ -365,6 +365,26 @@ func startNode(t *testing.T, bin string, i int, dbURL string, clusterEnv ...stri
 	return n
 }
 
+// logSize is how many bytes n has logged so far.
+func (n *node) logSize(t *testing.T) int {
+	t.Helper()
+	fi, err := os.Stat(n.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(fi.Size())
+}
+
+// logSince is what n logged after its first off bytes.
+func (n *node) logSince(t *testing.T, off int) string {
+	t.Helper()
+	b, err := os.ReadFile(n.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b[min(off, len(b)):])
+}
+
 // postImage posts a PNG through n and returns its URL and the PNG (which
 // has no metadata to strip, so it is stored as sent).
 func postImage(t *testing.T, n *node, token string) (string, []byte) {
