@@ -142,7 +142,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		return err
 	}
 	defer node.Stop()
-	hub, err := live.Start(node.Cluster, actors.HubOptions{MaxSocketsPerUser: cfg.MaxSocketsPerUser})
+	hub, err := live.Start(node.Cluster, node.Addresses, actors.HubOptions{MaxSocketsPerUser: cfg.MaxSocketsPerUser})
 	if err != nil {
 		return err
 	}

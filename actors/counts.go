@@ -76,7 +76,7 @@ func (l *Live) flushCounts() {
 	for _, c := range pending {
 		msg.Counts = append(msg.Counts, c)
 	}
-	broadcast(l.cluster, msg)
+	l.broadcast(msg)
 }
 
 // EventPostCounts is the watchers' event: one frame per socket and tick

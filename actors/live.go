@@ -101,7 +101,12 @@ type Stats struct {
 type Live struct {
 	cfg Config
 
-	cluster    *cluster.Cluster // set by Start
+	cluster *cluster.Cluster // set by Start
+	// members answers the remoting addresses of the members this node
+	// sees (set by Start): a copy kept from the topology events, never
+	// protoactor's own member list, which a topology update replaces
+	// while it is read.
+	members    func() []string
 	hub        *Hub
 	departures *departures // set by Start
 
@@ -164,8 +169,10 @@ func (l *Live) Kinds() []*cluster.Kind {
 
 // Start spawns this node's hub and makes the client usable. Call it after
 // the cluster member has started: a PID made before carries the address
-// "nonhost" and remote sends to it are dead letters (DESIGN §4.3).
-func (l *Live) Start(c *cluster.Cluster, o HubOptions) (*Hub, error) {
+// "nonhost" and remote sends to it are dead letters (DESIGN §4.3). members
+// answers the remoting addresses of the members the node sees
+// (cluster.Node.Addresses); it must be safe from any goroutine.
+func (l *Live) Start(c *cluster.Cluster, members func() []string, o HubOptions) (*Hub, error) {
 	if o.PostsBy == nil {
 		db := l.cfg.DB
 		o.PostsBy = func(ctx context.Context, author uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
@@ -176,13 +183,13 @@ func (l *Live) Start(c *cluster.Cluster, o HubOptions) (*Hub, error) {
 		o.CountInterval = l.cfg.CountInterval
 	}
 	if o.Members == nil {
-		o.Members = func() int { return c.MemberList.Members().Len() }
+		o.Members = func() int { return len(members()) }
 	}
 	hub, err := startHub(c.ActorSystem, l.cfg.Log, o)
 	if err != nil {
 		return nil, err
 	}
-	l.cluster, l.hub = c, hub
+	l.cluster, l.members, l.hub = c, members, hub
 	l.departures = newDepartures(c.ActorSystem.EventStream)
 	return hub, nil
 }
@@ -229,12 +236,9 @@ func (l *Live) Drain(ctx context.Context) {
 }
 
 // errBusy is a post grain's request that was not carried out: refused by a
-// full queue, or its transaction failed. Sending it again is safe.
-var errBusy = domain.Unavailable("", 1)
-
-// ErrWriteFailed is errBusy for callers that test for it (errors.Is): a
-// grain's FAILURE_INTERNAL did nothing and is answered 503 with Retry-After.
-var ErrWriteFailed error = errBusy
+// full queue, or its transaction failed. Sending it again is safe; callers
+// test for it with errors.Is(err, domain.ErrWriteFailed).
+var errBusy = domain.ErrWriteFailed
 
 // ErrNotStarted means the live core is used before Start.
 var ErrNotStarted = errors.New("actors: live core not started")
@@ -359,7 +363,7 @@ func (l *Live) PostDeleted(_ context.Context, postID uuid.UUID) error {
 	if err != nil {
 		return err
 	}
-	broadcast(l.cluster, &DeliverToWatchers{PostId: postID.String(), Frames: [][]byte{f}, Forget: true})
+	l.broadcast(&DeliverToWatchers{PostId: postID.String(), Frames: [][]byte{f}, Forget: true})
 	return nil
 }
 
@@ -384,7 +388,7 @@ func (l *Live) PushToUsers(_ context.Context, users []uuid.UUID, event string, d
 	for i, u := range users {
 		ids[i] = u.String()
 	}
-	broadcast(l.cluster, &DeliverToUsers{UserIds: ids, Frames: [][]byte{f}})
+	l.broadcast(&DeliverToUsers{UserIds: ids, Frames: [][]byte{f}})
 	return nil
 }
 
@@ -398,7 +402,7 @@ func (l *Live) PushToWatchers(_ context.Context, postID uuid.UUID, event string,
 	if err != nil {
 		return err
 	}
-	broadcast(l.cluster, &DeliverToWatchers{PostId: postID.String(), Frames: [][]byte{f}})
+	l.broadcast(&DeliverToWatchers{PostId: postID.String(), Frames: [][]byte{f}})
 	return nil
 }
 
@@ -460,12 +464,11 @@ func (l *Live) notify(c *cluster.Cluster, userID uuid.UUID, items []*Notify) {
 
 // broadcast sends msg to the hub of every cluster member, this one included
 // even if the member list does not show it yet.
-func broadcast(c *cluster.Cluster, msg proto.Message) {
-	root := c.ActorSystem.Root
-	self := c.ActorSystem.Address()
+func (l *Live) broadcast(msg proto.Message) {
+	root := l.cluster.ActorSystem.Root
+	self := l.cluster.ActorSystem.Address()
 	sawSelf := false
-	for _, m := range c.MemberList.Members().Members() {
-		addr := m.Address()
+	for _, addr := range l.members() {
 		sawSelf = sawSelf || addr == self
 		root.Send(actor.NewPID(addr, HubName), msg)
 	}
@@ -486,8 +489,8 @@ func (l *Live) Online(ctx context.Context, userID uuid.UUID) (bool, error) {
 	timeout := remaining(ctx, l.cfg.CallTimeout)
 	msg := &SocketsOfUserRequest{UserId: userID.String()}
 	addrs := []string{l.cluster.ActorSystem.Address()}
-	for _, m := range l.cluster.MemberList.Members().Members() {
-		if a := m.Address(); a != addrs[0] {
+	for _, a := range l.members() {
+		if a != addrs[0] {
 			addrs = append(addrs, a)
 		}
 	}

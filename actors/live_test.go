@@ -80,7 +80,7 @@ func startNodeWith(t *testing.T, db *bun.DB, configure func(*actors.Config)) *no
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub, err := live.Start(n.Cluster, actors.HubOptions{})
+	hub, err := live.Start(n.Cluster, n.Addresses, actors.HubOptions{})
 	if err != nil {
 		n.Stop()
 		t.Fatal(err)

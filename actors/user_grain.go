@@ -41,11 +41,10 @@ const likeWriteEvery = time.Second
 // goroutine on its own copy of the batch and reports back with notifyDone;
 // the tick timer reports back with likeTick.
 type userGrain struct {
-	live    *Live
-	cluster *cluster.Cluster
-	id      uuid.UUID
-	idText  string
-	bad     bool // the identity is not a user id
+	live   *Live
+	id     uuid.UUID
+	idText string
+	bad    bool // the identity is not a user id
 
 	queue   []notifyWaiter
 	writing bool
@@ -85,13 +84,12 @@ func newUserGrain(l *Live) actor.Actor { return &userGrain{live: l} }
 func (g *userGrain) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *cluster.ClusterInit:
-		g.cluster = msg.Cluster
 		id, err := uuid.Parse(msg.Identity.GetIdentity())
 		g.id, g.idText, g.bad = id, id.String(), err != nil
 		ctx.SetReceiveTimeout(g.live.cfg.Idle)
 	case *PushRequest:
 		if !g.bad {
-			broadcast(g.cluster, &DeliverToUser{UserId: g.idText, Frames: [][]byte{msg.GetFrame()}})
+			g.live.broadcast(&DeliverToUser{UserId: g.idText, Frames: [][]byte{msg.GetFrame()}})
 		}
 		ctx.Respond(&PushResponse{})
 	case *NotifyRequest:
@@ -212,7 +210,7 @@ func (g *userGrain) push(ctx actor.Context, res persistence.CreatedNotifications
 		frames = append(frames, fs...)
 	}
 	if len(frames) > 0 {
-		broadcast(g.cluster, &DeliverToUser{UserId: g.idText, Frames: frames})
+		g.live.broadcast(&DeliverToUser{UserId: g.idText, Frames: frames})
 	}
 	if len(g.rollups) > 0 && !g.tickPending {
 		// The node-wide clock of the post grains' counts: the next
@@ -239,7 +237,7 @@ func (g *userGrain) pushRollups() {
 	}
 	clear(g.rollups)
 	if len(frames) > 0 {
-		broadcast(g.cluster, &DeliverToUser{UserId: g.idText, Frames: frames})
+		g.live.broadcast(&DeliverToUser{UserId: g.idText, Frames: frames})
 	}
 }
 

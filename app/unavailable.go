@@ -3,7 +3,7 @@ package app
 import (
 	"errors"
 
-	"campus/actors"
+	"campus/domain"
 	"campus/persistence"
 )
 
@@ -13,5 +13,5 @@ import (
 // that), or a grain whose write failed. The caller may send the request
 // again in a moment (503 with Retry-After).
 func IsUnavailable(err error) bool {
-	return persistence.IsUnavailable(err) || errors.Is(err, actors.ErrWriteFailed)
+	return persistence.IsUnavailable(err) || errors.Is(err, domain.ErrWriteFailed)
 }

@@ -11,7 +11,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -69,7 +71,11 @@ type Node struct {
 	// has joined. Kubernetes lists a pod only after its readiness probe
 	// passes, so there readiness cannot wait for it.
 	selfListed bool
-	stopped    bool
+	// stopped is set by Stop and read by Ready from the HTTP server's
+	// goroutines.
+	stopped atomic.Bool
+	// members is the member list as this node sees it (members.go).
+	members *members
 }
 
 // Start creates the actor system, starts remoting and joins the cluster.
@@ -113,6 +119,8 @@ func Start(ctx context.Context, o Options) (n *Node, err error) {
 		protocluster.WithRequestTimeout(o.RequestTimeout),
 	)
 	c := protocluster.New(system, cfg)
+	seen := &members{}
+	seen.follow(system.EventStream)
 
 	defer func() {
 		if r := recover(); r != nil {
@@ -128,7 +136,7 @@ func Start(ctx context.Context, o Options) (n *Node, err error) {
 		c.Shutdown(false)
 		return nil, fmt.Errorf("cluster: start: %w", err)
 	}
-	return &Node{System: system, Cluster: c, log: o.Log, selfListed: o.Provider != ProviderKubernetes}, nil
+	return &Node{System: system, Cluster: c, log: o.Log, selfListed: o.Provider != ProviderKubernetes, members: seen}, nil
 }
 
 // newProvider builds the membership provider the options ask for.
@@ -165,7 +173,7 @@ var ErrNotJoined = errors.New("cluster: node has not joined")
 // Ready reports whether the node is a member of its cluster (with
 // Kubernetes: whether it has started and not left).
 func (n *Node) Ready() error {
-	if n == nil || n.stopped {
+	if n == nil || n.stopped.Load() {
 		return ErrNotJoined
 	}
 	if !n.selfListed {
@@ -173,24 +181,25 @@ func (n *Node) Ready() error {
 	}
 	// By address, not ID: the etcd and Kubernetes providers name members
 	// with IDs of their own rather than the actor system's.
-	self := n.System.Address()
-	for _, m := range n.Cluster.MemberList.Members().Members() {
-		if m.Address() == self {
-			return nil
-		}
+	if slices.Contains(n.Addresses(), n.System.Address()) {
+		return nil
 	}
 	return ErrNotJoined
 }
 
 // Members is the number of members this node currently sees.
-func (n *Node) Members() int { return n.Cluster.MemberList.Members().Len() }
+func (n *Node) Members() int { return len(n.Addresses()) }
+
+// Addresses are the remoting addresses of the members this node currently
+// sees (itself included once it has joined). Safe from any goroutine; the
+// slice is shared and must not be modified.
+func (n *Node) Addresses() []string { return n.members.addresses() }
 
 // Stop leaves the cluster gracefully (DESIGN §4.4: Shutdown(true), ~2 s).
 // It is safe to call more than once.
 func (n *Node) Stop() {
-	if n == nil || n.stopped {
+	if n == nil || !n.stopped.CompareAndSwap(false, true) {
 		return
 	}
-	n.stopped = true
 	n.Cluster.Shutdown(true)
 }

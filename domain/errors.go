@@ -134,6 +134,13 @@ func Unavailable(msg string, retryAfterSeconds int) *Error {
 	return &Error{Kind: KindUnavailable, Message: msg, RetryAfter: retryAfterSeconds}
 }
 
+// ErrWriteFailed is a write that was not carried out because the node was
+// busy: a post grain's full queue, or a batch transaction that failed. Nothing
+// was written and sending the request again is safe (503 with Retry-After).
+// Callers test for it with errors.Is; it lives here, not beside the grains, so
+// that the app layer can recognise it without linking the actor system.
+var ErrWriteFailed error = Unavailable("", 1)
+
 // Join collects field errors into one 400 whose message is the first field's.
 // It returns nil when there are none.
 func Join(fields []FieldError) error {

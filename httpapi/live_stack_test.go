@@ -90,7 +90,7 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.hub, err = st.live.Start(node.Cluster, actors.HubOptions{}); err != nil {
+	if st.hub, err = st.live.Start(node.Cluster, node.Addresses, actors.HubOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	st.sessions.OnRevoke(st.hub.UserRevoked)

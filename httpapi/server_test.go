@@ -19,7 +19,6 @@ import (
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttputil"
 
-	"campus/actors"
 	"campus/config"
 	"campus/domain"
 )
@@ -193,7 +192,7 @@ func TestPanicGuardAndErrors(t *testing.T) {
 		writeError(ctx, fmt.Errorf("persistence: feed: %w", &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}))
 	})
 	ts.router.GET("/api/test/grain-failed", func(ctx *fasthttp.RequestCtx) {
-		writeError(ctx, fmt.Errorf("app: like: %w", actors.ErrWriteFailed))
+		writeError(ctx, fmt.Errorf("app: like: %w", domain.ErrWriteFailed))
 	})
 	ts.router.POST("/api/test/json", func(ctx *fasthttp.RequestCtx) {
 		var v struct {

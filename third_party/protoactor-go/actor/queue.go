@@ -1,0 +1,6 @@
+package actor
+
+type queue interface {
+	Push(interface{})
+	Pop() interface{}
+}

@@ -1,0 +1,2 @@
+protoc -I=../../actor --go_out=. --go_opt=paths=source_relative --proto_path=. pubsub_cluster.proto
+

@@ -1,0 +1,2 @@
+// Package protoactor Proto Actor - Ultra fast distributed actors for Go, C# and Java/Kotlin http://proto.actor
+package protoactor

@@ -1,0 +1,4 @@
+/*
+Package eventstream implements a publisher / subscriber.
+*/
+package eventstream
