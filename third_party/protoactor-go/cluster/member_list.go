@@ -118,10 +118,16 @@ func (ml *MemberList) GetActivatorMember(kind string, requestSourceAddress strin
 }
 
 func (ml *MemberList) Length() int {
+	ml.mutex.RLock()
+	defer ml.mutex.RUnlock()
 	return ml.members.Len()
 }
 
+// Members answers the current member set. The set is replaced, never
+// modified, by a topology update, so it may be used after the lock is gone.
 func (ml *MemberList) Members() *MemberSet {
+	ml.mutex.RLock()
+	defer ml.mutex.RUnlock()
 	return ml.members
 }
 
@@ -225,7 +231,10 @@ func (ml *MemberList) TerminateMember(m *Member) {
 }
 
 func (ml *MemberList) BroadcastEvent(message interface{}, includeSelf bool) {
-	for _, m := range ml.members.members {
+	ml.mutex.RLock()
+	members := ml.members
+	ml.mutex.RUnlock()
+	for _, m := range members.members {
 		if !includeSelf && m.Id == ml.cluster.ActorSystem.ID {
 			continue
 		}
@@ -236,6 +245,8 @@ func (ml *MemberList) BroadcastEvent(message interface{}, includeSelf bool) {
 }
 
 func (ml *MemberList) ContainsMemberID(memberID string) bool {
+	ml.mutex.RLock()
+	defer ml.mutex.RUnlock()
 	return ml.members.ContainsID(memberID)
 }
 

@@ -25,6 +25,8 @@ func NewBlockList() *BlockList {
 }
 
 func (bl *BlockList) BlockedMembers() set.Set[string] {
+	bl.mu.RLock()
+	defer bl.mu.RUnlock()
 	return bl.blockedMembers
 }
 
@@ -41,6 +43,8 @@ func (bl *BlockList) Block(memberIDs ...string) {
 // ever added to the BlockList
 func (bl *BlockList) IsBlocked(memberID string) bool {
 	// acquire our mutual exclusion primitive for reading
+	bl.mu.RLock()
+	defer bl.mu.RUnlock()
 	return bl.blockedMembers.Contains(memberID)
 }
 

@@ -2,6 +2,7 @@ package disthash
 
 import (
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -17,14 +18,15 @@ type Manager struct {
 	cluster        *clustering.Cluster
 	topologySub    *eventstream.Subscription
 	placementActor *actor.PID
-	rdv            *clustering.Rendezvous
+	// rdv is replaced whole on every topology change (on the event
+	// stream's goroutine) while Get reads it from any caller's goroutine.
+	rdv atomic.Pointer[clustering.Rendezvous]
 }
 
 func newPartitionManager(c *clustering.Cluster) *Manager {
-	return &Manager{
-		cluster: c,
-		rdv:     clustering.NewRendezvous(),
-	}
+	pm := &Manager{cluster: c}
+	pm.rdv.Store(clustering.NewRendezvous())
+	return pm
 }
 
 func (pm *Manager) Start() {
@@ -66,13 +68,14 @@ func (pm *Manager) onClusterTopology(tplg *clustering.ClusterTopology) {
 		pm.cluster.Logger().Info("Got member", slog.Any("member", m))
 	}
 
-	pm.rdv = clustering.NewRendezvous()
-	pm.rdv.UpdateMembers(tplg.Members)
+	rdv := clustering.NewRendezvous()
+	rdv.UpdateMembers(tplg.Members)
+	pm.rdv.Store(rdv)
 	pm.cluster.ActorSystem.Root.Send(pm.placementActor, tplg)
 }
 
 func (pm *Manager) Get(identity *clustering.ClusterIdentity) *actor.PID {
-	ownerAddress := pm.rdv.GetByClusterIdentity(identity)
+	ownerAddress := pm.rdv.Load().GetByClusterIdentity(identity)
 
 	if ownerAddress == "" {
 		return nil
