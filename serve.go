@@ -126,7 +126,8 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	searchIdx.Start()
 
 	// The live core: post and user grains, and (after the member started)
-	// this node's socket hub.
+	// this node's socket hub (package realtime), which every node's grains
+	// address by its name.
 	live := actors.New(actors.Config{DB: db, Log: log, Render: app.NotificationFrames})
 	node, err := cluster.Start(ctx, cluster.Options{
 		Name:          cfg.ClusterName,
@@ -142,7 +143,9 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		return err
 	}
 	defer node.Stop()
-	hub, err := live.Start(node.Cluster, node.Addresses, actors.HubOptions{MaxSocketsPerUser: cfg.MaxSocketsPerUser})
+	live.Start(node.Cluster, node.Addresses)
+	hub, err := realtime.StartHub(node.System, log, realtime.HubOptions{MaxSocketsPerUser: cfg.MaxSocketsPerUser,
+		Members: node.Members, PostsBy: live.PostsBy})
 	if err != nil {
 		return err
 	}

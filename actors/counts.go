@@ -1,7 +1,7 @@
 package actors
 
 import (
-	"strconv"
+	"campus/protocol"
 	"sync"
 	"time"
 
@@ -57,7 +57,7 @@ func (l *Live) publishCounts(postID string, likes, comments int, version int64) 
 	// of the hubs' tick (countSlots): each slot's sessions get their frame
 	// right after its period's counts came, so waiting for the batcher
 	// adds nothing to waiting for the socket's phase.
-	interval := l.cfg.CountInterval / countSlots
+	interval := l.cfg.CountInterval / protocol.CountSlots
 	now := time.Now()
 	time.AfterFunc(now.Truncate(interval).Add(interval).Sub(now), l.flushCounts)
 }
@@ -77,30 +77,4 @@ func (l *Live) flushCounts() {
 		msg.Counts = append(msg.Counts, c)
 	}
 	l.broadcast(msg)
-}
-
-// EventPostCounts is the watchers' event: one frame per socket and tick
-// holding every watched post whose counts changed (DESIGN §6).
-const EventPostCounts = "post:counts"
-
-// The fixed parts of a post:counts frame; the hub puts the entries of a
-// socket's watched posts between them.
-var (
-	countsHead = []byte(`{"event":"` + EventPostCounts + `","data":{"posts":[`)
-	countsTail = []byte(`]}}`)
-)
-
-// appendCountEntry appends one post's entry of a post:counts frame:
-// {"postId":"…","likesCount":N,"commentsCount":N,"countsVersion":N}. A post
-// id is a UUID (the hub parsed it), so it needs no JSON escaping.
-func appendCountEntry(b []byte, postID string, likes, comments, version int64) []byte {
-	b = append(b, `{"postId":"`...)
-	b = append(b, postID...)
-	b = append(b, `","likesCount":`...)
-	b = strconv.AppendInt(b, likes, 10)
-	b = append(b, `,"commentsCount":`...)
-	b = strconv.AppendInt(b, comments, 10)
-	b = append(b, `,"countsVersion":`...)
-	b = strconv.AppendInt(b, version, 10)
-	return append(b, '}')
 }

@@ -1,7 +1,9 @@
 // Package actors is the live state of a node (DESIGN §4): the post grain,
-// the user grain, the node hub, and the protobuf messages they exchange.
-// The websocket sessions the hub delivers to are actors of package
-// realtime.
+// the user grain, the node-wide writer and count batcher, the Live client
+// the app calls them through, and the protobuf messages they exchange with
+// each other and with every node's hub. The hub and the websocket sessions
+// it delivers to are package realtime; the frames' names and encoding are
+// package protocol.
 //
 // Grains are caches and serializers, never the truth: every write they make
 // is correct even if a twin activation of the same grain runs beside it
@@ -11,10 +13,10 @@
 // each hub delivers to its local sockets, so no grain keeps socket lists.
 //
 // Concurrency rules, per type:
-//   - postGrain, userGrain, hubActor: their fields are touched only inside
-//     Receive, which protoactor runs on one goroutine at a time. Database
-//     writes run in a goroutine that owns a copy of the batch and reports
-//     back with a message to the actor itself.
-//   - Live and Hub: safe for concurrent use; they only send messages (the
-//     count batcher of Live has a mutex of its own).
+//   - postGrain, userGrain: their fields are touched only inside Receive,
+//     which protoactor runs on one goroutine at a time. Database writes run
+//     in a goroutine that owns a copy of the batch and reports back with a
+//     message to the actor itself.
+//   - Live: safe for concurrent use once Start has returned; it only sends
+//     messages (its count batcher and writer have mutexes of their own).
 package actors

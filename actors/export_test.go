@@ -11,6 +11,3 @@ func (l *Live) WriterQueued() int {
 // Pending is how many post grain requests the node accepted and has not
 // answered yet.
 func (l *Live) Pending() int64 { return l.pending.Load() }
-
-// CountSlots is how many phases the hub cuts a count tick into.
-const CountSlots = countSlots

@@ -17,6 +17,7 @@ import (
 
 	"campus/domain"
 	"campus/persistence"
+	"campus/protocol"
 )
 
 // Grain kinds (DESIGN §4.1, §4.2); a grain's identity is the post or user id.
@@ -95,7 +96,7 @@ type Stats struct {
 	Refused      int64 // requests refused because a queue was full
 }
 
-// Live is a node's live core: it builds the grain kinds, starts the hub, and
+// Live is a node's live core: it builds the grain kinds, addresses the hubs, and
 // is the app's client of the grains (app.PostGrains and app.Pusher). Safe for
 // concurrent use once Start has returned.
 type Live struct {
@@ -107,7 +108,6 @@ type Live struct {
 	// protoactor's own member list, which a topology update replaces
 	// while it is read.
 	members    func() []string
-	hub        *Hub
 	departures *departures // set by Start
 
 	batches atomic.Int64
@@ -167,31 +167,21 @@ func (l *Live) Kinds() []*cluster.Kind {
 	}
 }
 
-// Start spawns this node's hub and makes the client usable. Call it after
-// the cluster member has started: a PID made before carries the address
-// "nonhost" and remote sends to it are dead letters (DESIGN §4.3). members
-// answers the remoting addresses of the members the node sees
-// (cluster.Node.Addresses); it must be safe from any goroutine.
-func (l *Live) Start(c *cluster.Cluster, members func() []string, o HubOptions) (*Hub, error) {
-	if o.PostsBy == nil {
-		db := l.cfg.DB
-		o.PostsBy = func(ctx context.Context, author uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
-			return persistence.PostsByAmong(ctx, db, author, ids)
-		}
-	}
-	if o.CountInterval <= 0 {
-		o.CountInterval = l.cfg.CountInterval
-	}
-	if o.Members == nil {
-		o.Members = func() int { return len(members()) }
-	}
-	hub, err := startHub(c.ActorSystem, l.cfg.Log, o)
-	if err != nil {
-		return nil, err
-	}
-	l.cluster, l.members, l.hub = c, members, hub
+// Start makes the client usable. Call it after the cluster member has
+// started: a PID made before carries the address "nonhost" and remote sends
+// to it are dead letters (DESIGN §4.3). members answers the remoting
+// addresses of the members the node sees (cluster.Node.Addresses), whose
+// hubs (realtime.StartHub, under HubName) get the live events; it must be
+// safe from any goroutine.
+func (l *Live) Start(c *cluster.Cluster, members func() []string) {
+	l.cluster, l.members = c, members
 	l.departures = newDepartures(c.ActorSystem.EventStream)
-	return hub, nil
+}
+
+// PostsBy answers which of ids are posts written by author, for the hub's
+// drop of watches on a block (realtime.HubOptions.PostsBy).
+func (l *Live) PostsBy(ctx context.Context, author uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
+	return persistence.PostsByAmong(ctx, l.cfg.DB, author, ids)
 }
 
 // Stats are the post grains' counters on this node so far.
@@ -290,18 +280,26 @@ func failure(f Failure) error {
 	}
 }
 
-var likeOps = map[persistence.LikeOp]LikeOp{
-	persistence.LikeSet:    LikeOp_LIKE_OP_LIKE,
-	persistence.LikeUnset:  LikeOp_LIKE_OP_UNLIKE,
-	persistence.LikeToggle: LikeOp_LIKE_OP_TOGGLE,
+// protoLikeOp and likeAction (post_grain.go) convert the like action to the
+// grains' protobuf enum and back: the only place the two meet.
+func protoLikeOp(a domain.LikeAction) LikeOp {
+	switch a {
+	case domain.Like:
+		return LikeOp_LIKE_OP_LIKE
+	case domain.Unlike:
+		return LikeOp_LIKE_OP_UNLIKE
+	case domain.ToggleLike:
+		return LikeOp_LIKE_OP_TOGGLE
+	}
+	return LikeOp_LIKE_OP_UNSPECIFIED
 }
 
 // Like sends a like action to the post's grain and answers, once it is
 // committed, whether the user likes the post, the post's like count and its
 // counts version. requestID names the action across the app's retry.
-func (l *Live) Like(ctx context.Context, postID, userID uuid.UUID, op persistence.LikeOp, requestID string) (bool, int, int64, error) {
+func (l *Live) Like(ctx context.Context, postID, userID uuid.UUID, action domain.LikeAction, requestID string) (bool, int, int64, error) {
 	res, err := l.request(ctx, postID.String(), PostKind,
-		&LikeRequest{UserId: userID.String(), Op: likeOps[op], RequestId: requestID})
+		&LikeRequest{UserId: userID.String(), Op: protoLikeOp(action), RequestId: requestID})
 	if err != nil {
 		return false, 0, 0, err
 	}
@@ -359,7 +357,7 @@ func (l *Live) PostDeleted(_ context.Context, postID uuid.UUID) error {
 	if l.cluster == nil {
 		return ErrNotStarted
 	}
-	f, err := Frame(EventPostDeleted, postDeleted{PostID: postID.String()})
+	f, err := protocol.Frame(protocol.EventPostDeleted, protocol.PostDeleted{PostID: postID.String()})
 	if err != nil {
 		return err
 	}
@@ -380,7 +378,7 @@ func (l *Live) PushToUsers(_ context.Context, users []uuid.UUID, event string, d
 	if len(users) == 0 {
 		return nil
 	}
-	f, err := Frame(event, data)
+	f, err := protocol.Frame(event, data)
 	if err != nil {
 		return err
 	}
@@ -398,7 +396,7 @@ func (l *Live) PushToWatchers(_ context.Context, postID uuid.UUID, event string,
 	if l.cluster == nil {
 		return ErrNotStarted
 	}
-	f, err := Frame(event, data)
+	f, err := protocol.Frame(event, data)
 	if err != nil {
 		return err
 	}
@@ -411,7 +409,7 @@ func (l *Live) PushToWatchers(_ context.Context, postID uuid.UUID, event string,
 // timed out may still have gone out, and a lost push loses nothing, since
 // clients re-fetch on reconnect.
 func (l *Live) PushToUser(ctx context.Context, userID uuid.UUID, event string, data any) error {
-	f, err := Frame(event, data)
+	f, err := protocol.Frame(event, data)
 	if err != nil {
 		return err
 	}

@@ -16,8 +16,10 @@ import (
 	"campus/actors"
 	"campus/app"
 	"campus/cluster"
+	"campus/domain"
 	"campus/persistence"
 	"campus/persistence/testdb"
+	"campus/realtime"
 	"campus/testlog"
 )
 
@@ -45,7 +47,7 @@ type node struct {
 	db    *bun.DB
 	live  *actors.Live
 	node  *cluster.Node
-	hub   *actors.Hub
+	hub   *realtime.Hub
 	stmts *likeStatements
 }
 
@@ -80,7 +82,8 @@ func startNodeWith(t *testing.T, db *bun.DB, configure func(*actors.Config)) *no
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub, err := live.Start(n.Cluster, n.Addresses, actors.HubOptions{})
+	live.Start(n.Cluster, n.Addresses)
+	hub, err := realtime.StartHub(n.System, log, realtime.HubOptions{CountInterval: cfg.CountInterval, Members: n.Members, PostsBy: live.PostsBy})
 	if err != nil {
 		n.Stop()
 		t.Fatal(err)
@@ -144,16 +147,16 @@ func TestLikeThroughGrain(t *testing.T) {
 	steps := []struct {
 		name  string
 		user  *persistence.User
-		op    persistence.LikeOp
+		op    domain.LikeAction
 		liked bool
 		count int
 	}{
-		{"a likes", a, persistence.LikeSet, true, 1},
-		{"a likes again", a, persistence.LikeSet, true, 1},
-		{"b toggles on", b, persistence.LikeToggle, true, 2},
-		{"a toggles off", a, persistence.LikeToggle, false, 1},
-		{"a unlikes again", a, persistence.LikeUnset, false, 1},
-		{"author likes own post", author, persistence.LikeSet, true, 2},
+		{"a likes", a, domain.Like, true, 1},
+		{"a likes again", a, domain.Like, true, 1},
+		{"b toggles on", b, domain.ToggleLike, true, 2},
+		{"a toggles off", a, domain.ToggleLike, false, 1},
+		{"a unlikes again", a, domain.Unlike, false, 1},
+		{"author likes own post", author, domain.Like, true, 2},
 	}
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
@@ -169,7 +172,7 @@ func TestLikeThroughGrain(t *testing.T) {
 	n.exact(t, postID, 2)
 
 	t.Run("missing post", func(t *testing.T) {
-		_, _, _, err := n.live.Like(ctx, persistence.NewID(), a.ID, persistence.LikeSet, "")
+		_, _, _, err := n.live.Like(ctx, persistence.NewID(), a.ID, domain.Like, "")
 		if err == nil || !strings.Contains(err.Error(), "Post not found") {
 			t.Fatalf("err = %v", err)
 		}
@@ -260,7 +263,7 @@ func TestLikeNotificationsRollUp(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, _, _, err := n.live.Like(ctx, postID, u.ID, persistence.LikeSet, uuid.NewString()); err != nil {
+			if _, _, _, err := n.live.Like(ctx, postID, u.ID, domain.Like, uuid.NewString()); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -333,7 +336,7 @@ func TestGroupCommit(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			liked, count, _, err := n.live.Like(context.Background(), postID, u.ID, persistence.LikeSet, uuid.NewString())
+			liked, count, _, err := n.live.Like(context.Background(), postID, u.ID, domain.Like, uuid.NewString())
 			if err != nil || !liked {
 				errs <- fmt.Errorf("like: %v %v", liked, err)
 				return
@@ -398,7 +401,7 @@ func TestTwinActivations(t *testing.T) {
 		// other, at the same moment.
 		go func() {
 			defer wg.Done()
-			if _, _, _, err := n.live.Like(context.Background(), postID, u.ID, persistence.LikeSet, uuid.NewString()); err != nil {
+			if _, _, _, err := n.live.Like(context.Background(), postID, u.ID, domain.Like, uuid.NewString()); err != nil {
 				errs <- err
 			}
 		}()
@@ -431,7 +434,7 @@ func TestTwinActivations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, count, _, err := n.live.Like(context.Background(), postID, u.ID, persistence.LikeSet, "")
+	_, count, _, err := n.live.Like(context.Background(), postID, u.ID, domain.Like, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,15 +463,15 @@ func TestTwinSystems(t *testing.T) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			if _, _, _, err := a.live.Like(context.Background(), postID, u.ID, persistence.LikeSet, uuid.NewString()); err != nil {
+			if _, _, _, err := a.live.Like(context.Background(), postID, u.ID, domain.Like, uuid.NewString()); err != nil {
 				errs <- fmt.Errorf("system a: %w", err)
 			}
 		}()
 		go func() {
 			defer wg.Done()
-			op := persistence.LikeToggle
+			op := domain.ToggleLike
 			if i%3 == 0 {
-				op = persistence.LikeUnset
+				op = domain.Unlike
 			}
 			if _, _, _, err := b.live.Like(context.Background(), postID, u.ID, op, uuid.NewString()); err != nil {
 				errs <- fmt.Errorf("system b: %w", err)
@@ -484,11 +487,11 @@ func TestTwinSystems(t *testing.T) {
 
 	// One more like through each system: each answers the count Postgres
 	// returned, so both agree with the table.
-	_, countA, _, err := a.live.Like(context.Background(), postID, likers[0].ID, persistence.LikeSet, uuid.NewString())
+	_, countA, _, err := a.live.Like(context.Background(), postID, likers[0].ID, domain.Like, uuid.NewString())
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, countB, _, err := b.live.Like(context.Background(), postID, likers[1].ID, persistence.LikeSet, uuid.NewString())
+	_, countB, _, err := b.live.Like(context.Background(), postID, likers[1].ID, domain.Like, uuid.NewString())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -233,7 +233,7 @@ func (g *postGrain) write(ctx actor.Context) {
 	for _, op := range ops {
 		switch {
 		case op.like != nil:
-			b.Likes = append(b.Likes, persistence.LikeChange{UserID: op.userID, Op: likeOpOf(op.like.GetOp())})
+			b.Likes = append(b.Likes, persistence.LikeChange{UserID: op.userID, Op: likeAction(op.like.GetOp())})
 		case op.comment != nil:
 			c := &persistence.Comment{ID: uuid.MustParse(op.comment.GetCommentId()), PostID: g.id,
 				UserID: op.userID, Content: op.comment.GetContent()}
@@ -256,14 +256,14 @@ func (g *postGrain) write(ctx actor.Context) {
 	}})
 }
 
-func likeOpOf(op LikeOp) persistence.LikeOp {
+func likeAction(op LikeOp) domain.LikeAction {
 	switch op {
 	case LikeOp_LIKE_OP_LIKE:
-		return persistence.LikeSet
+		return domain.Like
 	case LikeOp_LIKE_OP_UNLIKE:
-		return persistence.LikeUnset
+		return domain.Unlike
 	default:
-		return persistence.LikeToggle
+		return domain.ToggleLike
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"campus/actors"
-	"campus/persistence"
+	"campus/domain"
 )
 
 // TestUnknownMessageDropped: in a rolling upgrade a newer node sends
@@ -23,7 +23,7 @@ func TestUnknownMessageDropped(t *testing.T) {
 	ctx := context.Background()
 	us := n.users(t, 2)
 	postID := n.post(t, us[0])
-	if _, _, _, err := n.live.Like(ctx, postID, us[1].ID, persistence.LikeSet, uuid.NewString()); err != nil {
+	if _, _, _, err := n.live.Like(ctx, postID, us[1].ID, domain.Like, uuid.NewString()); err != nil {
 		t.Fatal(err) // the grain is active before the unknown message comes
 	}
 	unknown := wrapperspb.String("a message of a newer version")
@@ -52,7 +52,7 @@ func TestUnknownMessageDropped(t *testing.T) {
 			tc.send(t)
 			// The author likes and unlikes: the grain still answers.
 			for _, want := range []int{2, 1} {
-				_, count, _, err := n.live.Like(ctx, postID, us[0].ID, persistence.LikeToggle, uuid.NewString())
+				_, count, _, err := n.live.Like(ctx, postID, us[0].ID, domain.ToggleLike, uuid.NewString())
 				if err != nil || count != want {
 					t.Fatalf("like after an unknown message: %d %v, want %d", count, err, want)
 				}

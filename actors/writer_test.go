@@ -44,7 +44,7 @@ func busyWriter(t *testing.T, n *node, author *persistence.User, liker uuid.UUID
 	before := n.live.Stats().Batches
 	done := make(chan error, 1)
 	go func() {
-		_, _, _, err := n.live.Like(context.Background(), blocker, liker, persistence.LikeSet, uuid.NewString())
+		_, _, _, err := n.live.Like(context.Background(), blocker, liker, domain.Like, uuid.NewString())
 		done <- err
 	}()
 	waitFor(t, "the writer to take the blocked batch", func() (bool, error) {
@@ -59,7 +59,7 @@ type likeAnswer struct {
 	err   error
 }
 
-func likeAsync(n *node, postID, user uuid.UUID, op persistence.LikeOp, rid string) <-chan likeAnswer {
+func likeAsync(n *node, postID, user uuid.UUID, op domain.LikeAction, rid string) <-chan likeAnswer {
 	ch := make(chan likeAnswer, 1)
 	go func() {
 		liked, count, _, err := n.live.Like(context.Background(), postID, user, op, rid)
@@ -91,9 +91,9 @@ func TestSharedCommit(t *testing.T) {
 		// a likes the even posts, b toggles the odd ones: one request
 		// each, so that each post's batch holds all of its requests.
 		if i%2 == 0 {
-			answers[i] = append(answers[i], likeAsync(n, p, a.ID, persistence.LikeSet, uuid.NewString()))
+			answers[i] = append(answers[i], likeAsync(n, p, a.ID, domain.Like, uuid.NewString()))
 		} else {
-			answers[i] = append(answers[i], likeAsync(n, p, b.ID, persistence.LikeToggle, uuid.NewString()))
+			answers[i] = append(answers[i], likeAsync(n, p, b.ID, domain.ToggleLike, uuid.NewString()))
 		}
 	}
 	waitFor(t, "every post's batch to queue at the writer", func() (bool, error) { return n.live.WriterQueued() == len(posts), nil })
@@ -161,18 +161,18 @@ func TestBackpressure(t *testing.T) {
 			}
 			// One like in flight (the writer waits on the post's lock).
 			release := holdPost(t, n.db, hot)
-			first := likeAsync(n, hot, us[3].ID, persistence.LikeSet, uuid.NewString())
+			first := likeAsync(n, hot, us[3].ID, domain.Like, uuid.NewString())
 			waitFor(t, "the first like to be written", func() (bool, error) { return n.live.Stats().Batches == 1, nil })
 
 			// Two sends of one toggle: the second joins the first.
 			rid := uuid.NewString()
-			joined := []<-chan likeAnswer{likeAsync(n, target, a.ID, persistence.LikeToggle, rid)}
+			joined := []<-chan likeAnswer{likeAsync(n, target, a.ID, domain.ToggleLike, rid)}
 			waitFor(t, "the toggle to queue", func() (bool, error) { return n.live.Pending() == 2, nil })
-			joined = append(joined, likeAsync(n, target, a.ID, persistence.LikeToggle, rid))
+			joined = append(joined, likeAsync(n, target, a.ID, domain.ToggleLike, rid))
 
 			// Full: refused at once, retryable.
 			refusedRID := uuid.NewString()
-			_, _, _, err := n.live.Like(context.Background(), target, b.ID, persistence.LikeToggle, refusedRID)
+			_, _, _, err := n.live.Like(context.Background(), target, b.ID, domain.ToggleLike, refusedRID)
 			var de *domain.Error
 			if !errors.As(err, &de) || de.Kind != domain.KindUnavailable || de.RetryAfter < 1 {
 				t.Fatalf("a like past the bound answered %v, want unavailable with a retry delay", err)
@@ -193,7 +193,7 @@ func TestBackpressure(t *testing.T) {
 			// The refused toggle's retry is a fresh attempt; its own retry
 			// then gets the same answer and toggles nothing.
 			for i := range 2 {
-				liked, _, _, err := n.live.Like(context.Background(), target, b.ID, persistence.LikeToggle, refusedRID)
+				liked, _, _, err := n.live.Like(context.Background(), target, b.ID, domain.ToggleLike, refusedRID)
 				if err != nil || !liked {
 					t.Fatalf("retry %d of the refused toggle: liked %v, %v", i, liked, err)
 				}
@@ -217,7 +217,7 @@ func TestLikeStorm(t *testing.T) {
 	for i := range posts {
 		posts[i] = n.post(t, us[0])
 	}
-	ops := []persistence.LikeOp{persistence.LikeSet, persistence.LikeUnset, persistence.LikeToggle}
+	ops := []domain.LikeAction{domain.Like, domain.Unlike, domain.ToggleLike}
 	var wg sync.WaitGroup
 	errs := make(chan error, 500)
 	for i, u := range us[1:] {

@@ -14,6 +14,7 @@ import (
 
 	"campus/domain"
 	"campus/persistence"
+	"campus/protocol"
 )
 
 // List sizes of the friends area. Friend lists are shown whole and searched
@@ -350,10 +351,10 @@ func (a *Friends) Send(ctx context.Context, p Principal, in SendRequestInput) (F
 	}
 	if accepted {
 		// The request was theirs: they are its sender, the caller accepted.
-		a.pushPersonal(ctx, to, EventFriendAccept, sender, notice)
+		a.pushPersonal(ctx, to, protocol.EventFriendAccept, sender, notice)
 		return FriendRequestResult{FriendRequest: newRequestView(req, receiver, sender), Message: "Friend request accepted"}, nil
 	}
-	a.pushPersonal(ctx, to, EventFriendRequest, sender, notice)
+	a.pushPersonal(ctx, to, protocol.EventFriendRequest, sender, notice)
 	a.d.Log.Info().Str("user_id", p.UserID.String()).Str("receiver_id", to.String()).Msg("friend request sent")
 	return FriendRequestResult{FriendRequest: newRequestView(req, sender, receiver), Message: "Friend request sent"}, nil
 }
@@ -401,7 +402,7 @@ func (a *Friends) Accept(ctx context.Context, p Principal, id uuid.UUID) (Friend
 		return FriendRequestResult{}, err
 	}
 	if notice != nil {
-		a.pushPersonal(ctx, res.senderID, EventFriendAccept, res.receiver, notice)
+		a.pushPersonal(ctx, res.senderID, protocol.EventFriendAccept, res.receiver, notice)
 	}
 	return FriendRequestResult{FriendRequest: res.view, Message: "Friend request accepted"}, nil
 }
@@ -569,8 +570,8 @@ func (a *Friends) pushRemoved(ctx context.Context, to uuid.UUID, from *persisten
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pushTimeout)
 	defer cancel()
 	ev := FriendRemovedEvent{FromUser: NewUserRef(from), UserID: from.ID.String(), RequestID: requestID, Reason: reason}
-	if err := a.d.Pusher.PushToUser(ctx, to, EventFriendRemoved, ev); err != nil {
-		a.d.Log.Warn().Err(err).Str("user_id", to.String()).Str("event", EventFriendRemoved).Msg("live push failed")
+	if err := a.d.Pusher.PushToUser(ctx, to, protocol.EventFriendRemoved, ev); err != nil {
+		a.d.Log.Warn().Err(err).Str("user_id", to.String()).Str("event", protocol.EventFriendRemoved).Msg("live push failed")
 	}
 }
 
@@ -599,7 +600,7 @@ func (a *Friends) pushPersonal(ctx context.Context, to uuid.UUID, event string, 
 		n.Actors = []*persistence.User{from}
 	}
 	ev := NotificationEvent{NotificationView: NewNotificationView(n), UnreadCount: unread}
-	if err := a.d.Pusher.PushToUser(ctx, to, EventNotification, ev); err != nil {
-		a.d.Log.Warn().Err(err).Str("user_id", to.String()).Str("event", EventNotification).Msg("live push failed")
+	if err := a.d.Pusher.PushToUser(ctx, to, protocol.EventNotification, ev); err != nil {
+		a.d.Log.Warn().Err(err).Str("user_id", to.String()).Str("event", protocol.EventNotification).Msg("live push failed")
 	}
 }

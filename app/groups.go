@@ -14,6 +14,7 @@ import (
 
 	"campus/domain"
 	"campus/persistence"
+	"campus/protocol"
 	"campus/searchindex"
 )
 
@@ -1113,8 +1114,8 @@ func pushNotices(ctx context.Context, db bun.IDB, pusher Pusher, log zerolog.Log
 			continue
 		}
 		ev := NotificationEvent{NotificationView: NewNotificationView(x.n), UnreadCount: unread}
-		if err := pusher.PushToUser(ctx, x.to, EventNotification, ev); err != nil {
-			log.Warn().Err(err).Str("user_id", x.to.String()).Str("event", EventNotification).Msg("live push failed")
+		if err := pusher.PushToUser(ctx, x.to, protocol.EventNotification, ev); err != nil {
+			log.Warn().Err(err).Str("user_id", x.to.String()).Str("event", protocol.EventNotification).Msg("live push failed")
 		}
 	}
 }

@@ -29,28 +29,9 @@ type Fanout interface {
 	PushToWatchers(ctx context.Context, postID uuid.UUID, event string, data any) error
 }
 
-// Websocket event names of DESIGN §6 that use cases push to a person.
-//
-// Beyond DESIGN §6 (issue 16; the client's list is client/src/api/protocol.ts):
-//   - post:new {postId, authorId}: a friend (or the reader on another
-//     device) posted; ids only, the client fetches the posts when the reader
-//     asks for them. To the author's friends (not those who mute the author
-//     or share a block with them, persistence.LiveAudience) and the author.
-//   - post:edited {postId, content, images, updatedAt}: the author changed a
-//     post; to its watchers, the same friends and the author.
-//   - friend:removed {fromUser, userId, requestId?, reason}: a request was
-//     declined ("declined", to its sender) or cancelled ("cancelled", to its
-//     receiver), or a friendship ended ("unfriended", to the other one).
-const (
-	EventFriendRequest = "friend:request"
-	EventFriendAccept  = "friend:accept"
-	EventFriendRemoved = "friend:removed"
-	EventPostLike      = "post:like"
-	EventPostComment   = "post:comment"
-	EventPostNew       = "post:new"
-	EventPostEdited    = "post:edited"
-	EventNotification  = "notification"
-)
+// The events use cases push are named in package protocol (every event of
+// the websocket, both ways); their data shapes, which render app views, are
+// here.
 
 // PostNewEvent is the post:new payload: ids only, so a post by someone with
 // a thousand friends costs a thousand tiny frames, not a thousand renders.

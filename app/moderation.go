@@ -12,6 +12,7 @@ import (
 
 	"campus/domain"
 	"campus/persistence"
+	"campus/protocol"
 )
 
 // Audit actions.
@@ -316,7 +317,7 @@ func (m *Moderation) afterRemove(ctx context.Context, t domain.ItemType, item pe
 		return
 	}
 	ev := NotificationEvent{NotificationView: NewNotificationView(notice), UnreadCount: unread}
-	if err := m.d.Pusher.PushToUser(ctx, notice.UserID, EventNotification, ev); err != nil {
+	if err := m.d.Pusher.PushToUser(ctx, notice.UserID, protocol.EventNotification, ev); err != nil {
 		m.d.Log.Warn().Err(err).Str("user_id", notice.UserID.String()).Msg("live push failed")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/rs/zerolog"
 
+	"campus/domain"
 	"campus/persistence"
 	"campus/persistence/testdb"
 )
@@ -36,7 +37,7 @@ func TestPageReadsShareQueriesPerReader(t *testing.T) {
 		want[k] = map[uuid.UUID]bool{}
 		for _, i := range []int{k % 25, (k + 7) % 25, (k + 14) % 25} {
 			if _, err := persistence.ApplyPostBatch(ctx, f.db, persistence.PostBatch{PostID: posts[i],
-				Likes: []persistence.LikeChange{{UserID: readers[k], Op: persistence.LikeSet}}}); err != nil {
+				Likes: []persistence.LikeChange{{UserID: readers[k], Op: domain.Like}}}); err != nil {
 				t.Fatal(err)
 			}
 			want[k][posts[i]] = true
@@ -121,16 +122,16 @@ func TestPageReadsShareQueriesPerReader(t *testing.T) {
 		}
 		defer func() { close(stop); wg.Wait() }()
 		for i := 5; i < 25; i++ {
-			op := persistence.LikeSet
+			op := domain.Like
 			if want[0][posts[i]] {
-				op = persistence.LikeUnset
+				op = domain.Unlike
 			}
 			res, err := persistence.ApplyPostBatch(ctx, f.db, persistence.PostBatch{PostID: posts[i],
 				Likes: []persistence.LikeChange{{UserID: readers[0], Op: op}}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			want[0][posts[i]] = op == persistence.LikeSet
+			want[0][posts[i]] = op == domain.Like
 			page, err := pages.read(ctx, persistence.PostQuery{Limit: 20}, readers[0])
 			if err != nil {
 				t.Fatal(err)
@@ -230,7 +231,7 @@ func TestPageReadsFullPagesPerReader(t *testing.T) {
 		}
 		// Each reader likes the newest post they see.
 		if _, err := persistence.ApplyPostBatch(ctx, f.db, persistence.PostBatch{PostID: wants[k][0],
-			Likes: []persistence.LikeChange{{UserID: readers[k], Op: persistence.LikeSet}}}); err != nil {
+			Likes: []persistence.LikeChange{{UserID: readers[k], Op: domain.Like}}}); err != nil {
 			t.Fatal(err)
 		}
 	}

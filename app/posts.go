@@ -14,6 +14,7 @@ import (
 	"campus/domain"
 	"campus/media"
 	"campus/persistence"
+	"campus/protocol"
 )
 
 // List sizes of posts and comments (DESIGN §5).
@@ -36,7 +37,7 @@ type PostGrains interface {
 	// user likes the post and its like count. requestID is the same on every
 	// retry of one action, which then joins the original rather than
 	// applying it again.
-	Like(ctx context.Context, postID, userID uuid.UUID, op persistence.LikeOp, requestID string) (liked bool, likes int, version int64, err error)
+	Like(ctx context.Context, postID, userID uuid.UUID, action domain.LikeAction, requestID string) (liked bool, likes int, version int64, err error)
 	// AddComment stores c (ID, PostID, UserID, Content set), fills its
 	// CreatedAt and answers the post's comment count.
 	AddComment(ctx context.Context, c *persistence.Comment) (comments int, version int64, err error)
@@ -214,16 +215,6 @@ type CommentDeleted struct {
 	CountsVersion int64  `json:"countsVersion"`
 }
 
-// LikeAction is what a like call asks for.
-type LikeAction int
-
-// The three like calls of DESIGN §5: POST likes, DELETE unlikes, PATCH toggles.
-const (
-	Like LikeAction = iota + 1
-	Unlike
-	ToggleLike
-)
-
 // Create stores a new post with up to three images. Images are validated
 // and stored first; if anything fails, the stored files are removed and no
 // row is left.
@@ -288,7 +279,7 @@ func (a *Posts) Create(ctx context.Context, p Principal, in domain.PostInput, im
 	}
 	a.d.Log.Info().Str("user_id", p.UserID.String()).Str("post_id", row.ID.String()).Int("images", len(saved)).Msg("post created")
 	a.fanOut(ctx, p.UserID, groupID, func(ctx context.Context, to []uuid.UUID) error {
-		return a.d.Fanout.PushToUsers(ctx, to, EventPostNew, PostNewEvent{PostID: row.ID.String(), AuthorID: p.UserID.String()})
+		return a.d.Fanout.PushToUsers(ctx, to, protocol.EventPostNew, PostNewEvent{PostID: row.ID.String(), AuthorID: p.UserID.String()})
 	})
 	return PostResult{Post: NewPostView(view)}, nil
 }
@@ -442,10 +433,10 @@ func (a *Posts) Update(ctx context.Context, p Principal, id uuid.UUID, in domain
 		group = row.Group.ID
 	}
 	a.fanOut(ctx, p.UserID, group, func(ctx context.Context, to []uuid.UUID) error {
-		if err := a.d.Fanout.PushToWatchers(ctx, id, EventPostEdited, ev); err != nil {
+		if err := a.d.Fanout.PushToWatchers(ctx, id, protocol.EventPostEdited, ev); err != nil {
 			return err
 		}
-		return a.d.Fanout.PushToUsers(ctx, to, EventPostEdited, ev)
+		return a.d.Fanout.PushToUsers(ctx, to, protocol.EventPostEdited, ev)
 	})
 	return PostResult{Post: view}, nil
 }
@@ -608,21 +599,14 @@ func (a *Posts) DeleteComment(ctx context.Context, p Principal, postID, commentI
 	return CommentDeleted{Message: "Comment deleted", CommentsCount: n.Count, CountsVersion: n.Version}, nil
 }
 
-var likeOps = map[LikeAction]persistence.LikeOp{
-	Like:       persistence.LikeSet,
-	Unlike:     persistence.LikeUnset,
-	ToggleLike: persistence.LikeToggle,
-}
-
 // Like likes, unlikes or toggles through the post's grain; like and unlike
 // are idempotent. The answer has the spec's like result shape (LikeResult,
 // shared with profile likes). The answer comes after the commit, with the count
 // Postgres returned. requestID names the action across retries, the app's
 // own and the client's (its X-Request-Id): a retry joins the original, so a
 // toggle sent twice toggles once. Empty, the action gets an id of its own.
-func (a *Posts) Like(ctx context.Context, p Principal, postID uuid.UUID, action LikeAction, requestID string) (LikeResult, error) {
-	op, ok := likeOps[action]
-	if !ok {
+func (a *Posts) Like(ctx context.Context, p Principal, postID uuid.UUID, action domain.LikeAction, requestID string) (LikeResult, error) {
+	if !action.Valid() {
 		return LikeResult{}, fmt.Errorf("app: unknown like action %d", action)
 	}
 	if _, err := a.gate(ctx, p, postID); err != nil {
@@ -632,7 +616,7 @@ func (a *Posts) Like(ctx context.Context, p Principal, postID uuid.UUID, action 
 		requestID = uuid.NewString()
 	}
 	return retryOnce(ctx, func() (LikeResult, error) {
-		liked, count, version, err := a.d.Grains.Like(ctx, postID, p.UserID, op, requestID)
+		liked, count, version, err := a.d.Grains.Like(ctx, postID, p.UserID, action, requestID)
 		return LikeResult{IsLiked: liked, LikesCount: count, CountsVersion: version}, err
 	})
 }

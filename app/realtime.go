@@ -2,14 +2,13 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
 	"campus/persistence"
+	"campus/protocol"
 )
 
 // Realtime is what the websocket needs from the app: who a token belongs to,
@@ -98,36 +97,21 @@ func NotificationFrames(n *persistence.Notification, unread int) ([][]byte, erro
 		var event string
 		switch n.Type {
 		case persistence.NotifyLike:
-			event, ev.ActorCount = EventPostLike, max(n.ActorCount, 1)
+			event, ev.ActorCount = protocol.EventPostLike, max(n.ActorCount, 1)
 		case persistence.NotifyComment:
-			event = EventPostComment
+			event = protocol.EventPostComment
 		}
 		if event != "" {
-			f, err := liveFrame(event, ev)
+			f, err := protocol.Frame(event, ev)
 			if err != nil {
 				return nil, err
 			}
 			frames = append(frames, f)
 		}
 	}
-	f, err := liveFrame(EventNotification, NotificationEvent{NotificationView: NewNotificationView(n), UnreadCount: unread})
+	f, err := protocol.Frame(protocol.EventNotification, NotificationEvent{NotificationView: NewNotificationView(n), UnreadCount: unread})
 	if err != nil {
 		return nil, err
 	}
 	return append(frames, f), nil
-}
-
-// liveFrame encodes one websocket text frame, {"event":…,"data":…} (DESIGN
-// §6), the shape actors.Frame makes. app does not import actors for it: that
-// would pull protoactor's remoting into app's tests, which then could not
-// run with the race detector.
-func liveFrame(event string, data any) ([]byte, error) {
-	b, err := json.Marshal(struct {
-		Event string `json:"event"`
-		Data  any    `json:"data"`
-	}{event, data})
-	if err != nil {
-		return nil, fmt.Errorf("app: encode %s frame: %w", event, err)
-	}
-	return b, nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"campus/persistence"
+	"campus/protocol"
 )
 
 func TestNotificationFrames(t *testing.T) {
@@ -24,19 +25,19 @@ func TestNotificationFrames(t *testing.T) {
 		msg    string
 	}{
 		{"like", &persistence.Notification{Type: persistence.NotifyLike, PostID: post}, sender,
-			[]string{EventPostLike, EventNotification}, "Asha Rao liked your post"},
+			[]string{protocol.EventPostLike, protocol.EventNotification}, "Asha Rao liked your post"},
 		{"rolled-up like", &persistence.Notification{Type: persistence.NotifyLike, PostID: post, ActorCount: 1240,
 			Actors: []*persistence.User{sender, {ID: persistence.NewID(), Name: "Ben"}}}, sender,
-			[]string{EventPostLike, EventNotification}, "Asha Rao and 1,239 others liked your post"},
+			[]string{protocol.EventPostLike, protocol.EventNotification}, "Asha Rao and 1,239 others liked your post"},
 		{"like of two", &persistence.Notification{Type: persistence.NotifyLike, PostID: post, ActorCount: 2,
 			Actors: []*persistence.User{sender, {ID: persistence.NewID(), Name: "Ben"}}}, sender,
-			[]string{EventPostLike, EventNotification}, "Asha Rao and Ben liked your post"},
+			[]string{protocol.EventPostLike, protocol.EventNotification}, "Asha Rao and Ben liked your post"},
 		{"comment", &persistence.Notification{Type: persistence.NotifyComment, PostID: post}, sender,
-			[]string{EventPostComment, EventNotification}, "Asha Rao commented on your post"},
+			[]string{protocol.EventPostComment, protocol.EventNotification}, "Asha Rao commented on your post"},
 		{"friend request: notification only", &persistence.Notification{Type: persistence.NotifyFriendRequest}, sender,
-			[]string{EventNotification}, "Asha Rao sent you a friend request"},
+			[]string{protocol.EventNotification}, "Asha Rao sent you a friend request"},
 		{"no sender", &persistence.Notification{Type: persistence.NotifyLike, PostID: post}, nil,
-			[]string{EventNotification}, "Someone liked your post"},
+			[]string{protocol.EventNotification}, "Someone liked your post"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,7 +58,7 @@ func TestNotificationFrames(t *testing.T) {
 					t.Fatalf("frame %s: %v", b, err)
 				}
 				switch f.Event {
-				case EventNotification:
+				case protocol.EventNotification:
 					if f.Data["unreadCount"] != 7.0 || f.Data["message"] != tt.msg || f.Data["id"] != tt.n.ID.String() ||
 						f.Data["isRead"] != false || f.Data["createdAt"] != "2026-01-02T03:04:05Z" ||
 						f.Data["actorCount"] != float64(max(tt.n.ActorCount, len(tt.n.Actors), 1)) ||
@@ -68,7 +69,7 @@ func TestNotificationFrames(t *testing.T) {
 					from := f.Data["fromUser"].(map[string]any)
 					if f.Data["postId"] != post.String() || from["id"] != sender.ID.String() || from["name"] != "Asha Rao" ||
 						from["avatar"].(map[string]any)["url"] != "/media/a.png" ||
-						(f.Event == EventPostLike && f.Data["actorCount"] != float64(max(tt.n.ActorCount, 1))) {
+						(f.Event == protocol.EventPostLike && f.Data["actorCount"] != float64(max(tt.n.ActorCount, 1))) {
 						t.Fatalf("personal event %v", f.Data)
 					}
 				}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"campus/persistence"
+	"campus/protocol"
 )
 
 // MaxResume is the most notifications one resume replays; a client away
@@ -34,7 +35,7 @@ func (r *Realtime) Resume(ctx context.Context, userID uuid.UUID, since time.Time
 	}
 	frames := make([][]byte, 0, len(ns))
 	for _, n := range ns {
-		f, err := liveFrame(EventNotification, NotificationEvent{NotificationView: NewNotificationView(n), UnreadCount: unread})
+		f, err := protocol.Frame(protocol.EventNotification, NotificationEvent{NotificationView: NewNotificationView(n), UnreadCount: unread})
 		if err != nil {
 			return nil, fmt.Errorf("app: resume: %w", err)
 		}

@@ -149,7 +149,7 @@ func seed(t *testing.T) *site {
 		b := persistence.PostBatch{PostID: p.ID}
 		for j, u := range s.users {
 			if (i+j)%2 == 0 {
-				b.Likes = append(b.Likes, persistence.LikeChange{UserID: u.ID, Op: persistence.LikeSet})
+				b.Likes = append(b.Likes, persistence.LikeChange{UserID: u.ID, Op: domain.Like})
 			}
 			if (i+j)%3 == 0 {
 				b.Comments = append(b.Comments, &persistence.Comment{ID: persistence.NewID(), PostID: p.ID, UserID: u.ID,
@@ -547,7 +547,7 @@ func TestBackupWhileWriting(t *testing.T) {
 				live = append(live, p.ID)
 				b := persistence.PostBatch{PostID: p.ID}
 				for _, u := range s.users[:1+i%len(s.users)] {
-					b.Likes = append(b.Likes, persistence.LikeChange{UserID: u.ID, Op: persistence.LikeSet})
+					b.Likes = append(b.Likes, persistence.LikeChange{UserID: u.ID, Op: domain.Like})
 				}
 				if _, err := persistence.ApplyPostBatch(ctx, s.db, b); err != nil {
 					return err

@@ -11,6 +11,7 @@ import (
 
 	"campus/app"
 	"campus/persistence"
+	"campus/protocol"
 )
 
 // ids lists the "id" of each object in l, or of its "user" when it wraps one.
@@ -64,10 +65,10 @@ func TestFriendRequestLifecycle(t *testing.T) {
 	if len(events) != 2 {
 		t.Fatalf("pushes %+v, want friend:request and notification", events)
 	}
-	if e := events[0]; e.to != ben.ID || e.event != app.EventFriendRequest || e.data.(app.PersonalEvent).FromUser.ID != asha.id {
+	if e := events[0]; e.to != ben.ID || e.event != protocol.EventFriendRequest || e.data.(app.PersonalEvent).FromUser.ID != asha.id {
 		t.Fatalf("first push %+v", e)
 	}
-	if e := events[1]; e.to != ben.ID || e.event != app.EventNotification {
+	if e := events[1]; e.to != ben.ID || e.event != protocol.EventNotification {
 		t.Fatalf("second push %+v", e)
 	} else if n := e.data.(app.NotificationEvent); n.Type != "friend_request" || n.UnreadCount != 1 || n.Sender == nil || n.Sender.ID != asha.id || n.Message != "Asha sent you a friend request" {
 		t.Fatalf("notification event %+v", n)
@@ -131,8 +132,8 @@ func TestFriendRequestLifecycle(t *testing.T) {
 		t.Fatalf("accept answer %v", d)
 	}
 	events = s.pusher.take()
-	if len(events) != 2 || events[0].to != asha.ID || events[0].event != app.EventFriendAccept ||
-		events[0].data.(app.PersonalEvent).FromUser.ID != ben.id || events[1].event != app.EventNotification {
+	if len(events) != 2 || events[0].to != asha.ID || events[0].event != protocol.EventFriendAccept ||
+		events[0].data.(app.PersonalEvent).FromUser.ID != ben.id || events[1].event != protocol.EventNotification {
 		t.Fatalf("accept pushes %+v", events)
 	}
 	if n := events[1].data.(app.NotificationEvent); n.Type != "friend_accepted" || n.UnreadCount != 1 || n.Sender.ID != ben.id {
@@ -273,7 +274,7 @@ func TestCrossingRequestAccepts(t *testing.T) {
 		t.Fatalf("after crossing %s", got)
 	}
 	events := s.pusher.take()
-	if len(events) != 2 || events[0].to != asha.ID || events[0].event != app.EventFriendAccept {
+	if len(events) != 2 || events[0].to != asha.ID || events[0].event != protocol.EventFriendAccept {
 		t.Fatalf("crossing pushes %+v", events)
 	}
 }

@@ -37,7 +37,7 @@ type liveStack struct {
 	db       *bun.DB
 	sessions *app.Sessions
 	live     *actors.Live
-	hub      *actors.Hub
+	hub      *realtime.Hub
 	sockets  *realtime.Sockets
 	media    *media.Store
 	mediaDir string
@@ -90,7 +90,9 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.hub, err = st.live.Start(node.Cluster, node.Addresses, actors.HubOptions{}); err != nil {
+	st.live.Start(node.Cluster, node.Addresses)
+	if st.hub, err = realtime.StartHub(node.System, log, realtime.HubOptions{CountInterval: o.countInterval,
+		Members: node.Members, PostsBy: st.live.PostsBy}); err != nil {
 		t.Fatal(err)
 	}
 	st.sessions.OnRevoke(st.hub.UserRevoked)

@@ -106,7 +106,7 @@ func (s *Server) postRoutes() {
 		}
 		return a.DeleteComment(requestContext(ctx), p, id, cid)
 	}))
-	like := func(action app.LikeAction) fasthttp.RequestHandler {
+	like := func(action domain.LikeAction) fasthttp.RequestHandler {
 		return s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 			id, err := pathID(ctx, "id", domain.MsgPostNotFound)
 			if err != nil {
@@ -117,9 +117,9 @@ func (s *Server) postRoutes() {
 			return a.Like(requestContext(ctx), p, id, action, requestID(ctx))
 		})
 	}
-	r.POST("/api/posts/{id}/like", like(app.Like))
-	r.DELETE("/api/posts/{id}/like", like(app.Unlike))
-	r.PATCH("/api/posts/{id}/like", like(app.ToggleLike))
+	r.POST("/api/posts/{id}/like", like(domain.Like))
+	r.DELETE("/api/posts/{id}/like", like(domain.Unlike))
+	r.PATCH("/api/posts/{id}/like", like(domain.ToggleLike))
 }
 
 // postForm reads a new post: JSON {content, visibility}, or multipart with

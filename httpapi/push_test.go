@@ -29,6 +29,7 @@ import (
 
 	"campus/app"
 	"campus/persistence"
+	"campus/protocol"
 	"campus/testlog"
 )
 
@@ -263,7 +264,7 @@ func TestPushEndToEnd(t *testing.T) {
 		before := sender.Stats()
 		ws := st.connect(t, aliceTok)
 		comment()
-		ws.Next(t, app.EventNotification)
+		ws.Next(t, protocol.EventNotification)
 		waitFor(t, "the push to be skipped", func() bool { return sender.Stats().Skipped > before.Skipped })
 		if s := sender.Stats(); s.Sent != before.Sent {
 			t.Fatalf("sent %d pushes to a user with a socket open", s.Sent-before.Sent)

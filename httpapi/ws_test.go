@@ -13,9 +13,9 @@ import (
 	"github.com/fasthttp/websocket"
 	"github.com/google/uuid"
 
-	"campus/actors"
 	"campus/httpapi/wstest"
 	"campus/persistence"
+	"campus/realtime"
 )
 
 func TestLiveEventsReachSockets(t *testing.T) {
@@ -402,7 +402,7 @@ func TestWebsocketFrames(t *testing.T) {
 func TestTooManySockets(t *testing.T) {
 	st := newLiveStack(t, liveOptions{})
 	_, tok := st.user(t, "Many Tabs")
-	for range actors.DefaultMaxSocketsPerUser {
+	for range realtime.DefaultMaxSocketsPerUser {
 		st.connect(t, tok)
 	}
 	c, _, err := st.dial(t, tok, nil)
@@ -412,7 +412,7 @@ func TestTooManySockets(t *testing.T) {
 	if code := c.CloseCode(t); code != websocket.CloseTryAgainLater {
 		t.Fatalf("close code %d", code)
 	}
-	if n, err := st.sockets.Count(); err != nil || n != actors.DefaultMaxSocketsPerUser {
+	if n, err := st.sockets.Count(); err != nil || n != realtime.DefaultMaxSocketsPerUser {
 		t.Fatalf("hub has %d sockets (%v)", n, err)
 	}
 }

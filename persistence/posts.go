@@ -378,21 +378,10 @@ func PostExists(ctx context.Context, db bun.IDB, id uuid.UUID) (bool, error) {
 	return ok, nil
 }
 
-// LikeOp is one like-button action.
-type LikeOp int8
-
-// Like-button actions. Set and Unset are idempotent; Toggle flips whatever
-// the state is at that moment.
-const (
-	LikeSet LikeOp = iota + 1
-	LikeUnset
-	LikeToggle
-)
-
 // LikeChange is one user's like action on the batch's post.
 type LikeChange struct {
 	UserID uuid.UUID
-	Op     LikeOp
+	Op     domain.LikeAction
 }
 
 // CommentRemoval is a request by UserID to delete a comment.
@@ -691,9 +680,9 @@ func (w *batchWork) result() PostBatchResult {
 		state := initial[u]
 		for _, i := range p.ops {
 			switch w.b.Likes[i].Op {
-			case LikeSet:
+			case domain.Like:
 				state = true
-			case LikeUnset:
+			case domain.Unlike:
 				state = false
 			default:
 				state = !state
@@ -712,15 +701,15 @@ func planLikes(likes []LikeChange) (map[uuid.UUID]*likePlan, []uuid.UUID) {
 	for i, l := range likes {
 		p := plans[l.UserID]
 		if p == nil {
-			p = &likePlan{needInitial: l.Op == LikeToggle}
+			p = &likePlan{needInitial: l.Op == domain.ToggleLike}
 			plans[l.UserID] = p
 			order = append(order, l.UserID)
 		}
 		p.ops = append(p.ops, i)
 		switch l.Op {
-		case LikeSet:
+		case domain.Like:
 			p.known, p.final, p.flip = true, true, false
-		case LikeUnset:
+		case domain.Unlike:
 			p.known, p.final, p.flip = true, false, false
 		default:
 			if p.known {

@@ -68,7 +68,7 @@ func TestApplyPostBatchLikes(t *testing.T) {
 	if _, err := db.ExecContext(ctx, "UPDATE posts SET likes_count = 1 WHERE id = ?", post.ID); err != nil {
 		t.Fatal(err)
 	}
-	L := func(u *persistence.User, op persistence.LikeOp) persistence.LikeChange {
+	L := func(u *persistence.User, op domain.LikeAction) persistence.LikeChange {
 		return persistence.LikeChange{UserID: u.ID, Op: op}
 	}
 	tests := []struct {
@@ -78,17 +78,17 @@ func TestApplyPostBatchLikes(t *testing.T) {
 		count     int
 		newLikers []uuid.UUID
 	}{
-		{"like is idempotent", []persistence.LikeChange{L(a, persistence.LikeSet), L(a, persistence.LikeSet), L(b, persistence.LikeSet)},
+		{"like is idempotent", []persistence.LikeChange{L(a, domain.Like), L(a, domain.Like), L(b, domain.Like)},
 			[]bool{true, true, true}, 2, []uuid.UUID{a.ID}},
 		{"toggles follow the database state per user",
-			[]persistence.LikeChange{L(a, persistence.LikeToggle), L(c, persistence.LikeToggle), L(a, persistence.LikeToggle), L(c, persistence.LikeToggle), L(c, persistence.LikeToggle)},
+			[]persistence.LikeChange{L(a, domain.ToggleLike), L(c, domain.ToggleLike), L(a, domain.ToggleLike), L(c, domain.ToggleLike), L(c, domain.ToggleLike)},
 			[]bool{false, true, true, false, true}, 3, []uuid.UUID{c.ID}},
 		{"toggle then set, unset then toggle",
-			[]persistence.LikeChange{L(a, persistence.LikeToggle), L(a, persistence.LikeSet), L(b, persistence.LikeUnset), L(b, persistence.LikeToggle), L(c, persistence.LikeUnset)},
+			[]persistence.LikeChange{L(a, domain.ToggleLike), L(a, domain.Like), L(b, domain.Unlike), L(b, domain.ToggleLike), L(c, domain.Unlike)},
 			[]bool{false, true, false, true, false}, 2, nil},
-		{"unlike everyone", []persistence.LikeChange{L(a, persistence.LikeUnset), L(b, persistence.LikeUnset), L(b, persistence.LikeUnset)},
+		{"unlike everyone", []persistence.LikeChange{L(a, domain.Unlike), L(b, domain.Unlike), L(b, domain.Unlike)},
 			[]bool{false, false, false}, 0, nil},
-		{"even toggles change nothing", []persistence.LikeChange{L(a, persistence.LikeToggle), L(a, persistence.LikeToggle)},
+		{"even toggles change nothing", []persistence.LikeChange{L(a, domain.ToggleLike), L(a, domain.ToggleLike)},
 			[]bool{true, false}, 0, nil},
 	}
 	// Every committed batch moves the counts version on, and answers it.
@@ -119,7 +119,7 @@ func TestApplyPostBatchLikes(t *testing.T) {
 		})
 	}
 	t.Run("missing post", func(t *testing.T) {
-		for _, op := range []persistence.LikeOp{persistence.LikeSet, persistence.LikeUnset} {
+		for _, op := range []domain.LikeAction{domain.Like, domain.Unlike} {
 			_, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: persistence.NewID(),
 				Likes: []persistence.LikeChange{L(a, op)}})
 			if !errors.Is(err, persistence.ErrPostGone) || !errors.Is(err, domain.ErrNotFound) {
@@ -152,7 +152,7 @@ func TestConcurrentBatchWriters(t *testing.T) {
 			for round := range 30 {
 				var likes []persistence.LikeChange
 				for i, u := range users {
-					op := persistence.LikeOp((i+round+w)%3 + 1)
+					op := domain.LikeAction((i+round+w)%3 + 1)
 					likes = append(likes, persistence.LikeChange{UserID: u.ID, Op: op})
 				}
 				if _, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: post.ID, Likes: likes}); err != nil {
@@ -181,7 +181,7 @@ func TestApplyPostBatchComments(t *testing.T) {
 	c1 := &persistence.Comment{ID: persistence.NewID(), UserID: other.ID, Content: "first"}
 	c2 := &persistence.Comment{ID: persistence.NewID(), UserID: author.ID, Content: "second"}
 	res, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: post.ID, Comments: []*persistence.Comment{c1, c2},
-		Likes: []persistence.LikeChange{{UserID: other.ID, Op: persistence.LikeSet}}})
+		Likes: []persistence.LikeChange{{UserID: other.ID, Op: domain.Like}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestPostsPagesAndDelete(t *testing.T) {
 		time.Sleep(2 * time.Millisecond) // distinct created_at
 	}
 	if _, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: posts[3].ID,
-		Likes: []persistence.LikeChange{{UserID: viewer.ID, Op: persistence.LikeSet}}}); err != nil {
+		Likes: []persistence.LikeChange{{UserID: viewer.ID, Op: domain.Like}}}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -283,7 +283,7 @@ func TestPostsPagesAndDelete(t *testing.T) {
 	other, third := newUser("Other Viewer"), newUser("Third Viewer")
 	insert(t, db, other, third)
 	if _, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: posts[1].ID,
-		Likes: []persistence.LikeChange{{UserID: other.ID, Op: persistence.LikeSet}, {UserID: viewer.ID, Op: persistence.LikeSet}}}); err != nil {
+		Likes: []persistence.LikeChange{{UserID: other.ID, Op: domain.Like}, {UserID: viewer.ID, Op: domain.Like}}}); err != nil {
 		t.Fatal(err)
 	}
 	readers := []uuid.UUID{other.ID, viewer.ID, third.ID}
@@ -384,7 +384,7 @@ func TestApplyPostBatches(t *testing.T) {
 	likes := func(us ...*persistence.User) []persistence.LikeChange {
 		var ls []persistence.LikeChange
 		for _, u := range us {
-			ls = append(ls, persistence.LikeChange{UserID: u.ID, Op: persistence.LikeToggle})
+			ls = append(ls, persistence.LikeChange{UserID: u.ID, Op: domain.ToggleLike})
 		}
 		return ls
 	}
@@ -419,7 +419,7 @@ func TestApplyPostBatches(t *testing.T) {
 			{PostID: posts[1].ID, Likes: likes(a)},
 			{PostID: posts[3].ID, Likes: likes(b)},
 			{PostID: posts[1].ID, Likes: likes(a)},
-			{PostID: posts[2].ID, Likes: []persistence.LikeChange{{UserID: a.ID, Op: persistence.LikeSet}}},
+			{PostID: posts[2].ID, Likes: []persistence.LikeChange{{UserID: a.ID, Op: domain.Like}}},
 		}, []error{nil, nil, nil, nil}, []int{-1, 0, 2, 2}, 1},
 	}
 	for _, tt := range tests {

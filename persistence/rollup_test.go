@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
+	"campus/domain"
 	"campus/persistence"
 	"campus/persistence/testdb"
 )
@@ -50,7 +51,7 @@ func (f *rollupFixture) like(us ...*persistence.User) persistence.CreatedNotific
 	ctx := context.Background()
 	batch := persistence.PostBatch{PostID: f.post.ID}
 	for _, u := range us {
-		batch.Likes = append(batch.Likes, persistence.LikeChange{UserID: u.ID, Op: persistence.LikeSet})
+		batch.Likes = append(batch.Likes, persistence.LikeChange{UserID: u.ID, Op: domain.Like})
 	}
 	if _, err := persistence.ApplyPostBatch(ctx, f.db, batch); err != nil {
 		f.t.Fatal(err)
@@ -199,7 +200,7 @@ func TestRollupUnreadCounterIsExactOnEveryPath(t *testing.T) {
 		}, 3, 3, 5, ""}, // the new roll-up had only them: "5 people liked your post"
 		{"a like on the other post", func() error {
 			_, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: otherPost.ID,
-				Likes: []persistence.LikeChange{{UserID: ls[1].ID, Op: persistence.LikeSet}}})
+				Likes: []persistence.LikeChange{{UserID: ls[1].ID, Op: domain.Like}}})
 			if err != nil {
 				return err
 			}
@@ -272,7 +273,7 @@ func TestDeletedLikerLeavesTheRollup(t *testing.T) {
 			gone := ls[len(ls)-1]
 			if tt.unlike {
 				if _, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: f.post.ID,
-					Likes: []persistence.LikeChange{{UserID: gone.ID, Op: persistence.LikeUnset}}}); err != nil {
+					Likes: []persistence.LikeChange{{UserID: gone.ID, Op: domain.Unlike}}}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -7,10 +7,11 @@ import (
 
 	"github.com/google/uuid"
 
-	"campus/actors"
+	"campus/protocol"
 )
 
-// Client frame limits (DESIGN §6, §10).
+// Client frame limits (DESIGN §6, §10); the cap on watched posts is
+// protocol.MaxWatched.
 const (
 	// MaxFrame is the largest frame a client may send; a larger one is
 	// answered with an error frame.
@@ -18,35 +19,7 @@ const (
 	// readLimit is where the socket itself gives up (close 1009): reading
 	// and discarding gigabytes to answer politely is not worth it.
 	readLimit = 1 << 20
-	// MaxWatched caps the posts one connection watches.
-	MaxWatched = 200
 )
-
-// Client → server events (DESIGN §6).
-const (
-	evTest    = "test"
-	evWatch   = "watch"
-	evUnwatch = "unwatch"
-	evAuth    = "auth"
-	// evResume {"since": "<RFC 3339 time>"}: a reconnecting client asks for
-	// the notifications changed since the newest updatedAt it saw.
-	evResume = "resume"
-)
-
-// Server → client events produced here.
-const (
-	evReady        = "ready"
-	evTestResponse = "test:response"
-	evError        = "error"
-)
-
-// ignoredEvents are what the spec's client emits and the server accepts
-// without acting: the server pushes the authoritative event itself when the
-// REST call commits, so a client can never forge one for someone else.
-var ignoredEvents = map[string]bool{
-	evAuth: true, "friend:request": true, "friend:accept": true,
-	"post:like": true, "post:comment": true,
-}
 
 // Error frame messages.
 const (
@@ -95,13 +68,13 @@ func (w watchSet) handle(data []byte) handled {
 		return handled{reply: errorFrame(msgBadFrame)}
 	}
 	switch {
-	case f.Event == evTest:
-		fr, _ := actors.Frame(evTestResponse, map[string]any{"message": "ok", "serverTime": time.Now().UTC()})
+	case f.Event == protocol.EventTest:
+		fr, _ := protocol.Frame(protocol.EventTestResponse, map[string]any{"message": "ok", "serverTime": time.Now().UTC()})
 		return handled{reply: fr}
-	case f.Event == evWatch || f.Event == evUnwatch:
-		reply, added, removed := w.watch(f.Event == evWatch, f.Data)
+	case f.Event == protocol.EventWatch || f.Event == protocol.EventUnwatch:
+		reply, added, removed := w.watch(f.Event == protocol.EventWatch, f.Data)
 		return handled{reply: reply, added: added, removed: removed}
-	case f.Event == evResume:
+	case f.Event == protocol.EventResume:
 		var in struct {
 			Since time.Time `json:"since"`
 		}
@@ -109,7 +82,7 @@ func (w watchSet) handle(data []byte) handled {
 			return handled{reply: errorFrame(msgBadResume)}
 		}
 		return handled{resume: &in.Since}
-	case ignoredEvents[f.Event]:
+	case protocol.Echoed(f.Event):
 		return handled{}
 	default:
 		return handled{reply: errorFrame(msgUnknownEvent)}
@@ -134,7 +107,7 @@ func (w watchSet) watch(add bool, raw json.RawMessage) (reply []byte, added, rem
 		}
 		_, have := w[id]
 		switch {
-		case add && !have && len(w) >= MaxWatched:
+		case add && !have && len(w) >= protocol.MaxWatched:
 			full = true
 		case add && !have:
 			w[id] = struct{}{}
@@ -154,7 +127,7 @@ func (w watchSet) watch(add bool, raw json.RawMessage) (reply []byte, added, rem
 }
 
 func errorFrame(msg string) []byte {
-	f, _ := actors.Frame(evError, map[string]string{"message": msg}) // a map of strings always encodes
+	f, _ := protocol.Frame(protocol.EventError, map[string]string{"message": msg}) // a map of strings always encodes
 	return f
 }
 

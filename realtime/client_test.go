@@ -1,6 +1,8 @@
 package realtime
 
 import (
+	"campus/protocol"
+
 	"encoding/json"
 	"strings"
 	"testing"
@@ -31,7 +33,7 @@ func FuzzFrame(f *testing.F) {
 			Data  json.RawMessage `json:"data"`
 		}
 		bad := len(frame) > MaxFrame || json.Unmarshal(frame, &in) != nil || !known[in.Event]
-		if len(w) > MaxWatched || len(added) != len(w) || len(removed) != 0 {
+		if len(w) > protocol.MaxWatched || len(added) != len(w) || len(removed) != 0 {
 			t.Fatalf("%d watched, %d added, %d removed", len(w), len(added), len(removed))
 		}
 		if reply == nil {

@@ -3,11 +3,16 @@
 // bounded send queue, the session actor that owns a socket's state, the
 // client frames (watch, unwatch, test, resume) and the wire encoding of the server's
 // frames. httpapi keeps the route and the handshake (upgrade, token check)
-// and hands the upgraded connection to Sockets.Serve; the node's hub
-// (package actors) delivers live events to the session actors.
+// and hands the upgraded connection to Sockets.Serve. The node's hub
+// (hub.go) is here too: it gets every node's live events (actors.Live
+// broadcasts them to each member's hub by name) and delivers them to the
+// session actors. Event names and frame encoding are package protocol.
 //
 // Concurrency rules, per type:
-//   - Sockets: safe for concurrent use once built.
+//   - Sockets and Hub: safe for concurrent use once built; Hub only sends
+//     messages to the hub actor.
+//   - hubActor: its fields are touched only inside Receive; a block's post
+//     lookup runs off it and reports back with a message.
 //   - session (one actor per socket): its fields are touched only inside
 //     Receive, which runs on the sender's goroutine and never blocks: it
 //     reads a readable socket (reported by the node's epoll poller) and

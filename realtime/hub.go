@@ -1,4 +1,4 @@
-package actors
+package realtime
 
 import (
 	"context"
@@ -10,6 +10,9 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/google/uuid"
 	"github.com/rs/zerolog"
+
+	"campus/actors"
+	"campus/protocol"
 )
 
 // HubOptions configure a node's hub.
@@ -21,16 +24,16 @@ type HubOptions struct {
 	PingInterval time.Duration
 	// PostsBy answers which of ids are posts written by author: on a block
 	// the hub drops the posts of each of the two from the other's watches
-	// with it (a watch frame carries only post ids). Live.Start reads them
-	// from the database when it is nil; without it a block drops nothing.
+	// with it (a watch frame carries only post ids). Nil: a block drops
+	// nothing (serve.go reads them from the database).
 	PostsBy func(ctx context.Context, author uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error)
 	// CountInterval is how often at most a socket gets a post:counts frame
-	// (default DefaultCountInterval); the node's batcher ticks countSlots
-	// times as often (Live passes its Config's).
+	// (default actors.DefaultCountInterval, as the grains' count batcher,
+	// which ticks protocol.CountSlots times as often: give both the same).
 	CountInterval time.Duration
-	// Members answers how many nodes the cluster has (Live.Start reads the
-	// member list); alone, the hub sends a period's counts as they come
-	// instead of waiting flushDelay for other nodes'. Nil: always wait.
+	// Members answers how many nodes the cluster has (cluster.Node.Members);
+	// alone, the hub sends a period's counts as they come instead of
+	// waiting flushDelay for other nodes'. Nil: always wait.
 	Members func() int
 }
 
@@ -42,8 +45,8 @@ const (
 
 // Errors of Register.
 var (
-	ErrTooManySockets = errors.New("actors: too many sockets for this user")
-	ErrGoingAway      = errors.New("actors: node is shutting down")
+	ErrTooManySockets = errors.New("realtime: too many sockets for this user")
+	ErrGoingAway      = errors.New("realtime: node is shutting down")
 )
 
 // Messages the hub sends to a session actor (package realtime). They never
@@ -69,18 +72,20 @@ type (
 
 // Hub is the node's socket directory (DESIGN §4.3): which local session
 // actors belong to which user and watch which post. Live events arrive from
-// every node as DeliverToUser, DeliverToWatchers and CountsTick; the hub
+// every node as actors.DeliverToUser, actors.DeliverToWatchers and actors.CountsTick; the hub
 // hands them to the matching local sessions as messages: a user's frames
 // as they come, and the watched posts' counts as ONE post:counts frame per
 // session and tick, each post's entry encoded once. The sessions are spread
-// over countSlots phases of the tick (see flush). Its methods are safe for
+// over protocol.CountSlots phases of the tick (see flush). Its methods are safe for
 // concurrent use: they only send messages to the hub actor.
 type Hub struct {
 	root *actor.RootContext
 	pid  *actor.PID
 }
 
-func startHub(system *actor.ActorSystem, log zerolog.Logger, o HubOptions) (*Hub, error) {
+// StartHub spawns the node's hub on system under actors.HubName, where every
+// node's grains and batcher address it (actors.Live broadcasts).
+func StartHub(system *actor.ActorSystem, log zerolog.Logger, o HubOptions) (*Hub, error) {
 	if o.MaxSocketsPerUser <= 0 {
 		o.MaxSocketsPerUser = DefaultMaxSocketsPerUser
 	}
@@ -88,7 +93,7 @@ func startHub(system *actor.ActorSystem, log zerolog.Logger, o HubOptions) (*Hub
 		o.PingInterval = DefaultPingInterval
 	}
 	if o.CountInterval <= 0 {
-		o.CountInterval = DefaultCountInterval
+		o.CountInterval = actors.DefaultCountInterval
 	}
 	props := actor.PropsFromProducer(func() actor.Actor {
 		return &hubActor{
@@ -99,17 +104,11 @@ func startHub(system *actor.ActorSystem, log zerolog.Logger, o HubOptions) (*Hub
 			posts:    make(map[uuid.UUID]*watchers),
 		}
 	})
-	pid, err := system.Root.SpawnNamed(props, HubName)
+	pid, err := system.Root.SpawnNamed(props, actors.HubName)
 	if err != nil {
-		return nil, fmt.Errorf("actors: spawn hub: %w", err)
+		return nil, fmt.Errorf("realtime: spawn hub: %w", err)
 	}
 	return &Hub{root: system.Root, pid: pid}, nil
-}
-
-// StartLocalHub spawns a hub on a plain actor system, for a node without
-// grains (tests of the socket protocol).
-func StartLocalHub(system *actor.ActorSystem, log zerolog.Logger, o HubOptions) (*Hub, error) {
-	return startHub(system, log, o)
 }
 
 // Local messages of the hub actor; they never leave the node.
@@ -191,9 +190,9 @@ func (h *Hub) UsersBlocked(a, b uuid.UUID) {
 // CloseAll closes every local socket with code (1001 "going away" on
 // shutdown) and refuses new ones from then on.
 func (h *Hub) CloseAll(ctx context.Context, code int, reason string) error {
-	_, err := h.root.RequestFuture(h.pid, &hubCloseAll{code: code, reason: reason}, remaining(ctx, hubAskTimeout)).Result()
+	_, err := h.root.RequestFuture(h.pid, &hubCloseAll{code: code, reason: reason}, askTimeout(ctx, hubAskTimeout)).Result()
 	if err != nil {
-		return fmt.Errorf("actors: hub close all: %w", err)
+		return fmt.Errorf("realtime: hub close all: %w", err)
 	}
 	return nil
 }
@@ -202,7 +201,7 @@ func (h *Hub) CloseAll(ctx context.Context, code int, reason string) error {
 func (h *Hub) Sockets() (int, error) {
 	res, err := h.root.RequestFuture(h.pid, &hubCount{}, hubAskTimeout).Result()
 	if err != nil {
-		return 0, fmt.Errorf("actors: hub count: %w", err)
+		return 0, fmt.Errorf("realtime: hub count: %w", err)
 	}
 	return res.(int), nil
 }
@@ -221,10 +220,10 @@ type hubSession struct {
 
 // watchers are the local sessions watching one post, by their slot: a
 // slot's flush walks only its own sessions (at a campus event every post on
-// the shared page has thousands of watchers, a countSlots-th of them per slot).
+// the shared page has thousands of watchers, a protocol.CountSlots-th of them per slot).
 type watchers struct {
 	n      int
-	bySlot [countSlots]map[*hubSession]struct{}
+	bySlot [protocol.CountSlots]map[*hubSession]struct{}
 	// version is the counts_version of the last counts taken: of two
 	// nodes' ticks the older counts of a post may come second.
 	version int64
@@ -254,7 +253,7 @@ type hubActor struct {
 	// slot k's sessions have not been sent since they changed. A flush
 	// walks its slot's dirty posts' watchers.
 	entries      map[uuid.UUID][]byte
-	dirty        [countSlots]map[uuid.UUID]struct{}
+	dirty        [protocol.CountSlots]map[uuid.UUID]struct{}
 	flushPending bool
 	// plan is the first slot period the pending flush is to serve, served
 	// the last one served; nextSlot the slot the next session registered
@@ -309,7 +308,7 @@ func (h *hubActor) Receive(ctx actor.Context) {
 	case *hubWatch:
 		h.watch(msg)
 		h.rewatchAfterBlocks(ctx, msg)
-	case *DeliverToUser:
+	case *actors.DeliverToUser:
 		id, err := uuid.Parse(msg.GetUserId())
 		if err != nil || len(h.users[id]) == 0 {
 			return
@@ -318,7 +317,7 @@ func (h *hubActor) Receive(ctx actor.Context) {
 		for _, s := range h.users[id] {
 			ctx.Send(s.pid, m)
 		}
-	case *DeliverToUsers:
+	case *actors.DeliverToUsers:
 		var m *SessionFrames
 		for _, text := range msg.GetUserIds() {
 			id, err := uuid.Parse(text)
@@ -332,7 +331,7 @@ func (h *hubActor) Receive(ctx actor.Context) {
 				ctx.Send(s.pid, m)
 			}
 		}
-	case *DeliverToWatchers:
+	case *actors.DeliverToWatchers:
 		id, err := uuid.Parse(msg.GetPostId())
 		if err != nil {
 			return
@@ -345,7 +344,7 @@ func (h *hubActor) Receive(ctx actor.Context) {
 			delete(h.posts, id)
 			h.forgetEntry(id)
 		}
-	case *CountsTick:
+	case *actors.CountsTick:
 		h.counts(ctx, msg)
 	case *hubFlush:
 		h.flush(ctx)
@@ -376,34 +375,20 @@ func (h *hubActor) Receive(ctx actor.Context) {
 		h.forgetOldBlocks()
 	case *hubCount:
 		ctx.Respond(len(h.sessions))
-	case *SocketsOfUserRequest:
+	case *actors.SocketsOfUserRequest:
 		n := 0
 		if id, err := uuid.Parse(msg.GetUserId()); err == nil {
 			n = len(h.users[id])
 		}
-		ctx.Respond(&SocketsOfUserResponse{Sockets: int32(n)})
+		ctx.Respond(&actors.SocketsOfUserResponse{Sockets: int32(n)})
 	}
 }
-
-// countSlots is how many phases a tick is cut into. Each session gets its
-// post:counts frame at its slot's phase: every socket still gets at most
-// one frame per CountInterval, and a change waits for a socket's next phase
-// just as long as it waited for the tick before (uniformly up to one
-// interval), but the writes are spread evenly instead of all in one burst.
-// At a campus event the burst was 5,000 frames every 250 ms, ~90 ms of
-// write syscalls in a row, and every like and page request that came
-// meanwhile queued behind it (the paced event's like p99 and the big
-// screen's p99 were that burst). Ten slots (25 ms apart) rather than five:
-// a slot's burst is half as long, and the last socket of a slot gets its
-// frame that much sooner (paced push p99 268-281 ms against 306-309 in
-// alternating runs).
-const countSlots = 10
 
 // counts keeps the entries of changed posts that are watched here, each
 // encoded once however many sessions watch it, owed to every slot, and
 // makes sure a flush follows. A later count of the same post replaces its
 // entry.
-func (h *hubActor) counts(ctx actor.Context, msg *CountsTick) {
+func (h *hubActor) counts(ctx actor.Context, msg *actors.CountsTick) {
 	for _, c := range msg.GetCounts() {
 		id, err := uuid.Parse(c.GetPostId())
 		w := h.posts[id]
@@ -414,7 +399,7 @@ func (h *hubActor) counts(ctx actor.Context, msg *CountsTick) {
 		if h.entries == nil {
 			h.entries = make(map[uuid.UUID][]byte)
 		}
-		h.entries[id] = appendCountEntry(h.entries[id][:0], id.String(), c.GetLikes(), c.GetComments(), c.GetVersion())
+		h.entries[id] = protocol.AppendCountEntry(h.entries[id][:0], id.String(), c.GetLikes(), c.GetComments(), c.GetVersion())
 		for k := range h.dirty {
 			if len(w.bySlot[k]) == 0 {
 				continue // no session of slot k watches it
@@ -426,7 +411,7 @@ func (h *hubActor) counts(ctx actor.Context, msg *CountsTick) {
 		}
 	}
 	if len(h.entries) > 0 && !h.flushPending {
-		h.plan = time.Now().UnixNano() / int64(h.o.CountInterval/countSlots)
+		h.plan = time.Now().UnixNano() / int64(h.o.CountInterval/protocol.CountSlots)
 		h.scheduleFlush(ctx, h.flushDelay())
 	}
 }
@@ -464,7 +449,7 @@ func (h *hubActor) flushDelay() time.Duration {
 	return flushDelay
 }
 
-// flush serves the slot of the current period (CountInterval/countSlots
+// flush serves the slot of the current period (CountInterval/protocol.CountSlots
 // long, on the wall clock like the batchers' ticks, flushDelay late): it
 // assembles each of the slot's sessions' post:counts frame by appending the
 // entries of its watched posts that changed since its last frame, and
@@ -474,7 +459,7 @@ func (h *hubActor) flushDelay() time.Duration {
 // counts, the next period's flush is scheduled.
 func (h *hubActor) flush(ctx actor.Context) {
 	h.flushPending = false
-	period := int64(h.o.CountInterval / countSlots)
+	period := int64(h.o.CountInterval / protocol.CountSlots)
 	now := time.Now()
 	delay := h.flushDelay()
 	p := now.Add(-delay).UnixNano() / period
@@ -482,8 +467,8 @@ func (h *hubActor) flush(ctx actor.Context) {
 		h.scheduleFlush(ctx, max(0, time.Unix(0, h.plan*period).Add(delay).Sub(now)))
 		return
 	}
-	for q := max(h.plan, p-countSlots+1, h.served+1); q <= p; q++ {
-		h.flushSlot(ctx, int(q%countSlots))
+	for q := max(h.plan, p-protocol.CountSlots+1, h.served+1); q <= p; q++ {
+		h.flushSlot(ctx, int(q%protocol.CountSlots))
 		h.served = q
 	}
 	for k := range h.dirty {
@@ -562,19 +547,7 @@ func (h *hubActor) flushSlot(ctx actor.Context, k int) {
 
 // frame is the post:counts frame of the entries of order at positions owed.
 func (h *hubActor) frame(order []uuid.UUID, owed []int32) []byte {
-	n := len(countsHead) + len(countsTail) + len(owed) - 1
-	for _, i := range owed {
-		n += len(h.entries[order[i]])
-	}
-	f := make([]byte, 0, n)
-	f = append(f, countsHead...)
-	for j, i := range owed {
-		if j > 0 {
-			f = append(f, ',')
-		}
-		f = append(f, h.entries[order[i]]...)
-	}
-	return append(f, countsTail...)
+	return protocol.CountsFrame(len(owed), func(i int) []byte { return h.entries[order[owed[i]]] })
 }
 
 // owedKey hashes owed positions (FNV-1a); equal keys are confirmed by
@@ -720,7 +693,7 @@ func (h *hubActor) register(pid *actor.PID, user uuid.UUID) error {
 		return ErrTooManySockets
 	}
 	s := &hubSession{pid: pid, user: user, slot: h.nextSlot}
-	h.nextSlot = (h.nextSlot + 1) % countSlots
+	h.nextSlot = (h.nextSlot + 1) % protocol.CountSlots
 	h.sessions[pid.Id] = s
 	h.users[user] = append(h.users[user], s)
 	return nil
@@ -793,4 +766,14 @@ func (h *hubActor) unwatch(s *hubSession, id uuid.UUID) {
 	if w.n == 0 {
 		delete(h.posts, id)
 	}
+}
+
+// askTimeout is d, or less if ctx ends sooner.
+func askTimeout(ctx context.Context, d time.Duration) time.Duration {
+	if dl, ok := ctx.Deadline(); ok {
+		if left := time.Until(dl); left < d {
+			return max(left, time.Millisecond)
+		}
+	}
+	return d
 }

@@ -1,4 +1,4 @@
-package actors_test
+package realtime
 
 import (
 	"encoding/json"
@@ -10,12 +10,13 @@ import (
 	"github.com/rs/zerolog"
 
 	"campus/actors"
+	"campus/protocol"
 )
 
 // probeSession stands in for a realtime session: it registers user with
 // the hub and hands every frame it gets to frames.
 type probeSession struct {
-	hub        *actors.Hub
+	hub        *Hub
 	user       uuid.UUID
 	registered chan error
 	frames     chan []byte
@@ -25,120 +26,28 @@ func (p *probeSession) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
 		p.hub.Register(ctx, p.user)
-	case *actors.Registered:
+	case *Registered:
 		p.registered <- m.Err
-	case *actors.SessionFrames:
+	case *SessionFrames:
 		for _, f := range m.Frames {
 			p.frames <- f
 		}
 	}
 }
 
-// TestHubDropsWatchesOnBlock: after a block between a and b, a's session
-// no longer gets the counts of b's post nor b's of a's, while each still
-// gets a third person's post, and that third person still gets both.
-func TestHubDropsWatchesOnBlock(t *testing.T) {
-	n := startNode(t)
-	us := n.users(t, 3)
-	a, b, c := us[0], us[1], us[2]
-	pa, pb, pc := n.post(t, a), n.post(t, b), n.post(t, c)
-	system := n.node.Cluster.ActorSystem
-
-	session := func(user uuid.UUID, watch ...uuid.UUID) chan []byte {
-		t.Helper()
-		p := &probeSession{hub: n.hub, user: user, registered: make(chan error, 1), frames: make(chan []byte, 64)}
-		pid := system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return p }))
-		t.Cleanup(func() { system.Root.Stop(pid) })
-		if err := <-p.registered; err != nil {
-			t.Fatal(err)
-		}
-		n.hub.Watch(pid, watch)
-		return p.frames
-	}
-	sa := session(a.ID, pb, pc)
-	sb := session(b.ID, pa, pc)
-	sc := session(c.ID, pa, pb)
-
-	hub := actor.NewPID(system.Address(), actors.HubName)
-	likes := int64(0)
-	// tick sends the hub a change of all three posts and answers the post
-	// ids of each session's frame, in the order a, b, c.
-	tick := func() [3]map[string]bool {
-		t.Helper()
-		likes++
-		system.Root.Send(hub, &actors.CountsTick{Counts: []*actors.PostCount{
-			{PostId: pa.String(), Likes: likes}, {PostId: pb.String(), Likes: likes}, {PostId: pc.String(), Likes: likes}}})
-		var out [3]map[string]bool
-		for i, frames := range []chan []byte{sa, sb, sc} {
-			select {
-			case raw := <-frames:
-				var f struct {
-					Event string `json:"event"`
-					Data  struct {
-						Posts []struct {
-							PostID string `json:"postId"`
-						} `json:"posts"`
-					} `json:"data"`
-				}
-				if err := json.Unmarshal(raw, &f); err != nil || f.Event != "post:counts" {
-					t.Fatalf("frame %q: %v", raw, err)
-				}
-				out[i] = map[string]bool{}
-				for _, p := range f.Data.Posts {
-					out[i][p.PostID] = true
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatalf("session %d got no frame", i)
-			}
-		}
-		return out
-	}
-
-	if got := tick(); !got[0][pb.String()] || !got[1][pa.String()] {
-		t.Fatalf("before the block: %v", got)
-	}
-	n.hub.UsersBlocked(a.ID, b.ID)
-	// The hub looks the authors up off its actor: wait for the drop.
-	deadline := time.Now().Add(10 * time.Second)
-	for got := tick(); got[0][pb.String()] || got[1][pa.String()]; got = tick() {
-		if time.Now().After(deadline) {
-			t.Fatalf("the block dropped nothing: %v", got)
-		}
-	}
-	got := tick()
-	checks := []struct {
-		name string
-		got  map[string]bool
-		want []uuid.UUID
-	}{
-		{"a: only c's post", got[0], []uuid.UUID{pc}},
-		{"b: only c's post", got[1], []uuid.UUID{pc}},
-		{"c: both still", got[2], []uuid.UUID{pa, pb}},
-	}
-	for _, tc := range checks {
-		t.Run(tc.name, func(t *testing.T) {
-			if len(tc.got) != len(tc.want) {
-				t.Fatalf("posts %v, want %v", tc.got, tc.want)
-			}
-			for _, id := range tc.want {
-				if !tc.got[id.String()] {
-					t.Fatalf("posts %v, want %v", tc.got, tc.want)
-				}
-			}
-		})
-	}
-}
-
 // TestHubDeliversToUsers: one DeliverToUsers reaches every local session of
 // each listed user, once, and no one else's; malformed ids are skipped.
 func TestHubDeliversToUsers(t *testing.T) {
-	n := startNode(t)
-	us := n.users(t, 3)
-	a, b, c := us[0], us[1], us[2]
-	system := n.node.Cluster.ActorSystem
+	system := actor.NewActorSystem()
+	t.Cleanup(system.Shutdown)
+	hub, err := StartHub(system, zerolog.Nop(), HubOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := uuid.New(), uuid.New(), uuid.New()
 	session := func(user uuid.UUID) chan []byte {
 		t.Helper()
-		p := &probeSession{hub: n.hub, user: user, registered: make(chan error, 1), frames: make(chan []byte, 8)}
+		p := &probeSession{hub: hub, user: user, registered: make(chan error, 1), frames: make(chan []byte, 8)}
 		pid := system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return p }))
 		t.Cleanup(func() { system.Root.Stop(pid) })
 		if err := <-p.registered; err != nil {
@@ -151,18 +60,18 @@ func TestHubDeliversToUsers(t *testing.T) {
 		ch   chan []byte
 		want bool
 	}{
-		{"a's first socket", session(a.ID), true},
-		{"a's second socket", session(a.ID), true},
-		{"b", session(b.ID), true},
-		{"c, not listed", session(c.ID), false},
+		{"a's first socket", session(a), true},
+		{"a's second socket", session(a), true},
+		{"b", session(b), true},
+		{"c, not listed", session(c), false},
 	}
-	hub := actor.NewPID(system.Address(), actors.HubName)
-	system.Root.Send(hub, &actors.DeliverToUsers{UserIds: []string{a.ID.String(), "not-a-uuid", b.ID.String()},
+	hubPID := actor.NewPID(system.Address(), actors.HubName)
+	system.Root.Send(hubPID, &actors.DeliverToUsers{UserIds: []string{a.String(), "not-a-uuid", b.String()},
 		Frames: [][]byte{[]byte(`{"event":"post:new"}`)}})
 	// Then every socket gets a frame of its own: the fence after which a
 	// socket that was not meant to get post:new will not.
-	for _, u := range []uuid.UUID{a.ID, b.ID, c.ID} {
-		system.Root.Send(hub, &actors.DeliverToUser{UserId: u.String(), Frames: [][]byte{[]byte(`{"event":"fence"}`)}})
+	for _, u := range []uuid.UUID{a, b, c} {
+		system.Root.Send(hubPID, &actors.DeliverToUser{UserId: u.String(), Frames: [][]byte{[]byte(`{"event":"fence"}`)}})
 	}
 	for _, s := range socks {
 		t.Run(s.name, func(t *testing.T) {
@@ -190,7 +99,7 @@ type stampSession struct {
 }
 
 func (p *stampSession) Receive(ctx actor.Context) {
-	if m, ok := ctx.Message().(*actors.SessionFrames); ok {
+	if m, ok := ctx.Message().(*SessionFrames); ok {
 		for _, f := range m.Frames {
 			p.stamps <- time.Now()
 			p.frames <- f
@@ -215,12 +124,12 @@ func TestCountsSpreadOverTheTick(t *testing.T) {
 	system := actor.NewActorSystem()
 	t.Cleanup(system.Shutdown)
 	interval := time.Second
-	slots := actors.CountSlots
+	slots := protocol.CountSlots
 	if slots < 5 {
 		t.Fatalf("the tick is cut into %d slots: a campus event's frames would come in a few large bursts", slots)
 	}
 	period := int64(interval) / int64(slots)
-	hub, err := actors.StartLocalHub(system, zerolog.Nop(), actors.HubOptions{CountInterval: interval})
+	hub, err := StartHub(system, zerolog.Nop(), HubOptions{CountInterval: interval})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +203,7 @@ func TestCountsSpreadOverTheTick(t *testing.T) {
 func TestCountsFramesHoldEachSessionsPosts(t *testing.T) {
 	system := actor.NewActorSystem()
 	t.Cleanup(system.Shutdown)
-	hub, err := actors.StartLocalHub(system, zerolog.Nop(), actors.HubOptions{CountInterval: 100 * time.Millisecond})
+	hub, err := StartHub(system, zerolog.Nop(), HubOptions{CountInterval: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ import (
 // post:counts frame holding exactly its watched posts that changed, with
 // the last counts, and nothing for posts it does not watch or unwatched.
 func TestCountsOneFramePerSocketAndTick(t *testing.T) {
-	n := newTestNode(t, Options{}, actors.HubOptions{})
+	n := newTestNode(t, Options{}, HubOptions{})
 	posts := make([]string, 25)
 	for i := range posts {
 		posts[i] = uuid.NewString()
@@ -135,7 +135,7 @@ func countsOf(t *testing.T, raw []byte) map[string]string {
 // watch is answered once the watch is with the hub, so the first tick after
 // it carries the post.
 func TestWatchChecked(t *testing.T) {
-	n := newTestNode(t, Options{}, actors.HubOptions{})
+	n := newTestNode(t, Options{}, HubOptions{})
 	ok1, ok2, refused, gated, failing := uuid.New(), uuid.New(), uuid.New(), uuid.New(), uuid.New()
 	gate, gatedAsked := make(chan struct{}), make(chan struct{})
 	check := func(_ context.Context, ids []uuid.UUID) ([]uuid.UUID, error) {
@@ -241,7 +241,7 @@ func TestWatchChecked(t *testing.T) {
 // TestHeldFramesAreBounded: a client that floods frames while a watch check
 // runs is disconnected (1008) rather than queued without end.
 func TestHeldFramesAreBounded(t *testing.T) {
-	n := newTestNode(t, Options{}, actors.HubOptions{})
+	n := newTestNode(t, Options{}, HubOptions{})
 	gate := make(chan struct{})
 	defer close(gate)
 	check := func(_ context.Context, ids []uuid.UUID) ([]uuid.UUID, error) {

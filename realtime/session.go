@@ -10,14 +10,12 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/fasthttp/websocket"
 	"github.com/google/uuid"
-
-	"campus/actors"
 )
 
 // session is one websocket's server side (DESIGN §4.3), a local actor
 // spawned per socket: the signed-in user, the posts the socket watches, and
 // the socket's writer with a bounded send queue. The hub reaches it with
-// actors.SessionFrames (a user's events as they come; the watched posts'
+// SessionFrames (a user's events as they come; the watched posts'
 // counts as one post:counts frame per tick), SessionPing, SessionRevoked
 // and SessionClose.
 //
@@ -123,7 +121,7 @@ func (s *session) Receive(ctx actor.Context) {
 		s.self, s.root = ctx.Self(), ctx.ActorSystem().Root
 		s.watched = make(watchSet)
 		s.sockets.hub.Register(ctx, s.client.UserID)
-	case *actors.Registered:
+	case *Registered:
 		s.registered = m.Err == nil
 		// Reading starts first, so that the close of a refused socket is
 		// bounded like any other (closeSent). A refused socket is read too:
@@ -132,22 +130,22 @@ func (s *session) Receive(ctx actor.Context) {
 		switch {
 		case m.Err == nil:
 			s.push(outFrame{kind: outText, data: s.ready})
-		case errors.Is(m.Err, actors.ErrTooManySockets):
+		case errors.Is(m.Err, ErrTooManySockets):
 			s.close(CloseTryAgainLater, "Too many connections")
-		case errors.Is(m.Err, actors.ErrGoingAway):
+		case errors.Is(m.Err, ErrGoingAway):
 			s.close(CloseServiceRestart, RestartReason)
 		default:
 			s.sockets.log.Error().Err(m.Err).Msg("websocket register")
 			s.close(CloseInternal, "Server error")
 		}
 		s.ready = nil
-	case *actors.SessionFrames:
+	case *SessionFrames:
 		for _, f := range m.Frames {
 			if !s.push(outFrame{kind: outText, data: f}) {
 				break
 			}
 		}
-	case *actors.SessionPing:
+	case *SessionPing:
 		if s.polled && time.Since(s.lastSeen) > s.sockets.o.PongWait {
 			s.abort() // no pong, nothing at all, for too long
 			return
@@ -157,9 +155,9 @@ func (s *session) Receive(ctx actor.Context) {
 		s.readAvailable()
 	case *closeTimeout:
 		s.readDone() // the peer never answered our close
-	case *actors.SessionClose:
+	case *SessionClose:
 		s.close(m.Code, m.Reason)
-	case *actors.SessionRevoked:
+	case *SessionRevoked:
 		s.recheck()
 	case *watchChecked:
 		s.watchChecked(m)

@@ -17,7 +17,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/rs/zerolog"
 
-	"campus/actors"
+	"campus/protocol"
 )
 
 // testNode is a plain actor system with a hub and the sockets endpoint,
@@ -26,7 +26,7 @@ import (
 type testNode struct {
 	t       *testing.T
 	system  *actor.ActorSystem
-	hub     *actors.Hub
+	hub     *Hub
 	sockets *Sockets
 	addr    string
 	pids    chan *actor.PID
@@ -35,7 +35,7 @@ type testNode struct {
 	watchable atomic.Pointer[func(context.Context, []uuid.UUID) ([]uuid.UUID, error)]
 }
 
-func newTestNode(t *testing.T, o Options, ho actors.HubOptions) *testNode {
+func newTestNode(t *testing.T, o Options, ho HubOptions) *testNode {
 	t.Helper()
 	n := &testNode{t: t, system: quietSystem(), pids: make(chan *actor.PID, 1)}
 	t.Cleanup(n.system.Shutdown)
@@ -43,7 +43,7 @@ func newTestNode(t *testing.T, o Options, ho actors.HubOptions) *testNode {
 		ho.PingInterval = 24 * time.Hour
 	}
 	var err error
-	if n.hub, err = actors.StartLocalHub(n.system, zerolog.Nop(), ho); err != nil {
+	if n.hub, err = StartHub(n.system, zerolog.Nop(), ho); err != nil {
 		t.Fatal(err)
 	}
 	n.sockets = New(n.system, n.hub, zerolog.Nop(), o)
@@ -91,7 +91,7 @@ func (n *testNode) dial(user uuid.UUID) (*websocket.Conn, *actor.PID) {
 }
 
 func (n *testNode) send(pid *actor.PID, frames ...[]byte) {
-	n.system.Root.Send(pid, &actors.SessionFrames{Frames: frames})
+	n.system.Root.Send(pid, &SessionFrames{Frames: frames})
 }
 
 // waitSockets waits until the hub counts want sockets.
@@ -113,7 +113,7 @@ func (n *testNode) waitSockets(want int) {
 // TestSlowConsumerIsDisconnected: a peer that stops reading is cut off once
 // its queue is full; a peer that reads is not affected.
 func TestSlowConsumerIsDisconnected(t *testing.T) {
-	n := newTestNode(t, Options{MaxQueue: 16, WriteTimeout: 30 * time.Second}, actors.HubOptions{})
+	n := newTestNode(t, Options{MaxQueue: 16, WriteTimeout: 30 * time.Second}, HubOptions{})
 	slowConn, slow := n.dial(uuid.New())
 	fastConn, fast := n.dial(uuid.New())
 
@@ -153,10 +153,10 @@ func TestSlowConsumerIsDisconnected(t *testing.T) {
 // TestSessionClose sends the close frame after what is queued, and nothing
 // after it.
 func TestSessionClose(t *testing.T) {
-	n := newTestNode(t, Options{}, actors.HubOptions{})
+	n := newTestNode(t, Options{}, HubOptions{})
 	conn, s := n.dial(uuid.New())
 	n.send(s, []byte(`{"event":"a","data":{}}`))
-	n.system.Root.Send(s, &actors.SessionClose{Code: CloseGoingAway, Reason: "bye"})
+	n.system.Root.Send(s, &SessionClose{Code: CloseGoingAway, Reason: "bye"})
 	n.send(s, []byte("late"))
 	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
 	if _, got, err := conn.ReadMessage(); err != nil || string(got) != `{"event":"a","data":{}}` {
@@ -172,7 +172,7 @@ func TestSessionClose(t *testing.T) {
 // TestHubPingsSessions: the hub pings every registered socket on its
 // interval (the reader drops peers whose pongs stop).
 func TestHubPingsSessions(t *testing.T) {
-	n := newTestNode(t, Options{}, actors.HubOptions{PingInterval: 50 * time.Millisecond})
+	n := newTestNode(t, Options{}, HubOptions{PingInterval: 50 * time.Millisecond})
 	conn, _ := n.dial(uuid.New())
 	pings := make(chan struct{}, 16)
 	conn.SetPingHandler(func(string) error {
@@ -205,7 +205,7 @@ func TestHubPingsSessions(t *testing.T) {
 // and in order, frames of every size are framed right, and a client's ping
 // is answered through the same queue.
 func TestSessionBurstAndPong(t *testing.T) {
-	n := newTestNode(t, Options{}, actors.HubOptions{})
+	n := newTestNode(t, Options{}, HubOptions{})
 	conn, s := n.dial(uuid.New())
 	sizes := []int{0, 1, 125, 126, 127, 65535, 65536, 70000}
 	var want [][]byte
@@ -246,7 +246,7 @@ func TestSessionBurstAndPong(t *testing.T) {
 // TestTooManySocketsPerUser: the hub refuses a user's socket past the cap
 // with 1013 and keeps the others.
 func TestTooManySocketsPerUser(t *testing.T) {
-	n := newTestNode(t, Options{}, actors.HubOptions{MaxSocketsPerUser: 2})
+	n := newTestNode(t, Options{}, HubOptions{MaxSocketsPerUser: 2})
 	user := uuid.New()
 	n.dial(user)
 	n.dial(user)
@@ -266,14 +266,14 @@ func TestTooManySocketsPerUser(t *testing.T) {
 
 // TestWatchFrames: the answers to the client's frames, on a real socket.
 func TestWatchFrames(t *testing.T) {
-	n := newTestNode(t, Options{}, actors.HubOptions{})
+	n := newTestNode(t, Options{}, HubOptions{})
 	conn, _ := n.dial(uuid.New())
 	send := func(frame string) {
 		if err := conn.WriteMessage(websocket.TextMessage, []byte(frame)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	ids := make([]string, MaxWatched+1)
+	ids := make([]string, protocol.MaxWatched+1)
 	for i := range ids {
 		ids[i] = `"` + uuid.NewString() + `"`
 	}
@@ -281,10 +281,10 @@ func TestWatchFrames(t *testing.T) {
 		name, frame, want string
 	}{
 		{"test", `{"event":"test"}`, `"test:response"`},
-		{"watch at the cap", `{"event":"watch","data":{"postIds":[` + strings.Join(ids[:MaxWatched], ",") + `]}}`, `"test:response"`},
-		{"one more", `{"event":"watch","data":{"postIds":[` + ids[MaxWatched] + `]}}`, msgTooManyWatch},
+		{"watch at the cap", `{"event":"watch","data":{"postIds":[` + strings.Join(ids[:protocol.MaxWatched], ",") + `]}}`, `"test:response"`},
+		{"one more", `{"event":"watch","data":{"postIds":[` + ids[protocol.MaxWatched] + `]}}`, msgTooManyWatch},
 		{"unwatch one, then it fits", `{"event":"unwatch","data":{"postIds":[` + ids[0] + `]}}`, `"test:response"`},
-		{"watch again", `{"event":"watch","data":{"postIds":[` + ids[MaxWatched] + `]}}`, `"test:response"`},
+		{"watch again", `{"event":"watch","data":{"postIds":[` + ids[protocol.MaxWatched] + `]}}`, `"test:response"`},
 		{"bad json", `{"event":`, "Invalid frame"},
 	}
 	for _, tt := range tests {
@@ -310,7 +310,7 @@ func TestWatchFrames(t *testing.T) {
 // TestSilentPeerIsDropped: a peer that answers no ping (and sends nothing)
 // for PongWait is dropped at a ping; one that answers stays.
 func TestSilentPeerIsDropped(t *testing.T) {
-	n := newTestNode(t, Options{PongWait: 300 * time.Millisecond}, actors.HubOptions{PingInterval: 50 * time.Millisecond})
+	n := newTestNode(t, Options{PongWait: 300 * time.Millisecond}, HubOptions{PingInterval: 50 * time.Millisecond})
 	silent, _ := n.dial(uuid.New()) // never reads again: no pongs
 	alive, _ := n.dial(uuid.New())
 	go func() { // reading answers the pings

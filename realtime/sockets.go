@@ -14,7 +14,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/rs/zerolog"
 
-	"campus/actors"
+	"campus/protocol"
 )
 
 // Websocket close codes the server uses. 1008 means "bad or revoked token"
@@ -36,8 +36,8 @@ const (
 	DefaultMaxQueueBytes = 1 << 20
 	DefaultWriteTimeout  = 10 * time.Second
 	// DefaultPongWait drops a peer that answered no ping for this long; the
-	// hub pings every actors.DefaultPingInterval.
-	DefaultPongWait = 2*actors.DefaultPingInterval + 15*time.Second
+	// hub pings every DefaultPingInterval.
+	DefaultPongWait = 2*DefaultPingInterval + 15*time.Second
 	// authWait is how long a socket without ?token= may take to send its
 	// auth frame.
 	authWait = 10 * time.Second
@@ -66,7 +66,7 @@ type Options struct {
 // use.
 type Sockets struct {
 	root  *actor.RootContext
-	hub   *actors.Hub
+	hub   *Hub
 	log   zerolog.Logger
 	o     Options
 	props *actor.Props // one for every session: a socket's own state comes in sessionInit
@@ -84,7 +84,7 @@ var (
 )
 
 // New makes the endpoint; system is the node's actor system, hub its hub.
-func New(system *actor.ActorSystem, hub *actors.Hub, log zerolog.Logger, o Options) *Sockets {
+func New(system *actor.ActorSystem, hub *Hub, log zerolog.Logger, o Options) *Sockets {
 	if o.MaxQueue <= 0 {
 		o.MaxQueue = DefaultMaxQueue
 	}
@@ -147,7 +147,7 @@ func (s *Sockets) Serve(conn *websocket.Conn, c Client) {
 
 func (s *Sockets) spawn(conn *websocket.Conn, c Client) *actor.PID {
 	conn.SetReadLimit(readLimit)
-	ready, err := actors.Frame(evReady, c.Ready)
+	ready, err := protocol.Frame(protocol.EventReady, c.Ready)
 	if err != nil {
 		s.log.Error().Err(err).Msg("websocket ready frame")
 		Refuse(conn, CloseInternal, "Server error")
@@ -210,7 +210,7 @@ func ReadAuthToken(conn *websocket.Conn) string {
 				Token string `json:"token"`
 			} `json:"data"`
 		}
-		if len(msg) > MaxFrame || json.Unmarshal(msg, &f) != nil || f.Event != evAuth {
+		if len(msg) > MaxFrame || json.Unmarshal(msg, &f) != nil || f.Event != protocol.EventAuth {
 			return ""
 		}
 		return f.Data.Token
