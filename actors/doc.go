@@ -1,4 +1,4 @@
-// Package actors is the live state of a node (DESIGN §4): the post grain,
+// Package actors is the live state of a node (docs/architecture.md §4): the post grain,
 // the user grain, the node hub, and the protobuf messages they exchange.
 // The websocket sessions the hub delivers to are actors of package
 // realtime.

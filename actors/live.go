@@ -19,7 +19,7 @@ import (
 	"campus/persistence"
 )
 
-// Grain kinds (DESIGN §4.1, §4.2); a grain's identity is the post or user id.
+// Grain kinds (docs/architecture.md §4.1, §4.2); a grain's identity is the post or user id.
 const (
 	PostKind = "post"
 	UserKind = "user"
@@ -118,7 +118,7 @@ type Live struct {
 	writer *writer
 	// pending counts the post grains' requests accepted and not yet
 	// answered on this node; refused counts those turned away because a
-	// queue was full (DESIGN §4.1, backpressure).
+	// queue was full (docs/architecture.md §4.1, backpressure).
 	pending, refused atomic.Int64
 	// counts batches the post grains' live counts into one broadcast per
 	// tick (counts.go).
@@ -164,7 +164,7 @@ func (l *Live) Kinds() []*cluster.Kind {
 
 // Start spawns this node's hub and makes the client usable. Call it after
 // the cluster member has started: a PID made before carries the address
-// "nonhost" and remote sends to it are dead letters (DESIGN §4.3).
+// "nonhost" and remote sends to it are dead letters (docs/architecture.md §4.3).
 func (l *Live) Start(c *cluster.Cluster, o HubOptions) (*Hub, error) {
 	if o.PostsBy == nil {
 		db := l.cfg.DB

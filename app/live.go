@@ -29,9 +29,9 @@ type Fanout interface {
 	PushToWatchers(ctx context.Context, postID uuid.UUID, event string, data any) error
 }
 
-// Websocket event names of DESIGN §6 that use cases push to a person.
+// Websocket event names of docs/protocol.md §2 that use cases push to a person.
 //
-// Beyond DESIGN §6 (issue 16; the client's list is client/src/api/protocol.ts):
+// Beyond docs/protocol.md §2 (issue 16; the client's list is client/src/api/protocol.ts):
 //   - post:new {postId, authorId}: a friend (or the reader on another
 //     device) posted; ids only, the client fetches the posts when the reader
 //     asks for them. To the author's friends (not those who mute the author
@@ -121,7 +121,7 @@ type GroupRef struct {
 	Name   string `json:"name"`
 }
 
-// NotificationView is the server form of a notification (spec §3): the list
+// NotificationView is the server form of a notification (docs/product.md §3): the list
 // of GET /notifications and the `notification` event carry it. Likes roll
 // up: one notification per post, with its newest likers in Actors (newest
 // first; Sender is the newest) and how many people like the post in

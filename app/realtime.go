@@ -117,8 +117,8 @@ func NotificationFrames(n *persistence.Notification, unread int) ([][]byte, erro
 	return append(frames, f), nil
 }
 
-// liveFrame encodes one websocket text frame, {"event":…,"data":…} (DESIGN
-// §6), the shape actors.Frame makes. app does not import actors for it: that
+// liveFrame encodes one websocket text frame, {"event":…,"data":…} (docs/protocol.md
+// §2), the shape actors.Frame makes. app does not import actors for it: that
 // would pull protoactor's remoting into app's tests, which then could not
 // run with the race detector.
 func liveFrame(event string, data any) ([]byte, error) {

@@ -387,7 +387,7 @@ func TestSettings(t *testing.T) {
 }
 
 // TestServerMessages pins the server's texts that clients react to: the spec
-// says which substrings a client looks for (§8.2) or gives the exact text (§8.4).
+// says which substrings a client looks for (docs/product.md §8.2) or gives the exact text (§8.4).
 func TestServerMessages(t *testing.T) {
 	tests := []struct {
 		name, msg, want string

@@ -14,7 +14,7 @@ import (
 	"campus/actors"
 )
 
-// session is one websocket's server side (DESIGN §4.3), a local actor
+// session is one websocket's server side (docs/architecture.md §4.3), a local actor
 // spawned per socket: the signed-in user, the posts the socket watches, and
 // the socket's writer with a bounded send queue. The hub reaches it with
 // actors.SessionFrames (a user's events as they come; the watched posts'

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the Go tests: with -race on every package, except those whose tests
 # start protoactor remoting (its remote and disthash code trips the race
-# detector — DESIGN §11), which run without it.
+# detector — docs/architecture.md §11.1), which run without it.
 #
 # The groups are decided from one `go list` answer read whole. (A pipe into
 # `grep -q` under pipefail made go list die of SIGPIPE when grep exited early,

@@ -74,7 +74,7 @@ describe('parseEnvelope', () => {
     expect(e.fieldMessage('name')).toBeUndefined();
   });
 
-  it('falls back to the spec §8.1 message when the envelope has none', () => {
+  it('falls back to the docs/product.md §8.1 message when the envelope has none', () => {
     expect(catchError(() => parseEnvelope(400, '{"status":"error","errors":[]}')).message).toBe(
       MSG_BAD_REQUEST,
     );
@@ -203,7 +203,7 @@ describe('request', () => {
   });
 });
 
-describe('503 retries (DESIGN §4.1 backpressure)', () => {
+describe('503 retries (docs/architecture.md §4.1 backpressure)', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -290,7 +290,7 @@ describe('503 retries (DESIGN §4.1 backpressure)', () => {
   });
 });
 
-// --- auth, 401 and uploads (spec §6, §8.1) ------------------------------------
+// --- auth, 401 and uploads (docs/product.md §6, §8.1) ------------------------------------
 
 
 describe('auth and the 401 rule', () => {

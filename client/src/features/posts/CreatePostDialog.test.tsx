@@ -41,7 +41,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('create-post dialog (spec §2.13)', () => {
+describe('create-post dialog (docs/product.md §2.13)', () => {
   it('shows the author with university ID, a counter, and Post disabled when empty', () => {
     renderDialog();
     expect(screen.getByText('Asha Rao')).toBeTruthy();

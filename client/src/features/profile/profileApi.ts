@@ -1,4 +1,4 @@
-// The profile calls (spec §7.3; DESIGN §5 serves both families over the same
+// The profile calls (docs/product.md §7.3; docs/protocol.md §1 serves both families over the same
 // data, the profile screen uses /profile). Uploads reuse onboarding's.
 
 import { apiGet, apiPatch, apiPost } from '../../api/http';
@@ -27,7 +27,7 @@ export interface ProfileLikeResult {
   likesCount: number;
 }
 
-/** POST /api/profile/{id}/like or /unlike (spec §4 Profile like). */
+/** POST /api/profile/{id}/like or /unlike (docs/product.md §4 Profile like). */
 export async function setProfileLike(userId: string, like: boolean): Promise<ProfileLikeResult | null> {
   const data = await apiPost<unknown>(`/profile/${encodeURIComponent(userId)}/${like ? 'like' : 'unlike'}`);
   if (!isRecord(data) || typeof data.isLiked !== 'boolean') return null;
