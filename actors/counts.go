@@ -80,7 +80,7 @@ func (l *Live) flushCounts() {
 }
 
 // EventPostCounts is the watchers' event: one frame per socket and tick
-// holding every watched post whose counts changed (docs/protocol.md §2).
+// holding every watched post whose counts changed (docs/protocol.md §2.5).
 const EventPostCounts = "post:counts"
 
 // The fixed parts of a post:counts frame; the hub puts the entries of a

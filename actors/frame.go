@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Frame encodes one websocket text frame of docs/protocol.md §2:
+// Frame encodes one websocket text frame of docs/protocol.md §2.2:
 // {"event":"name","data":{…}}. Frames are encoded once and the same bytes go
 // to every socket, so a fan-out costs no copies.
 func Frame(event string, data any) ([]byte, error) {

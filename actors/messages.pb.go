@@ -1075,7 +1075,7 @@ func (x *PostCount) GetVersion() int64 {
 
 // The counts of every post whose grain on the sending node committed new
 // counts within one tick of the node-wide count clock: one broadcast per
-// node and tick, however many posts changed (docs/architecture.md §4.1, docs/protocol.md §2).
+// node and tick, however many posts changed (docs/architecture.md §4.6, docs/protocol.md §2.5).
 type CountsTick struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Counts        []*PostCount           `protobuf:"bytes,1,rep,name=counts,proto3" json:"counts,omitempty"`

@@ -31,7 +31,7 @@ const likeWriteEvery = time.Second
 // group-commits like the post grain: a post liked by thousands costs its
 // author one transaction per batch of notifications.
 //
-// Like notifications roll up (one row per post, docs/architecture.md §4.1) and so do their
+// Like notifications roll up (one row per post, docs/architecture.md §6.1) and so do their
 // pushes: a roll-up that changed goes out on the node-wide tick clock
 // (Config.CountInterval), at most once per post and tick, as the post:like
 // of its newest liker and the `notification` with the rolled-up form. Other

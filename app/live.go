@@ -31,7 +31,7 @@ type Fanout interface {
 
 // Websocket event names of docs/protocol.md §2 that use cases push to a person.
 //
-// Beyond docs/protocol.md §2 (issue 16; the client's list is client/src/api/protocol.ts):
+// Added by issue 16 (docs/protocol.md §2.4; the client's list is client/src/api/protocol.ts):
 //   - post:new {postId, authorId}: a friend (or the reader on another
 //     device) posted; ids only, the client fetches the posts when the reader
 //     asks for them. To the author's friends (not those who mute the author

@@ -16,7 +16,7 @@ import (
 	"campus/persistence"
 )
 
-// List sizes of posts and comments (docs/protocol.md §1).
+// List sizes of posts and comments (docs/protocol.md §1.6).
 const (
 	postsPageDefault = 20
 	postsPageMax     = 100
@@ -217,7 +217,7 @@ type CommentDeleted struct {
 // LikeAction is what a like call asks for.
 type LikeAction int
 
-// The three like calls of docs/protocol.md §1: POST likes, DELETE unlikes, PATCH toggles.
+// The three like calls of docs/product.md §7.5: POST likes, DELETE unlikes, PATCH toggles.
 const (
 	Like LikeAction = iota + 1
 	Unlike

@@ -54,7 +54,9 @@ type Options struct {
 	EtcdEndpoints []string
 	// Kinds are the grain kinds this node hosts.
 	Kinds []*protocluster.Kind
-	// RequestTimeout bounds one grain call (docs/architecture.md §4.4: ~1 s).
+	// RequestTimeout bounds one grain call made with protoactor's own
+	// Request (default 1 s; our calls have deadlines of their own,
+	// docs/architecture.md §4.4).
 	RequestTimeout time.Duration
 	// Log receives protoactor's own logs (at warn and above by default).
 	Log zerolog.Logger
@@ -185,7 +187,7 @@ func (n *Node) Ready() error {
 // Members is the number of members this node currently sees.
 func (n *Node) Members() int { return n.Cluster.MemberList.Members().Len() }
 
-// Stop leaves the cluster gracefully (docs/architecture.md §4.4: Shutdown(true), ~2 s).
+// Stop leaves the cluster gracefully (Shutdown(true), ~2 s; docs/architecture.md §4.7).
 // It is safe to call more than once.
 func (n *Node) Stop() {
 	if n == nil || n.stopped {

@@ -5,9 +5,9 @@ import (
 	"unicode/utf8"
 )
 
-// Messages of the account flows. The spec's (docs/product.md §5, §8.2, §8.4) are written
-// exactly as the spec has them because clients match on their text; the rest
-// are ours.
+// Messages of the account flows. Those of docs/product.md (§5, §8.2, §8.4) are
+// written exactly as it has them because clients match on their text; the
+// rest are ours.
 const (
 	MsgAllFieldsRequired         = "All fields are required"
 	MsgPasswordsMismatch         = "Passwords do not match"

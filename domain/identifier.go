@@ -9,8 +9,9 @@ import (
 // MaxEmailLength is the longest address SMTP can carry (RFC 5321 path limit).
 const MaxEmailLength = 254
 
-// emailPattern is the spec's "looks like {email} without spaces": something,
-// an @, something, a dot, something, and no white space anywhere.
+// emailPattern is what "looks like an e-mail address" means (docs/product.md
+// §5): something, an @, something, a dot, something, and no white space
+// anywhere.
 var emailPattern = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
 
 // IsEmail reports whether s looks like an e-mail address (docs/product.md §5). It is the

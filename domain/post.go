@@ -5,8 +5,8 @@ import (
 	"unicode/utf8"
 )
 
-// Messages of posts and comments. The spec's (docs/product.md §5) are written exactly as the
-// spec has them; the rest are ours.
+// Messages of posts and comments. Those of docs/product.md §5 are written
+// exactly as it has them; the rest are ours.
 const (
 	MsgPostEmpty     = "Please add some content or media to your post."
 	MsgTooManyImages = "You can upload a maximum of 3 images."

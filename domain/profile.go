@@ -11,8 +11,9 @@ import (
 	"unicode/utf8"
 )
 
-// Profile limits. The spec sets none (docs/product.md §5: "Other bounds are not shown");
-// these fit the screens of §2.14 and keep one profile row small.
+// Profile limits. The product names none for these fields (docs/product.md
+// §5); these fit the screens of docs/product.md §2.14 and keep one profile row
+// small.
 const (
 	MaxBioLength            = 500
 	MaxLocationLength       = 100

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Search constants (docs/product.md §9, docs/protocol.md §1).
+// Search constants (docs/product.md §9, docs/protocol.md §1.6).
 const (
 	// SearchSnippetRunes is where a post or comment snippet is cut; the
 	// cut text gets SearchEllipsis appended.

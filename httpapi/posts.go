@@ -16,7 +16,7 @@ import (
 // what a too-big upload meets first; JSON routes have their own 64 KiB.
 const maxPostUpload = maxRequestBody
 
-// postRoutes are docs/product.md §7.5 and docs/protocol.md §1's post, comment and like calls.
+// postRoutes are the post, comment and like calls of docs/product.md §7.5.
 func (s *Server) postRoutes() {
 	a := s.deps.Posts
 	if a == nil {

@@ -274,7 +274,7 @@ const (
 // Notification is something that happened to UserID. SenderID, PostID and
 // CommentID are the zero UUID (NULL) when they do not apply.
 //
-// Like notifications roll up (docs/architecture.md §4.1): one row per (user, post),
+// Like notifications roll up (docs/architecture.md §6.1): one row per (user, post),
 // updated in place as likes arrive, with no sender: its actor_ids column
 // holds the newest likers, newest first (written only by
 // CreateNotifications and DeleteAccount), and ActorCount how many people

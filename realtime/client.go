@@ -10,7 +10,7 @@ import (
 	"campus/actors"
 )
 
-// Client frame limits (docs/protocol.md §2, docs/architecture.md §10).
+// Client frame limits (docs/protocol.md §2.8, docs/architecture.md §10).
 const (
 	// MaxFrame is the largest frame a client may send; a larger one is
 	// answered with an error frame.
@@ -22,7 +22,7 @@ const (
 	MaxWatched = 200
 )
 
-// Client → server events (docs/protocol.md §2).
+// Client → server events (docs/protocol.md §2.3).
 const (
 	evTest    = "test"
 	evWatch   = "watch"

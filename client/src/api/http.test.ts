@@ -239,7 +239,7 @@ describe('503 retries (docs/architecture.md §4.1 backpressure)', () => {
     expect(ids[0]).not.toBe(ids[1]);
   });
 
-  it(`gives up after ${RETRIES_503} retries with the §8.1 5xx message`, async () => {
+  it(`gives up after ${RETRIES_503} retries with the docs/product.md §8.1 5xx message`, async () => {
     vi.useFakeTimers();
     const fetchMock = installFakeFetch({ '/api/a': () => busy(1) });
     const p = apiPost('/a');
@@ -341,7 +341,7 @@ describe('auth and the 401 rule', () => {
     expect(sessionStorage.getItem('campus.page')).toBe('feed');
   });
 
-  it('maps 400, 404 and 5xx as §8.1 says and keeps retryAfter', async () => {
+  it('maps 400, 404 and 5xx as docs/product.md §8.1 says and keeps retryAfter', async () => {
     installFakeFetch({
       '/api/a': () => json({ status: 'error' }, 400),
       '/api/b': () => json({ status: 'error', message: 'Post not found' }, 404),

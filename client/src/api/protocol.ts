@@ -57,15 +57,15 @@ export interface ServerEvents {
   'post:counts': { posts: PostCounts[] };
   'post:deleted': { postId: string };
   /**
-   * Beyond docs/protocol.md §2 (issue 16): a friend (or this user on another device)
+   * Issue 16: a friend (or this user on another device)
    * posted. Ids only; the feed's "N new posts" pill fetches the posts when
    * pressed. Not sent for authors the reader muted or shares a block with.
    */
   'post:new': { postId: string; authorId: string };
-  /** Beyond docs/protocol.md §2: the author edited a post this socket watches or may show (a friend's). */
+  /** Issue 16: the author edited a post this socket watches or may show (a friend's). */
   'post:edited': { postId: string; content: string; images?: unknown[]; updatedAt: string };
   /**
-   * Beyond docs/protocol.md §2: fromUser declined the viewer's request ('declined'),
+   * Issue 16: fromUser declined the viewer's request ('declined'),
    * cancelled the request they sent ('cancelled') or ended the friendship
    * ('unfriended'). userId is fromUser's id.
    */

@@ -2,12 +2,12 @@
 //
 // While signed in, one WebSocket to /api/ws?token=… on this origin. It
 // reconnects with exponential backoff; after a reconnect it re-watches the
-// posts on screen and re-fetches their counts (REST is the truth, docs/protocol.md §2).
+// posts on screen and re-fetches their counts (REST is the truth, docs/protocol.md §2.6).
 // Close code 1008 (policy violation) is the server's "bad token": saved auth
 // is cleared and the browser goes to /login (docs/product.md §8.1). 1012 (a node drains
 // for a restart) and 1001 (going away) are not failures: the client
 // reconnects within RESTART_SPREAD_MS, spread at random so that a node's
-// clients do not all land on the others at once (docs/architecture.md §4.4). A test ping goes out
+// clients do not all land on the others at once (docs/architecture.md §4.7). A test ping goes out
 // 3 s after connecting. Events are written into the jotai store.
 
 import type { createStore } from 'jotai';
@@ -280,10 +280,10 @@ export class SocketClient {
       this.opts.store.set(setSocketStatusAtom, 'open');
       this.flush();
       if (reconnected) {
-        // docs/architecture.md §4.4: the server replays the notifications missed since the
+        // docs/protocol.md §2.6: the server replays the notifications missed since the
         // newest one seen; the REST re-read below covers a longer absence.
         if (this.lastNotice) this.send('resume', { since: this.lastNotice.updatedAt });
-        // docs/protocol.md §2: REST is the truth — re-read what may have been missed.
+        // docs/protocol.md §2.6: REST is the truth — re-read what may have been missed.
         this.opts.store.set(notificationsReconnectedAtom);
         void this.opts.store.set(refreshPendingRequestsAtom);
         const ids = this.opts.store.get(watchedPostIdsAtom);

@@ -170,7 +170,7 @@ describe('signup errors (docs/product.md §8.2)', () => {
     expect(signupErrorMessage(undefined)).toBe('Signup failed. Please try again.');
   });
 
-  it('keeps the §8.1 messages for no answer and 5xx', () => {
+  it('keeps the docs/product.md §8.1 messages for no answer and 5xx', () => {
     expect(signupErrorMessage(new ApiError('timeout', 0, 'Request timed out. The server might be busy. Please try again later.'))).toBe(
       'Request timed out. The server might be busy. Please try again later.',
     );

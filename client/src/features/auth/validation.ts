@@ -47,7 +47,7 @@ export const MSG_RESET_OK = 'Password Reset Successful!';
 
 // --- identifiers -------------------------------------------------------------
 
-/** docs/product.md §5: "looks like {email} without spaces". */
+/** docs/product.md §5: an identifier that looks like an e-mail address, without spaces. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** docs/product.md §5: uppercase letters / uppercase letters / digits / digits. */
 export const UNIVERSITY_ID_PATTERN = /^[A-Z]+\/[A-Z]+\/[0-9]+\/[0-9]+$/;
@@ -233,7 +233,7 @@ export function loginFailure(message: string | undefined, identifier: string): L
  * docs/product.md §8.2: what the signup screen shows for a failed call. Duplicates read
  * as one message; otherwise the server's message, else the first field error,
  * else the retry message. Failures without an answer (offline, timeout) and
- * 5xx keep their §8.1 message.
+ * 5xx keep their docs/product.md §8.1 message.
  */
 export function signupErrorMessage(err: unknown): string {
   if (isApiError(err)) {

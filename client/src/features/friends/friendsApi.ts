@@ -92,7 +92,7 @@ function requestsOf(data: unknown, key: string): FriendRequest[] {
     .filter((r) => r.id !== '' && r.status === 'pending');
 }
 
-/** The limit asked of list calls: the server's maximum page (docs/protocol.md §1). */
+/** The limit asked of list calls: the server's maximum page (docs/protocol.md §1.6). */
 const LIST_LIMIT = 100;
 
 export async function fetchSuggestions(signal?: AbortSignal): Promise<Suggestion[]> {

@@ -161,7 +161,7 @@ export const openNotificationsPanelAtom = atom(null, (_get, set, open: boolean) 
   if (open) void set(refreshNotificationsAtom);
 });
 
-/** After a reconnect (docs/protocol.md §2: REST is the truth): re-read what may have been missed. */
+/** After a reconnect (docs/protocol.md §2.6: REST is the truth): re-read what may have been missed. */
 export const notificationsReconnectedAtom = atom(null, (_get, set) => {
   void set(refreshNotificationsAtom);
 });

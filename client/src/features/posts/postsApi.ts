@@ -1,4 +1,4 @@
-// The post, like and comment calls (docs/product.md §7.5, docs/protocol.md §1).
+// The post, like and comment calls (docs/product.md §7.5).
 
 import { apiDelete, apiGet, apiPost, apiPut, upload } from '../../api/http';
 import { isRecord, str } from '../../api/models';

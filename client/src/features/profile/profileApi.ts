@@ -1,5 +1,5 @@
-// The profile calls (docs/product.md §7.3; docs/protocol.md §1 serves both families over the same
-// data, the profile screen uses /profile). Uploads reuse onboarding's.
+// The profile calls (docs/product.md §7.3; both families are served over the same data,
+// docs/product.md §7, and the profile screen uses /profile). Uploads reuse onboarding's.
 
 import { apiGet, apiPatch, apiPost } from '../../api/http';
 import { isRecord, num } from '../../api/models';

@@ -1,4 +1,4 @@
-// GET /api/search?q=&limit= (docs/protocol.md §1): users, posts and comments, ordered
+// GET /api/search?q=&limit= (docs/product.md §7.2): users, posts and comments, ordered
 // by the server (exact title/subtitle matches first, then users, posts,
 // comments). docs/product.md §8.5: a failed search yields empty results silently.
 

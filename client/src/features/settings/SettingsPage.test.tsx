@@ -197,7 +197,7 @@ describe('Settings & Privacy (docs/product.md §2.16, §4)', () => {
     ]);
   });
 
-  it('uses the fallback messages of §8.4 when the server sent none', async () => {
+  it('uses the fallback messages of docs/product.md §8.4 when the server sent none', async () => {
     expect(settingsErrorMessage(new ApiError('http', 500, 'Server error. Please try again later.', 'db down'), MSG_VERIFY_FAILED)).toBe(
       'Failed to verify OTP. Please try again.',
     );
