@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -159,20 +160,9 @@ func ownerKind(o []int) string {
 	return ""
 }
 
-func lineMsg(n int, msg string) string { return "line " + itoa(n) + ": " + msg }
+func lineMsg(n int, msg string) string { return "line " + strconv.Itoa(n) + ": " + msg }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
-}
 
 // moduleRoot is the directory of go.mod above the test's directory.
 func moduleRoot(t *testing.T) string {
