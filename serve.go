@@ -290,7 +290,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	case err := <-errc:
 		return err
 	}
-	// The drain (DESIGN §4.4), all within CAMPUS_SHUTDOWN_TIMEOUT: ready
+	// The drain (docs/architecture.md §4.7), all within CAMPUS_SHUTDOWN_TIMEOUT: ready
 	// turns 503 and new sockets are refused first, so the load balancer
 	// and the clients go elsewhere; the sockets close with 1012 "service
 	// restart" (clients reconnect to another node with jitter and resume);

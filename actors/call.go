@@ -78,7 +78,7 @@ var errNoOwner = errors.New("no member to host the grain")
 // sending it again when the member it was sent to leaves the topology
 // meanwhile. A message is sent again only when its target is gone, so a
 // live grain never sees it twice from here; the dead one may have handled
-// it before it died, which the request ids of likes cover (DESIGN §4.1:
+// it before it died, which the request ids of likes cover (docs/architecture.md §4.1:
 // the same as the client's retry after a 503).
 func (l *Live) call(identity, kind string, msg any, deadline time.Time) (any, error) {
 	c := l.cluster

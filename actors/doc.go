@@ -1,4 +1,4 @@
-// Package actors is the live state of a node (DESIGN §4): the post grain,
+// Package actors is the live state of a node (docs/architecture.md §4): the post grain,
 // the user grain, the node-wide writer and count batcher, the Live client
 // the app calls them through, and the protobuf messages they exchange with
 // each other and with every node's hub. The hub and the websocket sessions

@@ -20,7 +20,7 @@ import (
 	"campus/protocol"
 )
 
-// Grain kinds (DESIGN §4.1, §4.2); a grain's identity is the post or user id.
+// Grain kinds (docs/architecture.md §4.1, §4.2); a grain's identity is the post or user id.
 const (
 	PostKind = "post"
 	UserKind = "user"
@@ -123,7 +123,7 @@ type Live struct {
 	writer *writer
 	// pending counts the post grains' requests accepted and not yet
 	// answered on this node; refused counts those turned away because a
-	// queue was full (DESIGN §4.1, backpressure).
+	// queue was full (docs/architecture.md §4.1, backpressure).
 	pending, refused atomic.Int64
 	// counts batches the post grains' live counts into one broadcast per
 	// tick (counts.go).
@@ -169,7 +169,7 @@ func (l *Live) Kinds() []*cluster.Kind {
 
 // Start makes the client usable. Call it after the cluster member has
 // started: a PID made before carries the address "nonhost" and remote sends
-// to it are dead letters (DESIGN §4.3). members answers the remoting
+// to it are dead letters (docs/architecture.md §4.3). members answers the remoting
 // addresses of the members the node sees (cluster.Node.Addresses), whose
 // hubs (realtime.StartHub, under HubName) get the live events; it must be
 // safe from any goroutine.

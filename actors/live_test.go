@@ -368,7 +368,7 @@ func TestGroupCommit(t *testing.T) {
 
 // TestTwinActivations drives the cluster's activation of a post grain and a
 // second activation of the same identity at once, as a topology change can
-// produce (DESIGN §4): the database stays exact and every answer agrees
+// produce (docs/architecture.md §4): the database stays exact and every answer agrees
 // with it.
 func TestTwinActivations(t *testing.T) {
 	n := startNode(t)

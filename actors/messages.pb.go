@@ -1,5 +1,5 @@
 // Messages between grains, and from grains to the node hubs. Every message
-// that may cross nodes is a protobuf message (DESIGN §4.4). Receivers must
+// that may cross nodes is a protobuf message (docs/architecture.md §4.4). Receivers must
 // know a type before senders use it: in a rolling upgrade add new types in
 // one release and send them in the next.
 
@@ -1075,7 +1075,7 @@ func (x *PostCount) GetVersion() int64 {
 
 // The counts of every post whose grain on the sending node committed new
 // counts within one tick of the node-wide count clock: one broadcast per
-// node and tick, however many posts changed (DESIGN §4.1, §6).
+// node and tick, however many posts changed (docs/architecture.md §4.6, docs/protocol.md §2.5).
 type CountsTick struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Counts        []*PostCount           `protobuf:"bytes,1,rep,name=counts,proto3" json:"counts,omitempty"`

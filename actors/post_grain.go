@@ -11,7 +11,7 @@ import (
 	"campus/persistence"
 )
 
-// postGrain serializes one post's likes and comments (DESIGN §4.1).
+// postGrain serializes one post's likes and comments (docs/architecture.md §4.1).
 //
 // Group commit: requests queue while a transaction is in flight; when it
 // commits, everything queued (up to MaxBatch) goes into the next single
@@ -204,7 +204,7 @@ func (g *postGrain) onRemove(ctx actor.Context, msg *RemoveCommentRequest) {
 // enqueue queues op for the next transaction, or refuses it at once (and
 // answers false) when the grain's queue or the node's backlog is full: a
 // request that would wait past its caller's timeout is better answered
-// "unavailable, retry" now (DESIGN §4.1, backpressure).
+// "unavailable, retry" now (docs/architecture.md §4.1, backpressure).
 func (g *postGrain) enqueue(ctx actor.Context, op *postOp) bool {
 	l := g.live
 	if len(g.queue) >= l.cfg.MaxQueue || l.pending.Load() >= int64(l.cfg.MaxPending) {

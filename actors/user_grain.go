@@ -25,13 +25,13 @@ const maxNotifyBatch = 500
 // waiting NotifyRequest is bounded by.
 const likeWriteEvery = time.Second
 
-// userGrain serializes what is personal to one user (DESIGN §4.2): it
+// userGrain serializes what is personal to one user (docs/architecture.md §4.2): it
 // creates notifications (the database de-duplicates them), counts the
 // unread ones, and only then broadcasts the user's events to every hub. It
 // group-commits like the post grain: a post liked by thousands costs its
 // author one transaction per batch of notifications.
 //
-// Like notifications roll up (one row per post, DESIGN §4.1) and so do their
+// Like notifications roll up (one row per post, docs/architecture.md §6.1) and so do their
 // pushes: a roll-up that changed goes out on the node-wide tick clock
 // (Config.CountInterval), at most once per post and tick, as the post:like
 // of its newest liker and the `notification` with the rolled-up form. Other

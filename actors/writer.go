@@ -11,8 +11,8 @@ import (
 	"campus/persistence"
 )
 
-// writer is the node-wide committer of the post grains' batches (DESIGN
-// §4.1, shared commits across posts): every grain hands it its ready batch,
+// writer is the node-wide committer of the post grains' batches (docs/architecture.md
+// §4.5, shared commits across posts): every grain hands it its ready batch,
 // and it writes the batches handed in meanwhile, of many posts, in one
 // transaction. At a campus event hundreds of posts are warm at once; one
 // transaction each paid a commit (a WAL flush) per post per round, the naive

@@ -21,7 +21,7 @@ import (
 
 // Code lock-out: this many wrong codes on one account within the window
 // block code entry until the window passes — across codes, so asking for a
-// new code does not buy more guesses (DESIGN §10).
+// new code does not buy more guesses (docs/architecture.md §10).
 const (
 	accountCodeFailures = 10
 	accountCodeWindow   = time.Hour
@@ -158,7 +158,7 @@ func (a *Accounts) Signup(ctx context.Context, in domain.SignupInput, ip string)
 }
 
 // mapUserConflict turns unique violations on users into the 409s clients
-// recognise (spec §8.2).
+// recognise (docs/product.md §8.2).
 func mapUserConflict(err error) error {
 	name, ok := persistence.IsUniqueViolation(err)
 	switch {

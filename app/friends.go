@@ -18,7 +18,7 @@ import (
 )
 
 // List sizes of the friends area. Friend lists are shown whole and searched
-// on the device (spec §2.14), so their pages are large.
+// on the device (docs/product.md §2.14), so their pages are large.
 const (
 	friendsPageDefault  = 500
 	friendsPageMax      = 1000
@@ -52,7 +52,7 @@ type FriendsDeps struct {
 	Log    zerolog.Logger
 }
 
-// Friends is friend requests, friendships and suggestions (spec §7.4).
+// Friends is friend requests, friendships and suggestions (docs/product.md §7.4).
 type Friends struct {
 	d FriendsDeps
 }
@@ -62,7 +62,7 @@ func NewFriends(d FriendsDeps) *Friends {
 	return &Friends{d: d}
 }
 
-// FriendRequestView is a friend request as spec §3 has it.
+// FriendRequestView is a friend request as docs/product.md §3 has it.
 type FriendRequestView struct {
 	ID        string      `json:"id"`
 	Sender    UserSummary `json:"sender"`
@@ -103,7 +103,7 @@ type SentRequestsResult struct {
 	NextCursor   *string             `json:"nextCursor"`
 }
 
-// SuggestionView is one "people you may know" entry (spec §3).
+// SuggestionView is one "people you may know" entry (docs/product.md §3).
 type SuggestionView struct {
 	User          UserSummary `json:"user"`
 	MutualFriends int         `json:"mutualFriends"`

@@ -102,7 +102,7 @@ type GroupRef struct {
 	Name   string `json:"name"`
 }
 
-// NotificationView is the server form of a notification (spec §3): the list
+// NotificationView is the server form of a notification (docs/product.md §3): the list
 // of GET /notifications and the `notification` event carry it. Likes roll
 // up: one notification per post, with its newest likers in Actors (newest
 // first; Sender is the newest) and how many people like the post in

@@ -16,7 +16,7 @@ import (
 	"campus/persistence"
 )
 
-// List sizes (DESIGN §5): ?limit= defaults to 20 and is capped at 100.
+// List sizes (docs/protocol.md §1.6): ?limit= defaults to 20 and is capped at 100.
 const (
 	notificationsPageDefault = 20
 	notificationsPageMax     = 100

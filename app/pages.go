@@ -14,13 +14,13 @@ import (
 	"campus/persistence"
 )
 
-// Reads of a page of posts are group-committed like likes are (DESIGN §4.1),
+// Reads of a page of posts are group-committed like likes are (docs/architecture.md §4.1),
 // but for reading: the readers of one page (the same author filter, cursor
 // and size: at a campus event, the first page of the feed) that arrive while
 // that page's query runs wait for the next query and share it. One query
 // answers them all, each reader's likes included, and the page is encoded
 // once for all of them. A reader never joins a query that is already
-// running, so every answer still comes straight from Postgres (DESIGN §4),
+// running, so every answer still comes straight from Postgres (docs/architecture.md §4),
 // from a query that started after the request arrived: it sees every write
 // committed before, the reader's own like included. Nothing is cached
 // between queries. Blocks and mutes are per reader: the shared query marks

@@ -12,7 +12,7 @@ import (
 	"golang.org/x/crypto/argon2"
 )
 
-// Argon2id parameters (DESIGN §10; OWASP's 19 MiB / t=2 / p=1 minimum).
+// Argon2id parameters (docs/architecture.md §10; OWASP's 19 MiB / t=2 / p=1 minimum).
 const (
 	argonMemoryKiB = 19 * 1024
 	argonTime      = 2

@@ -17,7 +17,7 @@ import (
 	"campus/protocol"
 )
 
-// List sizes of posts and comments (DESIGN §5).
+// List sizes of posts and comments (docs/protocol.md §1).
 const (
 	postsPageDefault = 20
 	postsPageMax     = 100
@@ -91,7 +91,7 @@ type PostImageView struct {
 	Variants []VariantView `json:"variants"`
 }
 
-// PostView is the post JSON of spec §3. Author and User are the same
+// PostView is the post JSON of docs/product.md §3. Author and User are the same
 // summary: clients read either.
 type PostView struct {
 	ID            string          `json:"id"`
@@ -622,10 +622,10 @@ func (a *Posts) Like(ctx context.Context, p Principal, postID uuid.UUID, action 
 }
 
 // retryOnce calls fn and, if it failed for a reason that is not the user's
-// (a grain call that got no answer), calls it once more (DESIGN §4.4). Grain
+// (a grain call that got no answer), calls it once more (docs/architecture.md §4.4). Grain
 // calls carry ids that make the repeat harmless. A grain call that still
 // failed did nothing the caller must undo, and its retry joins it: it is
-// answered 503 with Retry-After, never 500 (DESIGN §4.1).
+// answered 503 with Retry-After, never 500 (docs/architecture.md §4.1).
 func retryOnce[T any](ctx context.Context, fn func() (T, error)) (T, error) {
 	v, err := fn()
 	var de *domain.Error

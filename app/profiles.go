@@ -51,7 +51,7 @@ type Notifier interface {
 	NotifyUser(ctx context.Context, userID uuid.UUID, typ string, sender uuid.UUID) error
 }
 
-// Profiles serves both profile families of spec §7.2 and §7.3 over the same
+// Profiles serves both profile families of docs/product.md §7.2 and §7.3 over the same
 // data: reading, editing, avatar and cover uploads, setup and profile likes.
 type Profiles struct {
 	d ProfilesDeps
@@ -301,7 +301,7 @@ type AvatarResult struct {
 }
 
 // CoverResult answers a cover upload: data.coverPhoto {url, publicId}; the
-// other reading of spec §7.3, coverPhotoUrl, is there too.
+// other reading of docs/product.md §7.3, coverPhotoUrl, is there too.
 type CoverResult struct {
 	CoverPhoto    Image    `json:"coverPhoto"`
 	CoverPhotoURL string   `json:"coverPhotoUrl"`
@@ -389,7 +389,7 @@ func (a *Profiles) removeFile(key, why string) {
 }
 
 // SetupResult answers POST /profile/setup: name, avatar, coverPhoto, bio
-// (spec §3), plus the updated user.
+// (docs/product.md §3), plus the updated user.
 type SetupResult struct {
 	Name       string   `json:"name"`
 	Avatar     Image    `json:"avatar"`

@@ -12,11 +12,11 @@ import (
 )
 
 // MaxResume is the most notifications one resume replays; a client away
-// for longer re-reads its notifications over REST (DESIGN §6: REST is the
+// for longer re-reads its notifications over REST (docs/protocol.md §2.6: REST is the
 // truth), as it does after every reconnect.
 const MaxResume = 100
 
-// Resume answers what a reconnecting socket missed (DESIGN §4.4, §6): the
+// Resume answers what a reconnecting socket missed (docs/protocol.md §2.6): the
 // user's notifications changed at or after since, the newest updatedAt the
 // client saw, oldest first, as `notification` frames that carry the unread
 // count. The notification rows are the personal events that matter; the

@@ -244,7 +244,7 @@ func blockedWith(ctx context.Context, db bun.IDB, a, b uuid.UUID) (bool, error) 
 
 // Brakes are the spam brakes on new accounts (issue 17): an account younger
 // than the configured age may make only so many posts, comments and friend
-// requests an hour. Keyed on the account like every limit (DESIGN §10);
+// requests an hour. Keyed on the account like every limit (docs/architecture.md §10);
 // per node, like the other limiters. Safe for concurrent use.
 type Brakes struct {
 	db       bun.IDB

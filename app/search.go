@@ -21,7 +21,7 @@ type SearchDeps struct {
 }
 
 // Search answers the search overlay (GET /api/search) and the user search of
-// spec §7.2 from the node's index. The index finds and orders; what a
+// docs/product.md §7.2 from the node's index. The index finds and orders; what a
 // result shows is loaded from Postgres, one query per kind, so names and
 // avatars are always current and anything deleted since it was indexed is
 // left out.
@@ -32,7 +32,7 @@ type Search struct {
 // NewSearch wires search.
 func NewSearch(d SearchDeps) *Search { return &Search{d: d} }
 
-// SearchResult is spec §3's search result.
+// SearchResult is docs/product.md §3's search result.
 type SearchResult struct {
 	Type     string `json:"type"`
 	ID       string `json:"id"`
@@ -148,7 +148,7 @@ func (s *Search) search(ctx context.Context, q string, limit int, reader uuid.UU
 	}
 
 	// Exactness is decided on what is shown (fresh rows: a renamed author
-	// counts under the new name), then spec §9's order; the index's order
+	// counts under the new name), then docs/product.md §9's order; the index's order
 	// is the relevance order within each group.
 	type ranked struct {
 		r    SearchResult
@@ -171,7 +171,7 @@ func (s *Search) search(ctx context.Context, q string, limit int, reader uuid.UU
 	return out, nil
 }
 
-// Users finds users only (spec §7.2 GET /users/search): the same index and
+// Users finds users only (docs/product.md §7.2 GET /users/search): the same index and
 // order, in the user summary shape.
 func (s *Search) Users(ctx context.Context, q string, limit int) (UserSearchResults, error) {
 	out := UserSearchResults{Users: []UserSummary{}}
@@ -229,7 +229,7 @@ func userResult(u *persistence.User) SearchResult {
 	}
 }
 
-// searchName is a user's name as shown: "User" when missing (spec §3).
+// searchName is a user's name as shown: "User" when missing (docs/product.md §3).
 func searchName(name string) string {
 	if name == "" {
 		return "User"

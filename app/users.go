@@ -47,7 +47,7 @@ func variantViews(vs []persistence.ImageVariant) []VariantView {
 	return out
 }
 
-// UserView is the user JSON of spec §3 — the one serializer used for every
+// UserView is the user JSON of docs/product.md §3 — the one serializer used for every
 // answer that carries a full user. It never includes the password hash.
 type UserView struct {
 	ID           string    `json:"id"`
@@ -103,7 +103,7 @@ func NewPublicUserView(u *persistence.User, profileLikes []string) UserView {
 	return v
 }
 
-// UserSummary is the short user shape of spec §3 used in posts, comments,
+// UserSummary is the short user shape of docs/product.md §3 used in posts, comments,
 // friend lists and requests.
 type UserSummary struct {
 	ID           string `json:"id"`

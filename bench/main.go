@@ -1,4 +1,4 @@
-// Command bench is Campus's load generator (DESIGN §8). It starts a real
+// Command bench is Campus's load generator (docs/architecture.md §11.2). It starts a real
 // `campus serve` on a fresh embedded database (or targets --url), seeds users,
 // friendships, posts and comments straight into Postgres, mints tokens for the
 // seeded users, measures the baselines first and then the scenarios, and

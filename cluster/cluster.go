@@ -1,5 +1,5 @@
 // Package cluster boots the Proto.Actor actor system as a member of a cluster
-// (DESIGN §4.4): a cluster of one by default; the automanaged provider for a
+// (docs/architecture.md §4.4): a cluster of one by default; the automanaged provider for a
 // small fixed cluster whose nodes are all listed; etcd or Kubernetes for
 // nodes that join and leave with nothing pre-listed. Identity lookup is
 // disthash whatever the provider.
@@ -56,7 +56,9 @@ type Options struct {
 	EtcdEndpoints []string
 	// Kinds are the grain kinds this node hosts.
 	Kinds []*protocluster.Kind
-	// RequestTimeout bounds one grain call (DESIGN §4.4: ~1 s).
+	// RequestTimeout bounds one grain call made with protoactor's own
+	// Request (default 1 s; our calls have deadlines of their own,
+	// docs/architecture.md §4.4).
 	RequestTimeout time.Duration
 	// Log receives protoactor's own logs (at warn and above by default).
 	Log zerolog.Logger
@@ -195,7 +197,7 @@ func (n *Node) Members() int { return len(n.Addresses()) }
 // slice is shared and must not be modified.
 func (n *Node) Addresses() []string { return n.members.addresses() }
 
-// Stop leaves the cluster gracefully (DESIGN §4.4: Shutdown(true), ~2 s).
+// Stop leaves the cluster gracefully (Shutdown(true), ~2 s; docs/architecture.md §4.7).
 // It is safe to call more than once.
 func (n *Node) Stop() {
 	if n == nil || !n.stopped.CompareAndSwap(false, true) {

@@ -18,7 +18,7 @@ import (
 )
 
 // TestEtcdDiscovery runs real `campus serve` processes over one database
-// with the etcd provider against a real etcd (DESIGN §4.4): nothing lists
+// with the etcd provider against a real etcd (docs/architecture.md §4.4): nothing lists
 // the nodes anywhere, so two nodes find each other through etcd, a third
 // started later joins and takes likes, a node stopped with SIGTERM leaves at
 // once, and a node killed with SIGKILL leaves when its lease runs out, after

@@ -36,7 +36,7 @@ import (
 )
 
 // TestThreeProcesses runs three real `campus serve` processes over one
-// database as an automanaged cluster on loopback (DESIGN §4.4, §11): a user
+// database as an automanaged cluster on loopback (docs/architecture.md §4.4, §11.1): a user
 // signs in on one node and is recognised on the others, likes sent through
 // every node to grains that live on any of them stay exact, a socket on one
 // node sees the counts of likes sent to the others, a sign-out on one node

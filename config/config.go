@@ -207,7 +207,7 @@ func Load(getenv func(string) string) (Config, error) {
 }
 
 // NewAccountLimits limit what an account younger than Age may do per hour:
-// posts, comments and friend requests, keyed on the account (DESIGN §10).
+// posts, comments and friend requests, keyed on the account (docs/architecture.md §10).
 // They apply only while CAMPUS_RATE_LIMITS is on.
 type NewAccountLimits struct {
 	// Age is how long an account counts as new (CAMPUS_NEW_ACCOUNT_AGE, default 24h).

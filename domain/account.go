@@ -5,9 +5,9 @@ import (
 	"unicode/utf8"
 )
 
-// Messages of the account flows. The spec's (§5, §8.2, §8.4) are written
-// exactly as the spec has them because clients match on their text; the rest
-// are ours.
+// Messages of the account flows. Those of docs/product.md (§5, §8.2, §8.4) are
+// written exactly as it has them because clients match on their text; the
+// rest are ours.
 const (
 	MsgAllFieldsRequired         = "All fields are required"
 	MsgPasswordsMismatch         = "Passwords do not match"
@@ -32,7 +32,7 @@ const (
 )
 
 // Messages the server produces once the input is well formed. Clients look
-// for the quoted substrings (spec §8.2), so keep them inside these sentences:
+// for the quoted substrings (docs/product.md §8.2), so keep them inside these sentences:
 // login failures contain "Incorrect credentials"; duplicates contain
 // "email already exists" or "University ID already exists".
 const (
@@ -54,8 +54,8 @@ const (
 const MaxNameLength = 100
 
 // SignupInput is the body of POST /auth/signup. The spec's client sends only
-// {name, email, password, collegeId, role} (spec §7.1); a fuller form also
-// sends the student or faculty fields of spec §2.5. Both shapes are accepted.
+// {name, email, password, collegeId, role} (docs/product.md §7.1); a fuller form also
+// sends the student or faculty fields of docs/product.md §2.5. Both shapes are accepted.
 type SignupInput struct {
 	Name            string  `json:"name"`
 	Email           string  `json:"email"`
@@ -82,7 +82,7 @@ type Signup struct {
 	CollegeID    string // UniversityID for students, Department for faculty
 }
 
-// Validate checks a signup in the order of spec §5 and returns the first
+// Validate checks a signup in the order of docs/product.md §5 and returns the first
 // problem as a 400 naming its field(s).
 //
 // A body that carries any of universityId, program, batch or department is a
@@ -262,7 +262,7 @@ type Reset struct {
 	NewPassword string
 }
 
-// Validate checks a reset in the order of spec §5. Weak passwords are
+// Validate checks a reset in the order of docs/product.md §5. Weak passwords are
 // refused; medium and strong ones pass, which is what the meter suggests.
 func (in ResetInput) Validate() (Reset, error) {
 	id := IdentifierFrom(in.Email, in.UniversityID)
@@ -408,7 +408,7 @@ type PasswordChange struct {
 }
 
 // Validate checks the code, then the new password: confirmation (when sent)
-// matches, and the length limits (spec §5 sets only the minimum of 8 here).
+// matches, and the length limits (docs/product.md §5 sets only the minimum of 8 here).
 func (in PasswordChangeVerifyInput) Validate() (PasswordChange, error) {
 	otp, err := checkOTP(in.OTP, MsgOTPIncomplete)
 	if err != nil {

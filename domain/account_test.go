@@ -386,8 +386,9 @@ func TestSettings(t *testing.T) {
 	}
 }
 
-// TestServerMessages pins the server's texts that clients react to: the spec
-// says which substrings a client looks for (§8.2) or gives the exact text (§8.4).
+// TestServerMessages pins the server's texts that clients react to: the
+// substrings a client looks for (docs/product.md §8.2) or the exact text
+// (§8.4).
 func TestServerMessages(t *testing.T) {
 	tests := []struct {
 		name, msg, want string

@@ -9,11 +9,12 @@ import (
 // MaxEmailLength is the longest address SMTP can carry (RFC 5321 path limit).
 const MaxEmailLength = 254
 
-// emailPattern is the spec's "looks like {email} without spaces": something,
-// an @, something, a dot, something, and no white space anywhere.
+// emailPattern is what "looks like an e-mail address" means (docs/product.md
+// §5): something, an @, something, a dot, something, and no white space
+// anywhere.
 var emailPattern = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
 
-// IsEmail reports whether s looks like an e-mail address (spec §5). It is the
+// IsEmail reports whether s looks like an e-mail address (docs/product.md §5). It is the
 // test that tells an e-mail from a university ID in login, forgot and reset.
 func IsEmail(s string) bool { return emailPattern.MatchString(s) }
 
@@ -61,7 +62,7 @@ func Identify(identifier string) Identifier {
 }
 
 // IdentifierFrom picks the identifier out of a login, forgot or reset body,
-// which carries either an email or a universityId field (spec §7.1). The value
+// which carries either an email or a universityId field (docs/product.md §7.1). The value
 // is classified again, so a university ID typed into the email field is still
 // treated as a university ID.
 func IdentifierFrom(email, universityID string) Identifier {
@@ -71,7 +72,7 @@ func IdentifierFrom(email, universityID string) Identifier {
 	return Identify(universityID)
 }
 
-// MaskEmail hides an address for code prompts (spec §2.16): the first two
+// MaskEmail hides an address for code prompts (docs/product.md §2.16): the first two
 // characters of the local part, then ***, then the domain, so the user can
 // recognise the mailbox without it being readable over a shoulder. A local
 // part of two characters or fewer keeps one character less, so it is never

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// One-time code policy (DESIGN §10, spec §9).
+// One-time code policy (docs/architecture.md §10, docs/product.md §9).
 const (
 	OTPLength         = 6                // digits
 	OTPTTL            = 10 * time.Minute // shown to the user, so keep the e-mail in step
@@ -14,7 +14,7 @@ const (
 )
 
 // Code messages. MsgOTPFormat is for the auth screens, which accept up to six
-// digits; MsgOTPIncomplete is the settings prompt's wording (spec §5).
+// digits; MsgOTPIncomplete is the settings prompt's wording (docs/product.md §5).
 const (
 	MsgOTPFormat     = "OTP must be 6 digits"
 	MsgOTPIncomplete = "Please enter all 6 digits of the OTP."
@@ -27,7 +27,7 @@ const (
 // for a password reset cannot delete an account.
 type Purpose string
 
-// The five purposes of DESIGN §10.
+// The five purposes of docs/architecture.md §10.
 const (
 	PurposeSignup         Purpose = "signup"
 	PurposeReset          Purpose = "reset"

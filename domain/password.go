@@ -17,7 +17,7 @@ const (
 	MsgPasswordTooWeak  = "Password is too weak. Use at least 8 characters including uppercase, lowercase, numbers, and special characters."
 )
 
-// Strength grades a password as the reset screen's meter does (spec §5).
+// Strength grades a password as the reset screen's meter does (docs/product.md §5).
 type Strength int
 
 // The grades, weakest first so they compare with <.

@@ -5,8 +5,8 @@ import (
 	"unicode/utf8"
 )
 
-// Messages of posts and comments. The spec's (§5) are written exactly as the
-// spec has them; the rest are ours.
+// Messages of posts and comments. Those of docs/product.md §5 are written
+// exactly as it has them; the rest are ours.
 const (
 	MsgPostEmpty     = "Please add some content or media to your post."
 	MsgTooManyImages = "You can upload a maximum of 3 images."
@@ -22,7 +22,7 @@ const (
 	MsgTooManyAlts   = "There are more image descriptions than images."
 )
 
-// Limits of spec §5 and §9.
+// Limits of docs/product.md §5 and §9.
 const (
 	MaxPostLength    = 2000
 	MaxPostImages    = 3
@@ -30,7 +30,7 @@ const (
 	// MaxAltLength bounds an image's description (alt text): enough for a
 	// screenshot of text, as Mastodon's 1,500 and Bluesky's 2,000 are.
 	MaxAltLength = 1000
-	// VisibilityPublic is the only visibility: spec §3 says posts are always
+	// VisibilityPublic is the only visibility: docs/product.md §3 says posts are always
 	// public when created.
 	VisibilityPublic = "public"
 )

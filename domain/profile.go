@@ -11,8 +11,9 @@ import (
 	"unicode/utf8"
 )
 
-// Profile limits. The spec sets none (§5: "Other bounds are not shown");
-// these fit the screens of §2.14 and keep one profile row small.
+// Profile limits. The product names none for these fields (docs/product.md
+// §5); these fit the screens of docs/product.md §2.14 and keep one profile row
+// small.
 const (
 	MaxBioLength            = 500
 	MaxLocationLength       = 100
@@ -52,7 +53,7 @@ func tooMany(label string, n int) string {
 	return fmt.Sprintf("You can add at most %d %s", n, label)
 }
 
-// Education is a profile's education block (spec §3).
+// Education is a profile's education block (docs/product.md §3).
 type Education struct {
 	Degree      string `json:"degree"`
 	Institution string `json:"institution"`
@@ -110,7 +111,7 @@ func (t *Text) UnmarshalJSON(b []byte) error {
 }
 
 // Proficiency is a skill's proficiency as sent: a number, a numeric string
-// (spec §5: "coerced to a number"), or absent/null/"" for the default 50.
+// (docs/product.md §5: "coerced to a number"), or absent/null/"" for the default 50.
 // Anything else is remembered as bad and reported by validation, so the
 // error names the field.
 type Proficiency struct {
@@ -523,7 +524,7 @@ func ValidateExperience(in []ExperienceInput) ([]Experience, error) {
 }
 
 // ImageRef is a reference to an uploaded image as a client sends it back:
-// {url, publicId}, or a plain url string (spec §3).
+// {url, publicId}, or a plain url string (docs/product.md §3).
 type ImageRef struct {
 	URL      string `json:"url"`
 	PublicID string `json:"publicId"`
@@ -553,7 +554,7 @@ func (r ImageRef) IsZero() bool {
 	return strings.TrimSpace(r.URL) == "" && strings.TrimSpace(r.PublicID) == ""
 }
 
-// ProfileSetupInput is the body of POST /profile/setup (spec §3 "Profile
+// ProfileSetupInput is the body of POST /profile/setup (docs/product.md §3 "Profile
 // setup payload"). Avatar and cover photo refer to files already uploaded
 // through the avatar and cover calls.
 type ProfileSetupInput struct {

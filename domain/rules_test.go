@@ -228,7 +228,7 @@ func TestPurposes(t *testing.T) {
 	}
 	got := Purposes()
 	if len(got) != len(want) {
-		t.Fatalf("Purposes() = %v, want the %d of DESIGN §10", got, len(want))
+		t.Fatalf("Purposes() = %v, want the %d of docs/architecture.md §10", got, len(want))
 	}
 	for _, p := range got {
 		t.Run(string(p), func(t *testing.T) {

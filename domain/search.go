@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Search constants (spec §9, DESIGN §5).
+// Search constants (docs/product.md §9, docs/protocol.md §1.6).
 const (
 	// SearchSnippetRunes is where a post or comment snippet is cut; the
 	// cut text gets SearchEllipsis appended.
@@ -20,10 +20,10 @@ const (
 	SearchMaxQueryRunes = 200
 )
 
-// SearchKind is the type of a search result (spec §3 "Search result").
+// SearchKind is the type of a search result (docs/product.md §3 "Search result").
 type SearchKind string
 
-// The kinds, in the order spec §9 lists them after the exact matches.
+// The kinds, in the order docs/product.md §9 lists them after the exact matches.
 const (
 	SearchUser    SearchKind = "user"
 	SearchPost    SearchKind = "post"
@@ -85,7 +85,7 @@ func ExactKey(s string) string {
 }
 
 // IsExactMatch reports whether a result's title or subtitle equals the
-// query, ignoring case and surrounding or repeated white space (spec §9).
+// query, ignoring case and surrounding or repeated white space (docs/product.md §9).
 func IsExactMatch(query, title, subtitle string) bool {
 	q := ExactKey(query)
 	if q == "" {
@@ -122,7 +122,7 @@ type SearchRanking struct {
 	Score float64
 }
 
-// CompareSearch orders two results as spec §9 says; ties keep their order
+// CompareSearch orders two results as docs/product.md §9 says; ties keep their order
 // when used with a stable sort.
 func CompareSearch(a, b SearchRanking) int {
 	if a.Exact != b.Exact {

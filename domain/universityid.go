@@ -8,10 +8,10 @@ import (
 // MsgInvalidUniversityID is the spec's message for a malformed university ID.
 const MsgInvalidUniversityID = "Invalid university ID format. Example: BWU/BCA/20/123"
 
-// FallbackYear is shown when a university ID carries no usable batch (spec §9).
+// FallbackYear is shown when a university ID carries no usable batch (docs/product.md §9).
 const FallbackYear = "2024"
 
-// universityIDPattern is spec §5's format: uppercase letters / uppercase
+// universityIDPattern is docs/product.md §5's format: uppercase letters / uppercase
 // letters / digits / digits. The segment lengths are caps of our own so that
 // an ID stays a short label (and "20"+batch stays a year).
 var universityIDPattern = regexp.MustCompile(`^([A-Z]{1,16})/([A-Z]{1,16})/([0-9]{1,4})/([0-9]{1,12})$`)
@@ -42,7 +42,7 @@ func (u UniversityID) String() string {
 // Year is the intake year shown on the profile; see YearFromUniversityID.
 func (u UniversityID) Year() string { return year(u.Batch) }
 
-// YearFromUniversityID is the profile's Year tile (spec §2.14): "20" followed
+// YearFromUniversityID is the profile's Year tile (docs/product.md §2.14): "20" followed
 // by the third slash-separated part of the ID, else 2024. It takes any string
 // because profiles of faculty and legacy users carry no valid ID. A four-digit
 // third part is already a year and is shown as is; anything that is not two

@@ -7,7 +7,7 @@ import (
 	"campus/domain"
 )
 
-// accountRoutes are spec §7.1 (auth), the OTP calls of §7.2 and /users/me.
+// accountRoutes are docs/product.md §7.1 (auth), the OTP calls of §7.2 and /users/me.
 func (s *Server) accountRoutes() {
 	a := s.deps.Accounts
 	if a == nil {

@@ -15,7 +15,7 @@ import (
 	"campus/domain"
 )
 
-// Limits on JSON request bodies (DESIGN §10): size per route and nesting depth.
+// Limits on JSON request bodies (docs/architecture.md §10): size per route and nesting depth.
 const (
 	maxJSONBody  = 64 << 10
 	maxJSONDepth = 32
@@ -96,7 +96,7 @@ func writeError(ctx *fasthttp.RequestCtx, err error) {
 	var de *domain.Error
 	if !errors.As(err, &de) && transient(err) {
 		// A deadline that ran out or a request the node shed did nothing
-		// that needs undoing: the caller may send it again (DESIGN §4.1).
+		// that needs undoing: the caller may send it again (docs/protocol.md §1.4).
 		de = domain.Unavailable("", 1)
 	}
 	if de != nil {

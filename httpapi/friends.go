@@ -12,7 +12,7 @@ const (
 	msgNotFriends      = "You are not friends with this user"
 )
 
-// friendRoutes are spec §7.4, plus GET /friends/check/{id} (DESIGN §5).
+// friendRoutes are docs/product.md §7.4, plus GET /friends/check/{id} (docs/product.md §7.4).
 func (s *Server) friendRoutes() {
 	a := s.deps.Friends
 	if a == nil {

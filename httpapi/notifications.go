@@ -6,7 +6,7 @@ import (
 	"campus/app"
 )
 
-// notificationRoutes are spec §7.6; every call is the caller's own.
+// notificationRoutes are docs/product.md §7.6; every call is the caller's own.
 func (s *Server) notificationRoutes() {
 	a := s.deps.Notifications
 	if a == nil {

@@ -12,7 +12,7 @@ import (
 
 // LimitPerIP caps the connections open at once from one client address at
 // max (Config.MaxConnsPerIP; max ≤ 0 returns ln unchanged). A connection
-// over the cap is answered 429 in the envelope of DESIGN §5, with
+// over the cap is answered 429 in the envelope of docs/protocol.md §1, with
 // Retry-After, and closed.
 //
 // fasthttp has the same cap built in (Server.MaxConnsPerIP), but its

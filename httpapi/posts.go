@@ -11,12 +11,12 @@ import (
 	"campus/domain"
 )
 
-// Upload limits of POST /posts (DESIGN §10): three images of 5 MB and the
+// Upload limits of POST /posts (docs/architecture.md §10): three images of 5 MB and the
 // form around them. The server-wide body cap is the same size, so this is
 // what a too-big upload meets first; JSON routes have their own 64 KiB.
 const maxPostUpload = maxRequestBody
 
-// postRoutes are spec §7.5 and DESIGN §5's post, comment and like calls.
+// postRoutes are the post, comment and like calls of docs/product.md §7.5.
 func (s *Server) postRoutes() {
 	a := s.deps.Posts
 	if a == nil {
@@ -123,7 +123,7 @@ func (s *Server) postRoutes() {
 }
 
 // postForm reads a new post: JSON {content, visibility}, or multipart with
-// the fields content and visibility, up to three files in images (spec
+// the fields content and visibility, up to three files in images (docs/product.md
 // §7.5) and their descriptions in imageAlts, once per image in order. The returned closer releases the opened files.
 func postForm(ctx *fasthttp.RequestCtx) (domain.PostInput, []io.Reader, func(), error) {
 	var in domain.PostInput

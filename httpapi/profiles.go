@@ -13,7 +13,7 @@ import (
 
 const msgUserNotFound = "User not found"
 
-// profileRoutes are both profile families over the same data: spec §7.2
+// profileRoutes are both profile families over the same data: docs/product.md §7.2
 // (/users, besides GET /users/me and search) and §7.3 (/profile).
 func (s *Server) profileRoutes() {
 	a := s.deps.Profiles
@@ -136,7 +136,7 @@ func decodeSection[T any](ctx *fasthttp.RequestCtx, in *domain.ProfileInput, lis
 
 // withImage hands the first file of the multipart field to fn; fn gets a
 // nil reader when the request carries none, and the app answers which
-// field was missing. Only the first selected file counts (spec §5).
+// field was missing. Only the first selected file counts (docs/product.md §5).
 func withImage(ctx *fasthttp.RequestCtx, field string, fn func(io.Reader) (any, error)) (any, error) {
 	if !bytes.HasPrefix(bytes.ToLower(ctx.Request.Header.ContentType()), []byte("multipart/form-data")) {
 		return fn(nil)

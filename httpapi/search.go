@@ -6,7 +6,7 @@ import (
 	"campus/app"
 )
 
-// searchRoutes are the search overlay's GET /api/search and spec §7.2's
+// searchRoutes are the search overlay's GET /api/search and docs/product.md §7.2's
 // GET /api/users/search, both for signed-in users.
 func (s *Server) searchRoutes() {
 	sr := s.deps.Search

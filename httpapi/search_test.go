@@ -108,7 +108,7 @@ func TestSearchRoutes(t *testing.T) {
 		})
 	}
 
-	// The result shape of spec §3.
+	// The result shape of docs/product.md §3.
 	_, env := get("/api/search?q=asha", token)
 	r := data(env)["results"].([]any)[0].(map[string]any)
 	id := users["Asha Rao"].ID.String()

@@ -1,5 +1,5 @@
 // Package httpapi is the transport: the fasthttp server, the JSON envelope of
-// DESIGN §5, middleware (request id, panic guard, access log, metrics,
+// docs/protocol.md §1, middleware (request id, panic guard, access log, metrics,
 // security headers), one file per area of routes, the websocket upgrade and
 // the built client. Handlers parse, call one app method, map errors and write
 // JSON: no SQL, no rules, no orchestration here.
@@ -84,7 +84,7 @@ type Server struct {
 	draining atomic.Bool
 }
 
-// Body limits (DESIGN §10): the server-wide cap fits the largest route
+// Body limits (docs/architecture.md §10): the server-wide cap fits the largest route
 // (3 images of 5 MB plus form overhead); JSON routes enforce their own 64 KiB.
 const maxRequestBody = 3*(5<<20) + 512<<10
 
@@ -331,7 +331,7 @@ func (s *Server) preflight(ctx *fasthttp.RequestCtx) bool {
 }
 
 // clientIP is the peer address, or the right-most untrusted X-Forwarded-For
-// entry when the peer is a trusted proxy (DESIGN §10).
+// entry when the peer is a trusted proxy (docs/architecture.md §10).
 func (s *Server) clientIP(ctx *fasthttp.RequestCtx) netip.Addr {
 	peer, _ := netip.AddrFromSlice(ctx.RemoteIP())
 	peer = peer.Unmap()

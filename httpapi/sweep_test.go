@@ -30,7 +30,7 @@ import (
 )
 
 // The sweep sends hostile input to every route the router has and asserts
-// that none answers 5xx and every API answer is the envelope of DESIGN §5.
+// that none answers 5xx and every API answer is the envelope of docs/protocol.md §1.
 // It walks router.List(), so a route added without an entry in sweepRoutes
 // fails TestSweep until someone says what the route reads.
 
@@ -934,7 +934,7 @@ func TestSweepCoverage(t *testing.T) {
 
 // TestSweep sends every hostile variant to every registered route as a
 // signed-in user: nothing may answer 5xx, and every API answer is the
-// envelope of DESIGN §5.
+// envelope of docs/protocol.md §1.
 func TestSweep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the sweep sends thousands of requests")

@@ -66,7 +66,7 @@ func notReady(ctx *fasthttp.RequestCtx, err error) {
 	writeJSON(ctx, body)
 }
 
-// publicConfig is what the client needs before sign-in (DESIGN §9).
+// publicConfig is what the client needs before sign-in (docs/architecture.md §3.2).
 func (s *Server) publicConfig(ctx *fasthttp.RequestCtx) {
 	ctx.Response.Header.Set("Cache-Control", "no-cache")
 	writeData(ctx, map[string]string{

@@ -36,7 +36,7 @@ func (s *Server) wsRoutes() {
 	up := &websocket.Upgrader{
 		// A small read buffer, and write buffers only while writing (the
 		// session encodes its own frames): an idle socket then holds almost
-		// nothing (DESIGN §8, connections). 256 bytes hold any control frame
+		// nothing (docs/architecture.md §11.2, connections). 256 bytes hold any control frame
 		// (the library needs 125 and a header); a client's rare larger
 		// frames (watch lists) take a few more reads.
 		ReadBufferSize:  256,

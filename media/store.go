@@ -39,7 +39,7 @@ const (
 	MaxSide   = 12_000     // width or height
 )
 
-// Messages shown to users as written (spec §5 for the first two).
+// Messages shown to users as written (docs/product.md §5 for the first two).
 const (
 	msgTooLarge   = "File size must be less than 5MB."
 	msgNotImage   = "Please select only image files. Videos are not supported."

@@ -1,5 +1,5 @@
 // Package persistence is Campus's only door to Postgres, the single source
-// of truth (DESIGN §7): the Bun models, the migrations, and the queries,
+// of truth (docs/architecture.md §7): the Bun models, the migrations, and the queries,
 // one file per area. Queries take a bun.IDB so that callers choose between
 // the pool and a transaction.
 package persistence

@@ -259,7 +259,7 @@ type ProfileLike struct {
 	CreatedAt time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 }
 
-// Notification types (the server form of spec §3).
+// Notification types (the server form of docs/product.md §3).
 const (
 	NotifyFriendRequest  = "friend_request"
 	NotifyFriendAccepted = "friend_accepted"
@@ -274,7 +274,7 @@ const (
 // Notification is something that happened to UserID. SenderID, PostID and
 // CommentID are the zero UUID (NULL) when they do not apply.
 //
-// Like notifications roll up (DESIGN §4.1): one row per (user, post),
+// Like notifications roll up (docs/architecture.md §6.1): one row per (user, post),
 // updated in place as likes arrive, with no sender: its actor_ids column
 // holds the newest likers, newest first (written only by
 // CreateNotifications and DeleteAccount), and ActorCount how many people

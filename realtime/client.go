@@ -10,7 +10,7 @@ import (
 	"campus/protocol"
 )
 
-// Client frame limits (DESIGN §6, §10); the cap on watched posts is
+// Client frame limits (docs/protocol.md §2, docs/architecture.md §10); the cap on watched posts is
 // protocol.MaxWatched.
 const (
 	// MaxFrame is the largest frame a client may send; a larger one is

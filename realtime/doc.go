@@ -1,4 +1,4 @@
-// Package realtime is the websocket end to end (DESIGN §4.3, §6): the
+// Package realtime is the websocket end to end (docs/architecture.md §4.3, docs/protocol.md §2): the
 // connection detached from the HTTP server, the reader, the writer with its
 // bounded send queue, the session actor that owns a socket's state, the
 // client frames (watch, unwatch, test, resume) and the wire encoding of the server's

@@ -70,7 +70,7 @@ type (
 	Registered struct{ Err error }
 )
 
-// Hub is the node's socket directory (DESIGN §4.3): which local session
+// Hub is the node's socket directory (docs/architecture.md §4.3): which local session
 // actors belong to which user and watch which post. Live events arrive from
 // every node as actors.DeliverToUser, actors.DeliverToWatchers and actors.CountsTick; the hub
 // hands them to the matching local sessions as messages: a user's frames

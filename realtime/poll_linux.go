@@ -11,7 +11,7 @@ import (
 )
 
 // poller tells sessions when their sockets have something to read, so that
-// an idle socket needs no goroutine blocked in a read (DESIGN §4.3): one
+// an idle socket needs no goroutine blocked in a read (docs/architecture.md §4.3): one
 // epoll instance and one goroutine for the whole node. A socket is armed
 // one-shot: after a report its session reads what is there, then re-arms.
 // Safe for concurrent use; mu guards ready.

@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 )
 
-// session is one websocket's server side (DESIGN §4.3), a local actor
+// session is one websocket's server side (docs/architecture.md §4.3), a local actor
 // spawned per socket: the signed-in user, the posts the socket watches, and
 // the socket's writer with a bounded send queue. The hub reaches it with
 // SessionFrames (a user's events as they come; the watched posts'

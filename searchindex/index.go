@@ -1,6 +1,6 @@
 // Package searchindex is Campus's search: an embedded Bleve index in the
 // data dir over users, posts and comments, fed from Postgres through the
-// transactional outbox (search_outbox), and the exact-first queries of spec
+// transactional outbox (search_outbox), and the exact-first queries of docs/product.md
 // §9. Every node keeps a full index of its own and tails the outbox itself;
 // the index remembers, inside itself, how far it has applied the outbox, so
 // a node that was down catches up and a lost or corrupt index is rebuilt

@@ -1,6 +1,6 @@
 // A page whose chunk does not load (ui/ChunkBoundary): the Friends page's
 // files are refused as after a deploy that replaced them (404). The alert
-// shows in the page area with spec §8.1's message while the bars still work;
+// shows in the page area with docs/product.md §8.1's message while the bars still work;
 // going to the feed and back tries again; the second failed "Try again"
 // while online reloads the page once (the reload rule); once the files are
 // served, "Try again" shows the page with its stylesheet. Then offline: the

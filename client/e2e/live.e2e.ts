@@ -1,4 +1,4 @@
-// Live counts on the feed (issue 13, DESIGN §6): in one browser B likes a
+// Live counts on the feed (issue 13, docs/protocol.md §2.5): in one browser B likes a
 // post, and in another A sees its count move on the feed; once A scrolls the
 // post out of view, the socket unwatches it and its counts stop coming while
 // the posts in view keep theirs. Asserted on the websocket frames A's page

@@ -161,7 +161,7 @@ describe('accessibility (issue 16)', () => {
     await panel.waitFor();
     await tabTo(page, new RegExp(liker.name));
     await page.keyboard.press('Enter');
-    // Spec §2.11: a like opens the feed; the panel closes and focus is not lost.
+    // docs/product.md §2.11: a like opens the feed; the panel closes and focus is not lost.
     await panel.waitFor({ state: 'detached' });
     await page.waitForURL((u) => u.pathname === '/');
     expect(problems.errors).toEqual([]);

@@ -1,5 +1,5 @@
 // Package wstest is a websocket client for tests of the realtime protocol
-// (DESIGN §6): dial /api/ws, send frames, wait for named events, read the
+// (docs/protocol.md §2): dial /api/ws, send frames, wait for named events, read the
 // close code. It is used by tests only.
 package wstest
 

@@ -1,4 +1,4 @@
--- Like notifications roll up (DESIGN §4.1): one row per (recipient, post)
+-- Like notifications roll up (docs/architecture.md §6.1): one row per (recipient, post)
 -- updated in place, holding the newest likers and how many like the post,
 -- instead of one row per liker. At a campus event a popular author got a
 -- row, a counter move and a push per like.

@@ -1,5 +1,5 @@
 // Package pgserver runs a private PostgreSQL server from the machine's own
-// binaries (DESIGN §7): the default database of `campus serve` when no
+// binaries (docs/architecture.md §7): the default database of `campus serve` when no
 // DATABASE_URL is configured, and of the tests when no TEST_DATABASE_URL is.
 //
 // The server is a child process on a unix socket and a free loopback port.

@@ -1,6 +1,6 @@
 // Package testdb gives every test a database of its own, migrated and
 // empty, cloned from a template that is migrated once per test process
-// (DESIGN §7, §11).
+// (docs/architecture.md §7, §11.1).
 //
 // A test package wires it in once:
 //

@@ -74,7 +74,7 @@ describe('parseEnvelope', () => {
     expect(e.fieldMessage('name')).toBeUndefined();
   });
 
-  it('falls back to the spec §8.1 message when the envelope has none', () => {
+  it('falls back to the docs/product.md §8.1 message when the envelope has none', () => {
     expect(catchError(() => parseEnvelope(400, '{"status":"error","errors":[]}')).message).toBe(
       MSG_BAD_REQUEST,
     );
@@ -203,7 +203,7 @@ describe('request', () => {
   });
 });
 
-describe('503 retries (DESIGN §4.1 backpressure)', () => {
+describe('503 retries (docs/architecture.md §4.1 backpressure)', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -239,7 +239,7 @@ describe('503 retries (DESIGN §4.1 backpressure)', () => {
     expect(ids[0]).not.toBe(ids[1]);
   });
 
-  it(`gives up after ${RETRIES_503} retries with the §8.1 5xx message`, async () => {
+  it(`gives up after ${RETRIES_503} retries with the docs/product.md §8.1 5xx message`, async () => {
     vi.useFakeTimers();
     const fetchMock = installFakeFetch({ '/api/a': () => busy(1) });
     const p = apiPost('/a');
@@ -290,7 +290,7 @@ describe('503 retries (DESIGN §4.1 backpressure)', () => {
   });
 });
 
-// --- auth, 401 and uploads (spec §6, §8.1) ------------------------------------
+// --- auth, 401 and uploads (docs/product.md §6, §8.1) ------------------------------------
 
 
 describe('auth and the 401 rule', () => {
@@ -341,7 +341,7 @@ describe('auth and the 401 rule', () => {
     expect(sessionStorage.getItem('campus.page')).toBe('feed');
   });
 
-  it('maps 400, 404 and 5xx as §8.1 says and keeps retryAfter', async () => {
+  it('maps 400, 404 and 5xx as docs/product.md §8.1 says and keeps retryAfter', async () => {
     installFakeFetch({
       '/api/a': () => json({ status: 'error' }, 400),
       '/api/b': () => json({ status: 'error', message: 'Post not found' }, 404),

@@ -1,24 +1,24 @@
 // The HTTP client for the Campus JSON API.
 //
-// Every answer of the server is an envelope (DESIGN §5):
+// Every answer of the server is an envelope (docs/protocol.md §1):
 //   {"status":"success","data":…}
 //   {"status":"error","message":"…","errors":[{"field":"…","msg":"…"}],"retryAfter"?:n}
 // `parseEnvelope` turns an answer into its `data` or throws an `ApiError`
-// whose message is the user-facing one of spec §8.1.
+// whose message is the user-facing one of docs/product.md §8.1.
 //
-// Calls carry the bearer token from localStorage (spec §6) unless they are
+// Calls carry the bearer token from localStorage (docs/product.md §6) unless they are
 // auth calls (`auth: false`). A 401 on an authenticated call clears the token,
 // the saved auth state and the current page and sends the browser to '/'
-// (spec §8.1). Uploads go through XMLHttpRequest because fetch cannot report
-// upload progress (spec §2.13 shows a percentage).
+// (docs/product.md §8.1). Uploads go through XMLHttpRequest because fetch cannot report
+// upload progress (docs/product.md §2.13 shows a percentage).
 //
 // A 503 means the server did not carry the call out (a full queue, a commit
-// that could not happen in time) and that sending it again is safe (DESIGN
+// that could not happen in time) and that sending it again is safe (docs/architecture.md
 // §4.1): `request` sends it again, up to RETRIES_503 times, after the
 // Retry-After delay plus jitter, with the same X-Request-Id, so that the
 // server joins a retry to the original rather than doing it twice (a like
 // toggled once). The caller sees nothing of it unless every retry fails;
-// then the error is the 5xx one of spec §8.1.
+// then the error is the 5xx one of docs/product.md §8.1.
 
 import { API_BASE, HTTP_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from '../constants';
 import { redirectTo } from '../lib/redirect';
@@ -76,7 +76,7 @@ export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError;
 }
 
-// Messages of spec §8.1, as written there.
+// Messages of docs/product.md §8.1, as written there.
 export const MSG_TIMEOUT = 'Request timed out. The server might be busy. Please try again later.';
 export const MSG_NETWORK = 'Network error. Please check your connection or try again later.';
 export const MSG_OFFLINE = 'You are offline. Please check your internet connection and try again.';
@@ -92,7 +92,7 @@ export function fallbackMessage(status: number): string {
 }
 
 /**
- * The user-facing message of an error answer (spec §8.1): 5xx always reads
+ * The user-facing message of an error answer (docs/product.md §8.1): 5xx always reads
  * MSG_SERVER (the server's text never reaches the user), otherwise the
  * server's message, else the fallback for the status.
  */
@@ -184,7 +184,7 @@ export function setUnauthorizedHandler(fn: () => void): () => void {
   };
 }
 
-/** Spec §8.1: a 401 on any authenticated call signs the browser out. */
+/** docs/product.md §8.1: a 401 on any authenticated call signs the browser out. */
 export function handleUnauthorized(): void {
   unauthorizedHandler();
 }

@@ -1,5 +1,5 @@
 // Shapes of the server's entities as the client uses them, and tolerant
-// normalizers (spec §3): ids may arrive as `id` or `_id`, an avatar may be a
+// normalizers (docs/product.md §3): ids may arrive as `id` or `_id`, an avatar may be a
 // plain url string, a missing name reads 'User'. Screens only ever see the
 // normalized forms.
 
@@ -95,7 +95,7 @@ export function normalizeUser(v: unknown): User {
   };
 }
 
-/** Spec §4: a saved or received user must have a string id. */
+/** docs/product.md §4: a saved or received user must have a string id. */
 export function hasStringId(v: unknown): boolean {
   return isRecord(v) && ((typeof v.id === 'string' && v.id !== '') || (typeof v._id === 'string' && v._id !== ''));
 }

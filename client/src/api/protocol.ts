@@ -1,4 +1,4 @@
-// The realtime protocol of DESIGN §6, in one place. Frames are JSON text:
+// The realtime protocol of docs/protocol.md §2, in one place. Frames are JSON text:
 // {"event":"name","data":{…}}.
 
 /** Who did something, as the server sends it with personal events. */
@@ -9,7 +9,7 @@ export interface FromUser {
 }
 
 /**
- * A notification in the server's form (spec §3), as pushed live. Likes roll
+ * A notification in the server's form (docs/product.md §3), as pushed live. Likes roll
  * up: one notification per post, re-sent with the same id as more people
  * like it — `actors` are the newest likers (newest first), `actorCount` how
  * many like the post, `updatedAt` the newest like's time.
@@ -57,15 +57,15 @@ export interface ServerEvents {
   'post:counts': { posts: PostCounts[] };
   'post:deleted': { postId: string };
   /**
-   * Beyond DESIGN §6 (issue 16): a friend (or this user on another device)
+   * Issue 16: a friend (or this user on another device)
    * posted. Ids only; the feed's "N new posts" pill fetches the posts when
    * pressed. Not sent for authors the reader muted or shares a block with.
    */
   'post:new': { postId: string; authorId: string };
-  /** Beyond DESIGN §6: the author edited a post this socket watches or may show (a friend's). */
+  /** Issue 16: the author edited a post this socket watches or may show (a friend's). */
   'post:edited': { postId: string; content: string; images?: unknown[]; updatedAt: string };
   /**
-   * Beyond DESIGN §6: fromUser declined the viewer's request ('declined'),
+   * Issue 16: fromUser declined the viewer's request ('declined'),
    * cancelled the request they sent ('cancelled') or ended the friendship
    * ('unfriended'). userId is fromUser's id.
    */

@@ -252,7 +252,7 @@ describe('watch / unwatch', () => {
   });
 });
 
-describe('events into the store (DESIGN §6)', () => {
+describe('events into the store (docs/protocol.md §2)', () => {
   function connected() {
     const s = setup();
     s.client.start();

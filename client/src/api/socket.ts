@@ -1,13 +1,13 @@
-// The realtime connection (spec §4 Real-time connection, §7.7; DESIGN §6).
+// The realtime connection (docs/product.md §4 Real-time connection, §7.7; docs/protocol.md §2).
 //
 // While signed in, one WebSocket to /api/ws?token=… on this origin. It
 // reconnects with exponential backoff; after a reconnect it re-watches the
-// posts on screen and re-fetches their counts (REST is the truth, DESIGN §6).
+// posts on screen and re-fetches their counts (REST is the truth, docs/protocol.md §2.6).
 // Close code 1008 (policy violation) is the server's "bad token": saved auth
-// is cleared and the browser goes to /login (spec §8.1). 1012 (a node drains
+// is cleared and the browser goes to /login (docs/product.md §8.1). 1012 (a node drains
 // for a restart) and 1001 (going away) are not failures: the client
 // reconnects within RESTART_SPREAD_MS, spread at random so that a node's
-// clients do not all land on the others at once (DESIGN §4.4). A test ping goes out
+// clients do not all land on the others at once (docs/architecture.md §4.7). A test ping goes out
 // 3 s after connecting. Events are written into the jotai store.
 
 import type { createStore } from 'jotai';
@@ -268,7 +268,7 @@ export class SocketClient {
     this.sent = new Set();
 
     this.connectTimer = setTimeout(() => {
-      // Spec §9: give up on a connection that has not opened within 10 s.
+      // docs/product.md §9: give up on a connection that has not opened within 10 s.
       if (this.ws === ws && ws.readyState !== 1) this.dropAndRetry(ws);
     }, SOCKET_CONNECT_TIMEOUT_MS);
 
@@ -280,10 +280,10 @@ export class SocketClient {
       this.opts.store.set(setSocketStatusAtom, 'open');
       this.flush();
       if (reconnected) {
-        // DESIGN §4.4: the server replays the notifications missed since the
+        // docs/protocol.md §2.6: the server replays the notifications missed since the
         // newest one seen; the REST re-read below covers a longer absence.
         if (this.lastNotice) this.send('resume', { since: this.lastNotice.updatedAt });
-        // DESIGN §6: REST is the truth — re-read what may have been missed.
+        // docs/protocol.md §2.6: REST is the truth — re-read what may have been missed.
         this.opts.store.set(notificationsReconnectedAtom);
         void this.opts.store.set(refreshPendingRequestsAtom);
         const ids = this.opts.store.get(watchedPostIdsAtom);

@@ -59,7 +59,7 @@ export function unreadTitle(productName: string, unread: number): string {
 
 /**
  * The application: the signed-out flow, onboarding after verification, or
- * the signed-in shell (spec §2.2: only a signed-in user sees the full app).
+ * the signed-in shell (docs/product.md §2.2: only a signed-in user sees the full app).
  */
 export function App() {
   useApplyTheme();

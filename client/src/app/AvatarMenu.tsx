@@ -12,7 +12,7 @@ import { supportEmailAtom } from './config';
 import { navigateAtom } from './navigation';
 
 /**
- * Spec §2.9 avatar menu: name with 'View your profile', 'Settings & privacy',
+ * docs/product.md §2.9 avatar menu: name with 'View your profile', 'Settings & privacy',
  * 'Help & support', 'Display & accessibility' (Dark mode Off/On/Automatic)
  * and 'Log Out'. A dropdown on wide screens, a fixed panel below 768 px (CSS).
  */

@@ -5,7 +5,7 @@ import { navigateAtom, routeAtom } from './navigation';
 import { groupsActive } from './TopBar';
 
 /**
- * Spec §2.9: the mobile bottom bar — Feed, Friends, Profile (Profile shows
+ * docs/product.md §2.9: the mobile bottom bar — Feed, Friends, Profile (Profile shows
  * the own profile); Groups (issue 18) sits between Friends and Profile.
  */
 export function MobileBar() {

@@ -104,7 +104,7 @@ export function Shell() {
   useEffect(
     () =>
       afterPaint(() => {
-        // Spec §4: the saved auth state is validated at start-up (a 401 signs out).
+        // docs/product.md §4: the saved auth state is validated at start-up (a 401 signs out).
         void refreshUser();
         void refreshPending();
         preloadPostParts();
@@ -112,7 +112,7 @@ export function Shell() {
     [refreshUser, refreshPending],
   );
 
-  // Spec §2.9: the search overlay closes on navigation / page change.
+  // docs/product.md §2.9: the search overlay closes on navigation / page change.
   useEffect(() => {
     closeSearch(false);
   }, [route, closeSearch]);

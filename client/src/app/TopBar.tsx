@@ -13,12 +13,12 @@ export function groupsActive(route: Route): boolean {
   return route.page === 'groups' || route.page === 'group';
 }
 
-/** Spec §9: the unread badge caps at 9+. */
+/** docs/product.md §9: the unread badge caps at 9+. */
 export function badgeText(n: number): string {
   return n > UNREAD_BADGE_CAP ? `${UNREAD_BADGE_CAP}+` : String(n);
 }
 
-/** Spec §2.9 top bar. */
+/** docs/product.md §2.9 top bar. */
 export function TopBar() {
   const productName = useAtomValue(productNameAtom);
   const route = useAtomValue(routeAtom);

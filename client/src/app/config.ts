@@ -1,4 +1,4 @@
-// Public product configuration from GET /api/config (DESIGN §9):
+// Public product configuration from GET /api/config (docs/architecture.md §3.2):
 // {"productName":"Campus","supportEmail":"…"}. Until it answers, or if it
 // fails, the product is called "Campus".
 

@@ -84,7 +84,7 @@ describe('paths and deep links', () => {
   });
 });
 
-describe('stored page (spec §2.2)', () => {
+describe('stored page (docs/product.md §2.2)', () => {
   it('defaults to feed', () => {
     expect(readStoredRoute()).toEqual({ page: 'feed' });
   });
@@ -141,7 +141,7 @@ describe('the saved page is per tab (issue 16 #6)', () => {
   });
 });
 
-describe('history (spec §2.2)', () => {
+describe('history (docs/product.md §2.2)', () => {
   it('restores the page from history state, default feed', () => {
     expect(routeFromHistoryState({ page: 'friends' })).toEqual({ page: 'friends' });
     expect(routeFromHistoryState({ page: 'profile', userId: 'u2' })).toEqual({ page: 'profile', userId: 'u2' });

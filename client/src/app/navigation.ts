@@ -1,4 +1,4 @@
-// In-app navigation (spec §2.2). Navigation is by page name: feed, profile,
+// In-app navigation (docs/product.md §2.2). Navigation is by page name: feed, profile,
 // friends, groups or settings, optionally with a user id; plus the /post/{id},
 // /g/{handle} and /g/{handle}/live routes.
 // The current page is kept in per-tab storage (lib/storage) and mirrored into browser history
@@ -129,19 +129,19 @@ export function pathOf(route: Route): string {
 function toRoute(page: unknown, userId?: unknown, postId?: unknown, handle?: unknown): Route {
   if (page === 'post' && typeof postId === 'string' && ID.test(postId)) return { page: 'post', postId };
   if ((page === 'group' || page === 'groupLive') && typeof handle === 'string' && GROUP_HANDLE.test(handle)) return { page, handle };
-  if (!isPageName(page)) return FEED; // spec §2.2: anything else falls back to feed
+  if (!isPageName(page)) return FEED; // docs/product.md §2.2: anything else falls back to feed
   if (page === 'profile') {
     return typeof userId === 'string' && ID.test(userId) ? { page, userId } : { page };
   }
   return { page };
 }
 
-/** The stored page (spec §2.2); outside feed, profile, friends, settings it is feed. */
+/** The stored page (docs/product.md §2.2); outside feed, profile, friends, settings it is feed. */
 export function readStoredRoute(): Route {
   return toRoute(readString(STORAGE_KEYS.page), readString(STORAGE_KEYS.viewedUserId));
 }
 
-/** Back (spec §2.2): the page from history state, default feed. */
+/** Back (docs/product.md §2.2): the page from history state, default feed. */
 export function routeFromHistoryState(state: unknown): Route {
   if (typeof state !== 'object' || state === null) return FEED;
   const s = state as { page?: unknown; userId?: unknown; postId?: unknown; handle?: unknown };
@@ -171,7 +171,7 @@ export function canGoBackInApp(): boolean {
   return currentDepth() > 0;
 }
 
-/** Spec §2.2: launching the installed app from a fresh navigation resets to feed. */
+/** docs/product.md §2.2: launching the installed app from a fresh navigation resets to feed. */
 function isFreshStandaloneLaunch(): boolean {
   try {
     const standalone = typeof window.matchMedia === 'function' && window.matchMedia('(display-mode: standalone)').matches;
@@ -246,7 +246,7 @@ export const restoreRouteAtom = atom(null, (_get, set, state: unknown) => {
   set(routeBaseAtom, route);
 });
 
-/** Goes to a page (spec §2.2 navigate event). */
+/** Goes to a page (docs/product.md §2.2 navigate event). */
 export const navigateAtom = atom(null, (get, set, target: NavigateTarget) => {
   const current = get(routeAtom);
   const route: Route =
@@ -256,7 +256,7 @@ export const navigateAtom = atom(null, (get, set, target: NavigateTarget) => {
         ? toRoute(target.page, undefined, undefined, target.handle)
         : toRoute(target.page, target.userId);
   if (route.page === 'settings' && current.page !== 'settings') {
-    // Spec §2.2: the previous page is set when opening settings.
+    // docs/product.md §2.2: the previous page is set when opening settings.
     writeString(STORAGE_KEYS.previousPage, isPageName(current.page) ? current.page : 'feed');
   }
   persist(route);
@@ -267,14 +267,14 @@ export const navigateAtom = atom(null, (get, set, target: NavigateTarget) => {
   scrollToTop();
 });
 
-/** Spec §2.16: settings' Back returns to the previous page (default feed). */
+/** docs/product.md §2.16: settings' Back returns to the previous page (default feed). */
 export const backFromSettingsAtom = atom(null, (_get, set) => {
   const prev = readString(STORAGE_KEYS.previousPage);
   const page: PageName = isPageName(prev) && prev !== 'settings' ? prev : 'feed';
   set(navigateAtom, page === 'profile' ? { page, userId: readString(STORAGE_KEYS.viewedUserId) ?? undefined } : { page });
 });
 
-// --- remembered extras (spec §2.2) -------------------------------------------
+// --- remembered extras (docs/product.md §2.2) -------------------------------------------
 
 export type ProfileTab = 'memories' | 'collections' | 'friends' | 'about';
 export type FriendsTab = 'friends' | 'requests' | 'suggestions';
@@ -293,7 +293,7 @@ export function presetFriendsTab(tab: FriendsTab): void {
   writeString(STORAGE_KEYS.friendsTab, tab);
 }
 
-/** Reads the preset friends tab once, then forgets it (spec §2.2). */
+/** Reads the preset friends tab once, then forgets it (docs/product.md §2.2). */
 export function consumeFriendsTab(): FriendsTab | null {
   const v = readString(STORAGE_KEYS.friendsTab);
   removeKey(STORAGE_KEYS.friendsTab);

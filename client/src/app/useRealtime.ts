@@ -7,7 +7,7 @@ import { afterPaint } from '../lib/afterPaint';
 import { redirectTo } from '../lib/redirect';
 import { clearAuthStorage } from '../lib/storage';
 
-/** Spec §4: the realtime connection is open while signed in and closed when not. */
+/** docs/product.md §4: the realtime connection is open while signed in and closed when not. */
 export function useRealtime(): void {
   const store = useStore();
   const token = useAtomValue(authTokenAtom);
@@ -16,7 +16,7 @@ export function useRealtime(): void {
     const client = new SocketClient({
       store,
       token,
-      // Spec §8.1: a refused token signs out — unless an e-mail or password
+      // docs/product.md §8.1: a refused token signs out — unless an e-mail or password
       // change just replaced it (the new token gets a socket of its own).
       onAuthError: () => {
         void tokenRotationSettled().then(() => {

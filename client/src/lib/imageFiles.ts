@@ -1,5 +1,5 @@
-// Checks for a single picked picture (avatar, cover): images only (spec
-// §2.7, §2.14), of a type the server accepts, at most 5 MB (spec §9).
+// Checks for a single picked picture (avatar, cover): images only (docs/product.md
+// §2.7, §2.14), of a type the server accepts, at most 5 MB (docs/product.md §9).
 
 import { ACCEPTED_IMAGE_TYPES, MAX_IMAGE_BYTES } from '../constants';
 

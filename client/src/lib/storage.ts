@@ -61,7 +61,7 @@ export function writeJSON(key: StorageKey, value: unknown): void {
   writeString(key, JSON.stringify(value));
 }
 
-/** Spec §4: logout and any 401 remove the token, the saved auth state and the current page. */
+/** docs/product.md §4: logout and any 401 remove the token, the saved auth state and the current page. */
 export function clearAuthStorage(): void {
   removeKey(STORAGE_KEYS.token);
   removeKey(STORAGE_KEYS.auth);

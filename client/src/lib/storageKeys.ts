@@ -3,27 +3,27 @@
 // them without the DOM.
 
 export const STORAGE_KEYS = {
-  /** Bearer token (spec §6: every non-auth call carries it). */
+  /** Bearer token (docs/product.md §6: every non-auth call carries it). */
   token: 'campus.token',
-  /** Saved auth state: {user} (spec §4, validated at start-up). */
+  /** Saved auth state: {user} (docs/product.md §4, validated at start-up). */
   auth: 'campus.auth',
-  /** Current page name (spec §2.2). */
+  /** Current page name (docs/product.md §2.2). */
   page: 'campus.page',
-  /** Page to return to from settings (spec §2.2, §2.16). */
+  /** Page to return to from settings (docs/product.md §2.2, §2.16). */
   previousPage: 'campus.previousPage',
-  /** The profile being viewed (spec §2.2). */
+  /** The profile being viewed (docs/product.md §2.2). */
   viewedUserId: 'campus.viewedUserId',
-  /** Active profile tab (spec §2.2). */
+  /** Active profile tab (docs/product.md §2.2). */
   profileTab: 'campus.profileTab',
-  /** Friends tab to open next, read once then consumed (spec §2.2). */
+  /** Friends tab to open next, read once then consumed (docs/product.md §2.2). */
   friendsTab: 'campus.friendsTab',
   /** Where the signed-up user is in onboarding (reload resumes there). */
   onboarding: 'campus.onboarding',
-  /** Signup handoff (spec §3): what the signup form collected, for profile setup. */
+  /** Signup handoff (docs/product.md §3): what the signup form collected, for profile setup. */
   signup: 'campus.signup',
-  /** Profile like counts by user id (spec §3 local storage extras). */
+  /** Profile like counts by user id (docs/product.md §3 local storage extras). */
   profileLikes: 'campus.profileLikes',
-  /** Profile like flags keyed by `${currentUserId}:${targetId}` (spec §3 local storage extras). */
+  /** Profile like flags keyed by `${currentUserId}:${targetId}` (docs/product.md §3 local storage extras). */
   userProfileLikes: 'campus.userProfileLikes',
   /** Theme choice (features/theme owns it). */
   theme: 'campus.theme',

@@ -1,4 +1,4 @@
-// Relative times ('5 minutes ago', spec §2.11), and a full date for tooltips.
+// Relative times ('5 minutes ago', docs/product.md §2.11), and a full date for tooltips.
 
 const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['year', 365 * 24 * 3600],

@@ -21,7 +21,7 @@ export function hueIndex(name: string, buckets = 8): number {
 export interface AvatarProps {
   name: string;
   url?: string;
-  /** Pixels; 40 by default, 32 in search (spec §9). */
+  /** Pixels; 40 by default, 32 in search (docs/product.md §9). */
   size?: number;
   className?: string;
 }

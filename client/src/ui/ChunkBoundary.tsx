@@ -39,7 +39,7 @@ interface ChunkErrorProps {
   onDismiss: (() => void) | undefined;
 }
 
-/** The alert: spec §8.1's no-response message (offline or online, live), Try again, and Close for a dialog. */
+/** The alert: docs/product.md §8.1's no-response message (offline or online, live), Try again, and Close for a dialog. */
 function ChunkError({ className, onRetry, onDismiss }: ChunkErrorProps) {
   const online = useOnline();
   useRetryWhenOnline(() => onRetry(false));

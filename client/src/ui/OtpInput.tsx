@@ -27,7 +27,7 @@ export function filledCode(value: string, length: number = OTP_LENGTH): string {
 }
 
 /**
- * Code entry as single-digit boxes (spec §5): digits only, typing advances,
+ * Code entry as single-digit boxes (docs/product.md §5): digits only, typing advances,
  * Backspace on an empty box moves back, pasting a code fills the boxes.
  */
 export function OtpInput({ value, onChange, length = OTP_LENGTH, disabled, autoFocus, label = 'Verification code' }: OtpInputProps) {

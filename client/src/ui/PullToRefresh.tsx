@@ -6,14 +6,14 @@ export interface PullToRefreshProps {
   children: ReactNode;
   /** Pulled past the threshold and released. */
   onRefresh: () => Promise<unknown>;
-  /** Called when the page is scrolled within 100 px of the end (spec §9 fetch-more threshold). */
+  /** Called when the page is scrolled within 100 px of the end (docs/product.md §9 fetch-more threshold). */
   onLoadMore?: () => void;
   hasMore?: boolean;
   loadingMore?: boolean;
   className?: string;
 }
 
-/** How far the content follows the finger: half the drag, up to the maximum (spec §9: 67 / 95). */
+/** How far the content follows the finger: half the drag, up to the maximum (docs/product.md §9: 67 / 95). */
 export function pullDistance(dragPx: number): number {
   return Math.max(0, Math.min(PULL_MAX_PX, dragPx * 0.5));
 }

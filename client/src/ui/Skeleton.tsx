@@ -11,7 +11,7 @@ export function Skeleton({ className, width, height, round }: { className?: stri
   );
 }
 
-/** The shape of a post card while the feed loads (spec §2.12: 3 of them). */
+/** The shape of a post card while the feed loads (docs/product.md §2.12: 3 of them). */
 export function PostSkeleton() {
   return (
     <div className="card post-skeleton" aria-hidden="true">

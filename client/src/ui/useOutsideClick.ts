@@ -2,7 +2,7 @@ import { useEffect, useRef, type RefObject } from 'react';
 
 /**
  * Calls `onOutside` on a pointer press outside `ref`'s element or on Escape,
- * while `active` (menus and panels that close on an outside click, spec §2.9, §2.13).
+ * while `active` (menus and panels that close on an outside click, docs/product.md §2.9, §2.13).
  */
 export function useOutsideClick<T extends HTMLElement>(ref: RefObject<T | null>, active: boolean, onOutside: () => void): void {
   const cb = useRef(onOutside);

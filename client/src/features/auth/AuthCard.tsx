@@ -31,7 +31,7 @@ const ROLES: ReadonlyArray<{ value: Role; label: string }> = [
   { value: 'faculty', label: 'Faculty' },
 ];
 
-/** Student / Faculty (spec §2.3–2.5). */
+/** Student / Faculty (docs/product.md §2.3–§2.5). */
 export function RoleToggle({ value, onChange, label = 'Role' }: { value: Role; onChange: (r: Role) => void; label?: string }) {
   const name = useId();
   return (
@@ -89,7 +89,7 @@ export function TextField({ label, value, onChange, type = 'text', hint, ...rest
   );
 }
 
-/** A password box with a Show/Hide toggle (spec §2.3). */
+/** A password box with a Show/Hide toggle (docs/product.md §2.3). */
 export function PasswordField({
   label,
   value,
@@ -140,7 +140,7 @@ export function PasswordField({
 
 const STRENGTH_LABEL: Record<PasswordStrength, string> = { weak: 'Weak', medium: 'Medium', strong: 'Strong' };
 
-/** Spec §5 strength meter: weak, medium or strong, as a class and a word. */
+/** docs/product.md §5 strength meter: weak, medium or strong, as a class and a word. */
 export function StrengthMeter({ password }: { password: string }) {
   if (password === '') return null;
   const s = passwordStrength(password);

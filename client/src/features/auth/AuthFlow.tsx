@@ -5,7 +5,7 @@ import { ForgotPasswordPage, ResetPasswordPage } from './PasswordResetPages';
 import { SignupPage } from './SignupPage';
 import { VerifyEmailPage } from './VerifyEmailPage';
 
-/** The signed-out screens (spec §4 Auth screen modes). Each remounts fresh when shown. */
+/** The signed-out screens (docs/product.md §4 Auth screen modes). Each remounts fresh when shown. */
 export function AuthFlow() {
   const screen = useAtomValue(authScreenAtom);
   switch (screen.name) {

@@ -51,7 +51,7 @@ function takeDeletedFlag(): boolean {
   return true;
 }
 
-/** Spec §2.3 Login. */
+/** docs/product.md §2.3 Login. */
 export function LoginPage() {
   const screen = useAtomValue(authScreenAtom);
   const show = useSetAtom(showAuthScreenAtom);

@@ -24,7 +24,7 @@ import {
   validateReset,
 } from './validation';
 
-/** The server's message (never a 5xx's text), else the fallback (spec §8.2 forgot and reset). */
+/** The server's message (never a 5xx's text), else the fallback (docs/product.md §8.2 forgot and reset). */
 function serverMessageOr(err: unknown, fallback: string): string {
   if (isApiError(err)) {
     if (err.kind !== 'http' || err.status >= 500) return err.message;
@@ -33,7 +33,7 @@ function serverMessageOr(err: unknown, fallback: string): string {
   return fallback;
 }
 
-/** Spec §2.4 Forgot password: identifier and role, Send OTP, Back to Login. */
+/** docs/product.md §2.4 Forgot password: identifier and role, Send OTP, Back to Login. */
 export function ForgotPasswordPage() {
   const screen = useAtomValue(authScreenAtom);
   const show = useSetAtom(showAuthScreenAtom);
@@ -90,7 +90,7 @@ export function ForgotPasswordPage() {
   );
 }
 
-/** Spec §2.4 Reset password: code, new password with strength meter, confirm, resend with cooldown. */
+/** docs/product.md §2.4 Reset password: code, new password with strength meter, confirm, resend with cooldown. */
 export function ResetPasswordPage() {
   const screen = useAtomValue(authScreenAtom);
   const show = useSetAtom(showAuthScreenAtom);
@@ -140,7 +140,7 @@ export function ResetPasswordPage() {
       later(() => setInfo(null), RESEND_MESSAGE_MS);
     } catch (err) {
       if (isApiError(err) && err.retryAfter !== undefined) startCooldown(err.retryAfter);
-      // Spec §8.2: in the reset flow the resend failure clears after 5 s.
+      // docs/product.md §8.2: in the reset flow the resend failure clears after 5 s.
       setInfo(null);
       setResendError(serverMessageOr(err, MSG_RESEND_FAILED));
       later(() => setResendError(null), RESEND_MESSAGE_MS);

@@ -7,7 +7,7 @@ import { AuthCard, PasswordField, RoleToggle, StrengthMeter, TextField } from '.
 import { readSignupHandoff, saveSignupHandoff } from './signupHandoff';
 import { signupErrorMessage, signupPayload, validateSignup, type SignupForm } from './validation';
 
-/** Spec §2.5 Signup: student or faculty. */
+/** docs/product.md §2.5 Signup: student or faculty. */
 export function SignupPage() {
   const screen = useAtomValue(authScreenAtom);
   const show = useSetAtom(showAuthScreenAtom);

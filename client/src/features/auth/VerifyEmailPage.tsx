@@ -19,7 +19,7 @@ import {
   sanitizeOtp,
 } from './validation';
 
-/** Spec §2.6 E-mail verification. A code was just sent, so the resend cooldown starts at once. */
+/** docs/product.md §2.6 E-mail verification. A code was just sent, so the resend cooldown starts at once. */
 export function VerifyEmailPage() {
   const screen = useAtomValue(authScreenAtom);
   const show = useSetAtom(showAuthScreenAtom);

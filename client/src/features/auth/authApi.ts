@@ -1,4 +1,4 @@
-// The auth calls of spec §7.1 plus logout and /users/me. Auth calls carry no
+// The auth calls of docs/product.md §7.1 plus logout and /users/me. Auth calls carry no
 // token (`auth: false`), so a 401 there ('Incorrect credentials') is an
 // answer for the screen, not a sign-out.
 

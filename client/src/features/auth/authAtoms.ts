@@ -1,4 +1,4 @@
-// Who is signed in (spec §3 Auth state, §4 Auth). The token and the user are
+// Who is signed in (docs/product.md §3 Auth state, §4 Auth). The token and the user are
 // kept in localStorage; the saved state is validated when first read and an
 // invalid shape, or a user without a string id, clears it. Only derived and
 // action atoms are exported.
@@ -55,7 +55,7 @@ export const authTokenAtom = atom<string | null>((get) => get(sessionAtom)?.toke
 
 /**
  * Signs in after a login or a code verification: token and user saved, page
- * set to feed (spec §4).
+ * set to feed (docs/product.md §4).
  */
 export const signInAtom = atom(null, (_get, set, session: Session) => {
   saveSession(session);
@@ -85,7 +85,7 @@ export const replaceTokenAtom = atom(null, (get, set, token: string, patch?: Par
   set(sessionBaseAtom, next);
 });
 
-/** Start-up check of the saved token (spec §4): refreshes the user; a 401 signs out in http.ts. */
+/** Start-up check of the saved token (docs/product.md §4): refreshes the user; a 401 signs out in http.ts. */
 export const refreshCurrentUserAtom = atom(null, async (get, set) => {
   if (!get(sessionAtom)) return;
   try {
@@ -103,7 +103,7 @@ export const clearSessionAtom = atom(null, (_get, set) => {
 });
 
 /**
- * 'Log Out' (spec §2.9): POST /api/auth/logout, then clear and start over on
+ * 'Log Out' (docs/product.md §2.9): POST /api/auth/logout, then clear and start over on
  * the login page with a fresh page load, so nothing of this user stays in memory.
  */
 export const logoutAtom = atom(null, async (_get, set) => {

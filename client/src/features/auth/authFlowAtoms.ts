@@ -1,4 +1,4 @@
-// Which signed-out screen shows (spec §4 Auth screen modes): login, signup,
+// Which signed-out screen shows (docs/product.md §4 Auth screen modes): login, signup,
 // verify (the e-mail code), forgot, reset. Screens hand values to each other
 // through it (the identifier to prefill, the address being verified).
 

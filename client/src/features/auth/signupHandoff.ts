@@ -1,4 +1,4 @@
-// The signup handoff (spec §3): what the signup form collected, kept for the
+// The signup handoff (docs/product.md §3): what the signup form collected, kept for the
 // verify screen (the address) and for profile setup ('Skip profile setup'
 // builds a default profile from it). Passwords are never stored.
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 
 /**
- * A countdown in whole seconds (the resend cooldown, spec §4: 60 s). Based on
+ * A countdown in whole seconds (the resend cooldown, docs/product.md §4: 60 s). Based on
  * an end time, so a throttled background tab still counts correctly.
  */
 export function useCooldown(initialSeconds = 0): [remaining: number, start: (seconds: number) => void] {

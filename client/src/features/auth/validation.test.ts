@@ -29,7 +29,7 @@ const student: SignupForm = {
 };
 const faculty: SignupForm = { ...student, role: 'faculty', universityId: '', program: '', batch: '', department: 'Physics' };
 
-describe('signup validation (spec §5, in order)', () => {
+describe('signup validation (docs/product.md §5, in order)', () => {
   it('accepts a complete student and a complete faculty form', () => {
     expect(validateSignup(student)).toBeNull();
     expect(validateSignup(faculty)).toBeNull();
@@ -99,7 +99,7 @@ describe('signup validation (spec §5, in order)', () => {
   });
 });
 
-describe('identifier detection (spec §5)', () => {
+describe('identifier detection (docs/product.md §5)', () => {
   it.each([
     ['asha@uni.edu', 'email'],
     ['  asha@uni.edu  ', 'email'],
@@ -118,7 +118,7 @@ describe('identifier detection (spec §5)', () => {
   });
 });
 
-describe('login validation and failures (spec §5, §8.2)', () => {
+describe('login validation and failures (docs/product.md §5, §8.2)', () => {
   it('requires identifier and password', () => {
     expect(validateLogin({ identifier: ' ', password: 'x' })).toBe('Email or university ID is required');
     expect(validateLogin({ identifier: 'a@b.co', password: '' })).toBe('Password is required');
@@ -150,7 +150,7 @@ describe('login validation and failures (spec §5, §8.2)', () => {
   });
 });
 
-describe('signup errors (spec §8.2)', () => {
+describe('signup errors (docs/product.md §8.2)', () => {
   it('reads duplicates as one message', () => {
     expect(signupErrorMessage(new ApiError('http', 409, 'A user with this email already exists', 'A user with this email already exists'))).toBe(
       'This email or university ID is already registered',
@@ -170,7 +170,7 @@ describe('signup errors (spec §8.2)', () => {
     expect(signupErrorMessage(undefined)).toBe('Signup failed. Please try again.');
   });
 
-  it('keeps the §8.1 messages for no answer and 5xx', () => {
+  it('keeps the docs/product.md §8.1 messages for no answer and 5xx', () => {
     expect(signupErrorMessage(new ApiError('timeout', 0, 'Request timed out. The server might be busy. Please try again later.'))).toBe(
       'Request timed out. The server might be busy. Please try again later.',
     );
@@ -180,7 +180,7 @@ describe('signup errors (spec §8.2)', () => {
   });
 });
 
-describe('password strength (spec §5)', () => {
+describe('password strength (docs/product.md §5)', () => {
   it.each([
     ['', 'weak'],
     ['Ab1!', 'weak'], // under 8 characters
@@ -197,7 +197,7 @@ describe('password strength (spec §5)', () => {
   });
 });
 
-describe('reset validation (spec §5)', () => {
+describe('reset validation (docs/product.md §5)', () => {
   it('takes digits only, at most 6', () => {
     expect(sanitizeOtp('12a3 4-5678')).toBe('123456');
     expect(sanitizeOtp('abc')).toBe('');

@@ -1,4 +1,4 @@
-// The auth rules of spec §5 and the messages of §5 and §8.2, as written there.
+// The auth rules of docs/product.md §5 and the messages of §5 and §8.2, as written there.
 // Pure functions: the screens call them and the tests pin them.
 
 import { isApiError } from '../../api/http';
@@ -20,14 +20,14 @@ export const MSG_DEPARTMENT_REQUIRED = 'Department is required';
 export const MSG_RESET_PASSWORDS_MISMATCH = "Passwords don't match";
 export const MSG_PASSWORD_TOO_WEAK =
   'Password is too weak. Use at least 8 characters including uppercase, lowercase, numbers, and special characters.';
-/** Spec §5 uses this wording for an incomplete code in settings; we use it on every code screen. */
+/** docs/product.md §5 uses this wording for an incomplete code in settings; we use it on every code screen. */
 export const MSG_OTP_INCOMPLETE = 'Please enter all 6 digits of the OTP.';
 
 export const MSG_INVALID_RESPONSE = 'Invalid response from server';
 export const MSG_INVALID_USER = 'Invalid user data received';
 
 export const MSG_LOGIN_FAILED = 'Login failed';
-/** Spec §5 says identifier and password are required without wording it; the server's words. */
+/** docs/product.md §5 says identifier and password are required without wording it; the server's words. */
 export const MSG_IDENTIFIER_REQUIRED = 'Email or university ID is required';
 export const MSG_PASSWORD_REQUIRED = 'Password is required';
 export const MSG_STORED_DATA_HINT = 'Still having trouble? Your stored data might be corrupted.';
@@ -47,9 +47,9 @@ export const MSG_RESET_OK = 'Password Reset Successful!';
 
 // --- identifiers -------------------------------------------------------------
 
-/** Spec §5: "looks like {email} without spaces". */
+/** docs/product.md §5: an identifier that looks like an e-mail address, without spaces. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** Spec §5: uppercase letters / uppercase letters / digits / digits. */
+/** docs/product.md §5: uppercase letters / uppercase letters / digits / digits. */
 export const UNIVERSITY_ID_PATTERN = /^[A-Z]+\/[A-Z]+\/[0-9]+\/[0-9]+$/;
 
 export function isEmail(s: string): boolean {
@@ -78,7 +78,7 @@ export function normalizeUniversityId(s: string): string {
 export type PasswordStrength = 'weak' | 'medium' | 'strong';
 
 /**
- * Spec §5: under 8 characters is weak; otherwise count the classes among
+ * docs/product.md §5: under 8 characters is weak; otherwise count the classes among
  * uppercase, lowercase, digit, special: fewer than 2 weak, 2 or 3 medium, 4 strong.
  */
 export function passwordStrength(password: string): PasswordStrength {
@@ -125,7 +125,7 @@ export interface SignupForm {
   confirmPassword: string;
 }
 
-/** Spec §5, checked in the order the spec lists them; null when the form is fine. */
+/** docs/product.md §5, checked in the order the spec lists them; null when the form is fine. */
 export function validateSignup(f: SignupForm): string | null {
   const blank = (s: string) => s.trim() === '';
   if (blank(f.name) || blank(f.email) || f.password === '' || f.confirmPassword === '') {
@@ -147,7 +147,7 @@ export function validateSignup(f: SignupForm): string | null {
   return null;
 }
 
-/** Spec §5: the college id sent is the university ID (students) or department (faculty). */
+/** docs/product.md §5: the college id sent is the university ID (students) or department (faculty). */
 export function collegeIdOf(f: Pick<SignupForm, 'role' | 'universityId' | 'department'>): string {
   return f.role === 'student' ? normalizeUniversityId(f.universityId) : f.department.trim();
 }
@@ -198,7 +198,7 @@ export interface SessionData {
 }
 
 /**
- * Spec §5: a login (or verify) answer must contain data.user and data.token,
+ * docs/product.md §5: a login (or verify) answer must contain data.user and data.token,
  * else 'Invalid response from server'; the user must have a string id, else
  * 'Invalid user data received'.
  */
@@ -214,11 +214,11 @@ export function parseSessionData(data: unknown): SessionData {
 
 export interface LoginFailure {
   message: string;
-  /** Spec §8.2: offer sign-up instead ('Sign Up Now'). */
+  /** docs/product.md §8.2: offer sign-up instead ('Sign Up Now'). */
   suggestSignup: string | null;
 }
 
-/** Spec §8.2: the login failure and, for unknown accounts, the sign-up suggestion. */
+/** docs/product.md §8.2: the login failure and, for unknown accounts, the sign-up suggestion. */
 export function loginFailure(message: string | undefined, identifier: string): LoginFailure {
   const msg = message && message.trim() !== '' ? message : MSG_LOGIN_FAILED;
   const unknown = /Incorrect credentials|User not found/i.test(msg);
@@ -230,10 +230,10 @@ export function loginFailure(message: string | undefined, identifier: string): L
 }
 
 /**
- * Spec §8.2: what the signup screen shows for a failed call. Duplicates read
+ * docs/product.md §8.2: what the signup screen shows for a failed call. Duplicates read
  * as one message; otherwise the server's message, else the first field error,
  * else the retry message. Failures without an answer (offline, timeout) and
- * 5xx keep their §8.1 message.
+ * 5xx keep their docs/product.md §8.1 message.
  */
 export function signupErrorMessage(err: unknown): string {
   if (isApiError(err)) {

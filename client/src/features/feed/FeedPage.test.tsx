@@ -31,7 +31,7 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
-describe('feed (spec §2.12)', () => {
+describe('feed (docs/product.md §2.12)', () => {
   it('shows 3 skeleton cards while loading, then the posts', async () => {
     let release!: () => void;
     installFakeFetch({
@@ -138,7 +138,7 @@ describe('feed (spec §2.12)', () => {
   });
 });
 
-describe('post card menu (spec §2.13)', () => {
+describe('post card menu (docs/product.md §2.13)', () => {
   it("offers 'Delete post' to the author only and closes on an outside click", async () => {
     installFakeFetch({
       '/api/posts/feed': () => ok({ posts: [post('mine'), post('theirs', other)], nextCursor: null }),

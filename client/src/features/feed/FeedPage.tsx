@@ -28,7 +28,7 @@ import { PeopleYouMayKnow } from './PeopleYouMayKnow';
 import { QuickLinks } from './QuickLinks';
 import './Feed.css';
 
-/** Spec §2.12 empty state. */
+/** docs/product.md §2.12 empty state. */
 function EmptyFeed({ onCreate }: { onCreate: () => void }) {
   const productName = useAtomValue(productNameAtom);
   const navigate = useSetAtom(navigateAtom);
@@ -140,7 +140,7 @@ function NewPostsPill({ listRef }: { listRef: RefObject<HTMLDivElement | null> }
   );
 }
 
-/** Spec §2.12 home feed: Quick Links, composer and posts, People You May Know. */
+/** docs/product.md §2.12 home feed: Quick Links, composer and posts, People You May Know. */
 export function FeedPage() {
   const me = useAtomValue(currentUserAtom);
   const ids = useAtomValue(feedPostIdsAtom);
@@ -163,7 +163,7 @@ export function FeedPage() {
     if (status === 'error') void load();
   });
 
-  // Spec §2.12: nothing renders with no signed-in user.
+  // docs/product.md §2.12: nothing renders with no signed-in user.
   if (!me) return null;
   const openDialog = () => {
     setDialogMounted(true);

@@ -13,7 +13,7 @@ import { fetchSuggestions, sendFriendRequest, suggestionReason, type Suggestion 
 type SendState = 'sending' | 'sent' | 'friends';
 
 /**
- * Spec §2.12 right column: up to 3 suggestions, each with Add → disabled
+ * docs/product.md §2.12 right column: up to 3 suggestions, each with Add → disabled
  * 'Sent'. Someone who already asked me is offered Accept instead (issue 16
  * #4), and a request that makes friends at once says so.
  */
@@ -32,7 +32,7 @@ export function PeopleYouMayKnow() {
         .then((s) => setList(s.slice(0, FEED_SUGGESTIONS)))
         .catch((err: unknown) => {
           if (controller.signal.aborted) return;
-          console.error('Suggestions failed', err); // silent (spec §8.5)
+          console.error('Suggestions failed', err); // silent (docs/product.md §8.5)
           setList([]);
         }),
     );
@@ -59,7 +59,7 @@ export function PeopleYouMayKnow() {
       const req = await sendFriendRequest(id);
       setSent((s) => ({ ...s, [id]: req.status === 'accepted' ? 'friends' : 'sent' }));
     } catch (err) {
-      console.error('Friend request failed', err); // silent (spec §8.5)
+      console.error('Friend request failed', err); // silent (docs/product.md §8.5)
       setSent((s) => {
         const next = { ...s };
         delete next[id];

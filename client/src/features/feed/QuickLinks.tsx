@@ -3,7 +3,7 @@ import { supportEmailAtom } from '../../app/config';
 import { navigateAtom, setStoredProfileTab } from '../../app/navigation';
 import { BookmarkIcon, ClockIcon, GiftIcon, HelpIcon, SettingsIcon } from '../../ui/icons';
 
-/** Spec §2.12 left column. */
+/** docs/product.md §2.12 left column. */
 export function QuickLinks() {
   const navigate = useSetAtom(navigateAtom);
   const supportEmail = useAtomValue(supportEmailAtom);
@@ -36,7 +36,7 @@ export function QuickLinks() {
           </a>
         </li>
         <li>
-          {/* Spec §2.12: Contribute does nothing yet. */}
+          {/* docs/product.md §2.12: Contribute does nothing yet. */}
           <button type="button" className="quick-links__item" title="Coming soon">
             <GiftIcon /> Contribute
           </button>

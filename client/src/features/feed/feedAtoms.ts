@@ -1,6 +1,6 @@
-// The home feed (spec §2.12): ids in server order with a keyset cursor; the
+// The home feed (docs/product.md §2.12): ids in server order with a keyset cursor; the
 // posts themselves live in the shared posts store. Posts created in this
-// session since the last refresh go on top (spec §4 Post dialog). Posts
+// session since the last refresh go on top (docs/product.md §4 Post dialog). Posts
 // announced live (`post:new`, issue 16) wait behind the "N new posts" pill
 // until the reader asks for them.
 
@@ -37,7 +37,7 @@ export const feedPostIdsAtom = atom((get) => {
   return existingIds([...fresh, ...get(feedIdsAtom)], get(postsByIdReadAtom));
 });
 
-/** Loads (or reloads, for pull-to-refresh) the first page. Failures are silent (spec §8.5). */
+/** Loads (or reloads, for pull-to-refresh) the first page. Failures are silent (docs/product.md §8.5). */
 export const loadFeedAtom = atom(null, async (get, set) => {
   const gen = get(generationAtom) + 1;
   set(generationAtom, gen);

@@ -62,7 +62,7 @@ function ListSkeleton() {
   );
 }
 
-/** Avatar and name, opening the profile (spec §2.15). */
+/** Avatar and name, opening the profile (docs/product.md §2.15). */
 function Person({ user, extra }: { user: UserSummary; extra?: React.ReactNode }) {
   const navigate = useSetAtom(navigateAtom);
   const open = () => navigate({ page: 'profile', userId: user.id });
@@ -314,7 +314,7 @@ function SuggestionsList({ query }: { query: string }) {
   );
 }
 
-/** Spec §2.15 Friends screen: three tabs with badges, lists, actions, pull-to-refresh. */
+/** docs/product.md §2.15 Friends screen: three tabs with badges, lists, actions, pull-to-refresh. */
 export function FriendsPage() {
   const [tab, setTab] = useState<FriendsTab>(() => consumeFriendsTab() ?? 'friends');
   const [query, setQuery] = useState('');

@@ -117,7 +117,7 @@ describe('friends data', () => {
   });
 });
 
-describe('FriendsPage (spec §2.15)', () => {
+describe('FriendsPage (docs/product.md §2.15)', () => {
   it('lists friends (Faculty under faculty names); one menu open at a time; outside click closes', async () => {
     routes();
     renderPage();

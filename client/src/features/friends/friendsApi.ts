@@ -1,5 +1,5 @@
-// The friend calls (spec §7.4, DESIGN §5). Reads of lists answer an empty
-// list on error (spec §8.5: "Friend list reads return an empty list on
+// The friend calls (docs/product.md §7.4, docs/protocol.md §1). Reads of lists answer an empty
+// list on error (docs/product.md §8.5: "Friend list reads return an empty list on
 // error"); send, accept, decline, cancel and unfriend propagate the error.
 
 import { apiDelete, apiGet, apiPatch, apiPost } from '../../api/http';
@@ -27,7 +27,7 @@ export function suggestionReason(s: Pick<Suggestion, 'mutualFriends' | 'relevanc
   return '';
 }
 
-/** Spec §3 Friend request: only pending ones are shown. */
+/** docs/product.md §3 Friend request: only pending ones are shown. */
 export interface FriendRequest {
   id: string;
   sender: UserSummary;
@@ -44,7 +44,7 @@ export interface FriendCheck {
   requestId: string;
 }
 
-/** Spec §3: items may wrap the user; only users with both id and name are usable (spec §2.15). */
+/** docs/product.md §3: items may wrap the user; only users with both id and name are usable (docs/product.md §2.15). */
 export function normalizeSuggestions(data: unknown): Suggestion[] {
   const list = Array.isArray(data) ? data : isRecord(data) && Array.isArray(data.suggestions) ? data.suggestions : [];
   const out: Suggestion[] = [];
@@ -92,7 +92,7 @@ function requestsOf(data: unknown, key: string): FriendRequest[] {
     .filter((r) => r.id !== '' && r.status === 'pending');
 }
 
-/** The limit asked of list calls: the server's maximum page (DESIGN §5). */
+/** The limit asked of list calls: the server's maximum page (docs/protocol.md §1.6). */
 const LIST_LIMIT = 100;
 
 export async function fetchSuggestions(signal?: AbortSignal): Promise<Suggestion[]> {
@@ -141,7 +141,7 @@ export async function unfriend(userId: string): Promise<void> {
   await apiDelete<unknown>(`/friends/unfriend/${encodeURIComponent(userId)}`);
 }
 
-/** Spec §8.5: a failed check reads as "not a friend, nothing sent". */
+/** docs/product.md §8.5: a failed check reads as "not a friend, nothing sent". */
 export async function checkFriend(userId: string, signal?: AbortSignal): Promise<FriendCheck> {
   try {
     const data = await apiGet<unknown>(`/friends/check/${encodeURIComponent(userId)}`, { signal });
@@ -157,7 +157,7 @@ export async function checkFriend(userId: string, signal?: AbortSignal): Promise
   }
 }
 
-/** Spec §8.5: friend actions show the error's message, else the fallback. */
+/** docs/product.md §8.5: friend actions show the error's message, else the fallback. */
 export function friendErrorMessage(err: unknown, fallback: string): string {
   return err instanceof Error && err.message ? err.message : fallback;
 }

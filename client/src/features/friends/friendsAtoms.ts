@@ -1,6 +1,6 @@
-// Friends state (spec §2.15, §4 Friend request): the friends list, received
+// Friends state (docs/product.md §2.15, §4 Friend request): the friends list, received
 // and sent requests, suggestions, and the pending count behind the red
-// Friends buttons (spec §2.9). The socket writes into it (friend:request,
+// Friends buttons (docs/product.md §2.9). The socket writes into it (friend:request,
 // friend:accept, friend:removed). Primitive atoms stay private.
 
 import { atom, type Getter, type Setter } from 'jotai';
@@ -39,9 +39,9 @@ export const friendshipVersionAtom = atom((get) => get(friendshipVersionBaseAtom
 export const pendingRequestsCountAtom = atom((get) => get(pendingCountBaseAtom));
 export const hasPendingRequestsAtom = atom((get) => get(pendingCountBaseAtom) > 0);
 
-/** Spec §2.15: Requests badge = received requests plus still-pending sent requests. */
+/** docs/product.md §2.15: Requests badge = received requests plus still-pending sent requests. */
 export const requestsBadgeAtom = atom((get) => (get(receivedBaseAtom)?.length ?? get(pendingCountBaseAtom)) + (get(sentBaseAtom)?.length ?? 0));
-/** Spec §2.15: Suggestions badge = usable suggestions. */
+/** docs/product.md §2.15: Suggestions badge = usable suggestions. */
 export const suggestionsBadgeAtom = atom((get) => get(suggestionsBaseAtom)?.length ?? 0);
 
 export const setPendingRequestsCountAtom = atom(null, (_get, set, n: number) => {
@@ -53,7 +53,7 @@ function setReceived(set: Setter, list: FriendRequest[]): void {
   set(pendingCountBaseAtom, list.length);
 }
 
-/** Reloads the received requests (and so the red buttons). List reads are empty on error (spec §8.5). */
+/** Reloads the received requests (and so the red buttons). List reads are empty on error (docs/product.md §8.5). */
 export const refreshPendingRequestsAtom = atom(null, async (_get, set) => {
   try {
     const list = await fetchPendingRequests();
@@ -84,12 +84,12 @@ export const loadSuggestionsAtom = atom(null, async (_get, set) => {
   try {
     set(suggestionsBaseAtom, await fetchSuggestions());
   } catch (err) {
-    console.error('Suggestions failed', err); // silent (spec §8.5)
+    console.error('Suggestions failed', err); // silent (docs/product.md §8.5)
     set(suggestionsBaseAtom, []);
   }
 });
 
-/** Pull-to-refresh (spec §2.15): reloads the active tab. */
+/** Pull-to-refresh (docs/product.md §2.15): reloads the active tab. */
 export const refreshFriendsTabAtom = atom(null, async (_get, set, tab: FriendsTab) => {
   if (tab === 'friends') await set(loadFriendsAtom);
   else if (tab === 'requests') await set(loadRequestsAtom);
@@ -105,7 +105,7 @@ function bump(get: Getter, set: Setter): void {
   set(friendshipVersionBaseAtom, get(friendshipVersionBaseAtom) + 1);
 }
 
-/** Spec §4: accept moves the sender into the friends list and removes the request. Rejects on failure. */
+/** docs/product.md §4: accept moves the sender into the friends list and removes the request. Rejects on failure. */
 export const acceptRequestAtom = atom(null, async (get, set, req: FriendRequest) => {
   await acceptFriendRequest(req.id);
   const received = (get(receivedBaseAtom) ?? []).filter((r) => r.id !== req.id);
@@ -130,14 +130,14 @@ export const acceptRequestByIdAtom = atom(null, async (get, set, requestId: stri
   if (get(friendsBaseAtom)) void set(loadFriendsAtom);
 });
 
-/** Spec §4: decline removes the item. */
+/** docs/product.md §4: decline removes the item. */
 export const declineRequestAtom = atom(null, async (get, set, req: FriendRequest) => {
   await declineFriendRequest(req.id);
   setReceived(set, (get(receivedBaseAtom) ?? []).filter((r) => r.id !== req.id));
   bump(get, set);
 });
 
-/** Spec §4: cancel (by the sender) removes the item. */
+/** docs/product.md §4: cancel (by the sender) removes the item. */
 export const cancelRequestAtom = atom(null, async (get, set, req: FriendRequest) => {
   await cancelFriendRequest(req.id);
   set(sentBaseAtom, (get(sentBaseAtom) ?? []).filter((r) => r.id !== req.id));
@@ -146,7 +146,7 @@ export const cancelRequestAtom = atom(null, async (get, set, req: FriendRequest)
   if (get(suggestionsBaseAtom) !== null) void set(loadSuggestionsAtom);
 });
 
-/** Spec §4: unfriend removes the item. */
+/** docs/product.md §4: unfriend removes the item. */
 export const unfriendAtom = atom(null, async (get, set, userId: string) => {
   await unfriend(userId);
   const friends = get(friendsBaseAtom);
@@ -155,7 +155,7 @@ export const unfriendAtom = atom(null, async (get, set, userId: string) => {
 });
 
 /**
- * Sends a request (spec §4: sending to a suggestion removes it from
+ * Sends a request (docs/product.md §4: sending to a suggestion removes it from
  * suggestions; the friend-requests change shows in the Requests badge).
  * Resolves to the request; status 'accepted' when they had asked first.
  */

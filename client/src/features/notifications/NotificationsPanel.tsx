@@ -80,7 +80,7 @@ function Item({ n, now, onOpen }: { n: AppNotification; now: number; onOpen: (n:
 }
 
 /**
- * Spec §2.11 notifications panel: a centred modal (max 85% of the viewport
+ * docs/product.md §2.11 notifications panel: a centred modal (max 85% of the viewport
  * high) titled Notifications; 'Mark all read' only while unread items exist;
  * the empty state; Escape and an outside click close it (the Modal does).
  * Clicking an item marks it read and goes where it points.

@@ -1,4 +1,4 @@
-// Notifications in the client form (spec §3), converted from the server form
+// Notifications in the client form (docs/product.md §3), converted from the server form
 // that both GET /api/notifications and the socket's `notification` event carry.
 
 import { isRecord, normalizeImage, str } from '../../api/models';
@@ -21,7 +21,7 @@ export interface NotificationGroup {
   name: string;
 }
 
-/** The client form of a notification (spec §3). */
+/** The client form of a notification (docs/product.md §3). */
 export interface AppNotification {
   id: string;
   type: NotificationType;
@@ -137,7 +137,7 @@ export function toAppNotification(n: ServerNotification | Record<string, unknown
   };
 }
 
-/** Where clicking a notification goes (spec §2.11), or null to stay. */
+/** Where clicking a notification goes (docs/product.md §2.11), or null to stay. */
 export type NotificationTarget =
   | { page: 'friends'; tab: 'requests' }
   | { page: 'feed' }
@@ -146,7 +146,7 @@ export type NotificationTarget =
   | { page: 'group'; handle: string };
 
 /**
- * Spec §2.11: a friend_request with a userId opens friends on the requests
+ * docs/product.md §2.11: a friend_request with a userId opens friends on the requests
  * tab; a like with a postId opens the feed. Ours beyond the spec: a comment
  * opens its post, anything else from a person opens their profile. Group
  * notifications (issue 18) open the group, a new post in it opens the post.

@@ -53,7 +53,7 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-describe('notification state rules (spec §4)', () => {
+describe('notification state rules (docs/product.md §4)', () => {
   it('marking one read lowers the count by one, never below zero', async () => {
     quietFetch();
     const store = createStore();
@@ -213,7 +213,7 @@ describe('notification model', () => {
     expect(n.actors.map((a) => a.name)).toEqual(['Chen', 'Ben', 'Asha']);
   });
 
-  it('clicks go where spec §2.11 says', () => {
+  it('clicks go where docs/product.md §2.11 says', () => {
     expect(notificationTarget(note('a', false, { type: 'friend_request' }))).toEqual({ page: 'friends', tab: 'requests' });
     expect(notificationTarget(note('a', false, { type: 'like' }))).toEqual({ page: 'feed' });
     expect(notificationTarget(note('a', false, { type: 'like', postId: '', userId: '' }))).toBeNull();
@@ -222,7 +222,7 @@ describe('notification model', () => {
   });
 });
 
-describe('NotificationsPanel (spec §2.11)', () => {
+describe('NotificationsPanel (docs/product.md §2.11)', () => {
   function renderPanel(list: unknown[], unread: number) {
     const fetchMock = installFakeFetch({
       '/api/notifications': () => ok({ notifications: list, pagination: { unreadCount: unread, nextCursor: null, limit: 20 } }),

@@ -1,4 +1,4 @@
-// The notification calls (spec §7.6).
+// The notification calls (docs/product.md §7.6).
 
 import { apiDelete, apiGet, apiPatch } from '../../api/http';
 import { isRecord, num, str } from '../../api/models';

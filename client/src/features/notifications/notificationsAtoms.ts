@@ -1,4 +1,4 @@
-// Notification state (spec §3 client form, §4 Notifications): the list, the
+// Notification state (docs/product.md §3 client form, §4 Notifications): the list, the
 // unread count behind the bell, the panel's visibility, and the operations
 // markAsRead, markAllAsRead, addNotification, clearNotification and
 // refreshNotifications. The socket writes live arrivals and the count in.
@@ -43,7 +43,7 @@ export const setNotificationsAtom = atom(null, (_get, set, list: AppNotification
 });
 
 /**
- * Spec §4: a notification received live is added at the top as unread and
+ * docs/product.md §4: a notification received live is added at the top as unread and
  * increments the count — unless the server said what the count now is. A
  * like roll-up that is already listed (same id: more people liked the post)
  * is replaced by its new state and moves to the top, the server's order;
@@ -105,7 +105,7 @@ export const loadMoreNotificationsAtom = atom(null, async (get, set) => {
 });
 
 /**
- * Spec §4: one notification unread → read; the count goes down by one,
+ * docs/product.md §4: one notification unread → read; the count goes down by one,
  * never below zero. Already-read items change nothing.
  */
 export const markAsReadAtom = atom(null, async (get, set, id: string) => {
@@ -124,7 +124,7 @@ export const markAsReadAtom = atom(null, async (get, set, id: string) => {
   }
 });
 
-/** Spec §4: every notification read; the count is zero. */
+/** docs/product.md §4: every notification read; the count is zero. */
 export const markAllAsReadAtom = atom(null, async (get, set) => {
   set(
     notificationsBaseAtom,
@@ -138,7 +138,7 @@ export const markAllAsReadAtom = atom(null, async (get, set) => {
   }
 });
 
-/** Spec §2.11: the delete button clears one notification (an unread one lowers the count). */
+/** docs/product.md §2.11: the delete button clears one notification (an unread one lowers the count). */
 export const clearNotificationAtom = atom(null, async (get, set, id: string) => {
   const list = get(notificationsBaseAtom);
   const item = list.find((n) => n.id === id);
@@ -161,7 +161,7 @@ export const openNotificationsPanelAtom = atom(null, (_get, set, open: boolean) 
   if (open) void set(refreshNotificationsAtom);
 });
 
-/** After a reconnect (DESIGN §6: REST is the truth): re-read what may have been missed. */
+/** After a reconnect (docs/protocol.md §2.6: REST is the truth): re-read what may have been missed. */
 export const notificationsReconnectedAtom = atom(null, (_get, set) => {
   void set(refreshNotificationsAtom);
 });

@@ -43,7 +43,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('Find People You Know (spec §2.8)', () => {
+describe('Find People You Know (docs/product.md §2.8)', () => {
   it("labels: 'Follow 1 Person', 'Follow N People', or Continue", () => {
     expect(followLabel(0)).toBe('Continue');
     expect(followLabel(1)).toBe('Follow 1 Person');
@@ -84,7 +84,7 @@ describe('Find People You Know (spec §2.8)', () => {
     expect(suggestionRetryDelay(SUGGESTION_FAST_ATTEMPTS + 50)).toBe(SUGGESTION_RETRY_MAX_MS);
   });
 
-  it('never gives up (spec §4): keeps trying with backoff until some arrive', async () => {
+  it('never gives up (docs/product.md §4): keeps trying with backoff until some arrive', async () => {
     let calls = 0;
     const late = SUGGESTION_FAST_ATTEMPTS + 5;
     const { fetchMock } = renderPage(() => {

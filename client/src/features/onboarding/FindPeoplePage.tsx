@@ -16,13 +16,13 @@ import './Onboarding.css';
 
 export const MSG_SETUP_FAILED = 'Failed to complete profile setup. Please try again.';
 
-/** 'Follow 1 Person', 'Follow 3 People', or 'Continue' with nobody selected (spec §2.8). */
+/** 'Follow 1 Person', 'Follow 3 People', or 'Continue' with nobody selected (docs/product.md §2.8). */
 export function followLabel(n: number): string {
   if (n === 0) return 'Continue';
   return `Follow ${n} ${n === 1 ? 'Person' : 'People'}`;
 }
 
-/** Spec §2.8: search by name, ID or role, case-insensitive. */
+/** docs/product.md §2.8: search by name, ID or role, case-insensitive. */
 export function matchesSuggestion(s: Suggestion, query: string): boolean {
   const q = query.trim().toLowerCase();
   if (q === '') return true;
@@ -30,7 +30,7 @@ export function matchesSuggestion(s: Suggestion, query: string): boolean {
 }
 
 /**
- * The wait before retry number `attempt` + 1 (attempt counts from 1): spec §4's
+ * The wait before retry number `attempt` + 1 (attempt counts from 1): docs/product.md §4's
  * 1 s for the first SUGGESTION_FAST_ATTEMPTS, then doubling to a 30 s ceiling.
  */
 export function suggestionRetryDelay(attempt: number): number {
@@ -40,7 +40,7 @@ export function suggestionRetryDelay(attempt: number): number {
 }
 
 /**
- * Spec §4: suggestions are retried until a non-empty answer arrives; only
+ * docs/product.md §4: suggestions are retried until a non-empty answer arrives; only
  * leaving the step (unmount) stops it. After the fast phase `slow` turns on so
  * the screen can say there is nobody yet while it keeps looking.
  */
@@ -75,7 +75,7 @@ function useSuggestionsWithRetry() {
   return { list, slow };
 }
 
-/** Spec §2.8 Find People You Know, then the profile setup call, then the feed. */
+/** docs/product.md §2.8 Find People You Know, then the profile setup call, then the feed. */
 export function FindPeoplePage() {
   const user = useAtomValue(currentUserAtom);
   const state = useAtomValue(onboardingAtom);
@@ -96,7 +96,7 @@ export function FindPeoplePage() {
       return next;
     });
 
-  /** Spec §4: the profile setup call, then the feed, whatever happens. */
+  /** docs/product.md §4: the profile setup call, then the feed, whatever happens. */
   const complete = async () => {
     const handoff = readSignupHandoff();
     const payload: ProfileSetupPayload = {
@@ -121,7 +121,7 @@ export function FindPeoplePage() {
   const onFollow = async () => {
     setSaving('follow');
     if (selected.size > 0) {
-      // Spec §2.8: the selection is not sent anywhere; saving is a simulated 1 s delay.
+      // docs/product.md §2.8: the selection is not sent anywhere; saving is a simulated 1 s delay.
       await new Promise((r) => setTimeout(r, FOLLOW_SIMULATED_SAVE_MS));
     }
     await complete();

@@ -29,7 +29,7 @@ function usePictureUpload<T>(send: (f: File, progress: (p: number) => void) => P
     try {
       return await send(file, setProgress);
     } catch (err) {
-      // Offline and timeouts say so (spec §8.1); anything else is the upload's own message.
+      // Offline and timeouts say so (docs/product.md §8.1); anything else is the upload's own message.
       const e = err as { kind?: string; message?: string };
       setError(e.kind === 'network' || e.kind === 'timeout' ? (e.message ?? failure) : failure);
       return null;
@@ -40,7 +40,7 @@ function usePictureUpload<T>(send: (f: File, progress: (p: number) => void) => P
   return { progress, error, setError, run };
 }
 
-/** Spec §2.7 step 1: a required profile picture, or 'Skip profile setup'. */
+/** docs/product.md §2.7 step 1: a required profile picture, or 'Skip profile setup'. */
 function PictureStep() {
   const user = useAtomValue(currentUserAtom);
   const state = useAtomValue(onboardingAtom);
@@ -56,7 +56,7 @@ function PictureStep() {
     const img = await upload.run(file);
     if (img) {
       update({ avatar: img });
-      // Spec §4: uploads take effect at once and update the signed-in user.
+      // docs/product.md §4: uploads take effect at once and update the signed-in user.
       updateUser({ avatar: img });
     }
   };
@@ -121,7 +121,7 @@ function PictureStep() {
   );
 }
 
-/** Spec §2.7 step 2: optional cover photo and bio; 'Skip for Now' or 'Complete Profile'. */
+/** docs/product.md §2.7 step 2: optional cover photo and bio; 'Skip for Now' or 'Complete Profile'. */
 function DetailsStep() {
   const state = useAtomValue(onboardingAtom);
   const update = useSetAtom(updateOnboardingAtom);
@@ -205,7 +205,7 @@ function DetailsStep() {
   );
 }
 
-/** Spec §2.7 Profile setup, steps 1 and 2. */
+/** docs/product.md §2.7 Profile setup, steps 1 and 2. */
 export function ProfileSetupPage() {
   const state = useAtomValue(onboardingAtom);
   return state?.step === 'details' ? <DetailsStep /> : <PictureStep />;

@@ -1,4 +1,4 @@
-// Onboarding after a code verification (spec §2.7, §2.8, §4 Onboarding):
+// Onboarding after a code verification (docs/product.md §2.7, §2.8, §4 Onboarding):
 // profile picture (step 1), cover and bio (step 2), find people, then the
 // profile setup call, then the feed. Persisted, so a reload resumes the step.
 
@@ -59,7 +59,7 @@ export const updateOnboardingAtom = atom(null, (get, set, patch: Partial<Onboard
   set(onboardingBaseAtom, next);
 });
 
-/** Ends onboarding: the feed comes next (spec §4: failures still end at the feed). */
+/** Ends onboarding: the feed comes next (docs/product.md §4: failures still end at the feed). */
 export const finishOnboardingAtom = atom(null, (_get, set) => {
   removeKey(STORAGE_KEYS.onboarding);
   removeKey(STORAGE_KEYS.signup);

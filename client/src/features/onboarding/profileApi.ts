@@ -1,4 +1,4 @@
-// Profile calls used by onboarding (spec §7.3): picture and cover uploads
+// Profile calls used by onboarding (docs/product.md §7.3): picture and cover uploads
 // (multipart, with progress) and the profile setup call.
 
 import { apiPost, upload } from '../../api/http';

@@ -41,7 +41,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('create-post dialog (spec §2.13)', () => {
+describe('create-post dialog (docs/product.md §2.13)', () => {
   it('shows the author with university ID, a counter, and Post disabled when empty', () => {
     renderDialog();
     expect(screen.getByText('Asha Rao')).toBeTruthy();
@@ -128,7 +128,7 @@ describe('create-post dialog (spec §2.13)', () => {
     expect(onClose).toHaveBeenCalled();
   });
 
-  it('retries network failures with the §8.3 messages, then gives up', async () => {
+  it('retries network failures with the docs/product.md §8.3 messages, then gives up', async () => {
     vi.useFakeTimers();
     installFakeFetch({}); // every attempt fails to connect
     renderDialog();

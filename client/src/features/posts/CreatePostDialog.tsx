@@ -37,7 +37,7 @@ function revoke(a: Attachment): void {
 }
 
 /**
- * Spec §2.13 create-post dialog. With `group`, the post goes into that group
+ * docs/product.md §2.13 create-post dialog. With `group`, the post goes into that group
  * (issue 18) and the dialog says where.
  */
 export function CreatePostDialog({
@@ -65,7 +65,7 @@ export function CreatePostDialog({
 
   const atMax = images.length >= MAX_POST_IMAGES;
   const canPost = (content.trim() !== '' || images.length > 0) && !submitting;
-  // Spec §2.13: the author's university ID under the name, fallback 'Student' (faculty read 'Faculty').
+  // docs/product.md §2.13: the author's university ID under the name, fallback 'Student' (faculty read 'Faculty').
   const idLine = me?.universityId || (me?.role === 'faculty' ? 'Faculty' : 'Student');
 
   const addFiles = (list: FileList | null) => {
@@ -95,7 +95,7 @@ export function CreatePostDialog({
   };
 
   const close = () => {
-    if (submitting) return; // Spec §2.13: closing is blocked while submitting.
+    if (submitting) return; // docs/product.md §2.13: closing is blocked while submitting.
     onClose();
   };
 

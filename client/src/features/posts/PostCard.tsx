@@ -42,7 +42,7 @@ export interface PostCardProps {
   hideGroup?: boolean;
 }
 
-/** Spec §2.13 post card: author, content, images, like, comments, share, menu. */
+/** docs/product.md §2.13 post card: author, content, images, like, comments, share, menu. */
 export function PostCard({
   postId,
   commentsOpen = false,
@@ -76,7 +76,7 @@ export function PostCard({
   if (!post) return null;
   const { author } = post;
   const group = hideGroup ? null : post.group;
-  // Spec §6: only the author may delete (the server checks too).
+  // docs/product.md §6: only the author may delete (the server checks too).
   const isAuthor = !!me && author.id === me.id;
   const long = post.content.length > CLAMP_CHARS && !expanded;
   const text = long ? `${post.content.slice(0, CLAMP_CHARS).trimEnd()}…` : post.content;
@@ -92,7 +92,7 @@ export function PostCard({
     try {
       await deletePost(post.id);
     } catch (err) {
-      // Spec §8.5: delete failures are silent in the screen.
+      // docs/product.md §8.5: delete failures are silent in the screen.
       console.error('Delete failed', err);
       setDeleting(false);
       setConfirmDelete(false);

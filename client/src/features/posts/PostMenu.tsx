@@ -9,7 +9,7 @@ export interface PostMenuExtra {
 }
 
 /**
- * Spec §2.13: 'Copy link' for everyone, 'Edit post' and 'Delete post' for the
+ * docs/product.md §2.13: 'Copy link' for everyone, 'Edit post' and 'Delete post' for the
  * author (and Delete for a group's owner and admins); closes on an outside click.
  */
 export function PostMenu({

@@ -12,7 +12,7 @@ import './PostPage.css';
 
 type Status = 'loading' | 'ready' | 'missing' | 'error';
 
-/** The /post/{id} page (spec §2.1): the post with its comments open. */
+/** The /post/{id} page (docs/product.md §2.1): the post with its comments open. */
 export function PostPage({ postId }: { postId: string }) {
   const post = useAtomValue(postAtom(postId));
   const upsert = useSetAtom(upsertPostsAtom);

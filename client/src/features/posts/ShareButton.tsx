@@ -4,7 +4,7 @@ import { ShareIcon } from '../../ui/icons';
 import type { Post } from './model';
 import { MSG_COPIED, MSG_LINK_COPIED, sharePost } from './share';
 
-/** Spec §4 Share: the share sheet, else copy the link; 'Copied!' with its tooltip for 2 s. */
+/** docs/product.md §4 Share: the share sheet, else copy the link; 'Copied!' with its tooltip for 2 s. */
 export function ShareButton({ post }: { post: Pick<Post, 'id' | 'content' | 'author'> }) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);

@@ -1,4 +1,4 @@
-// Posts and comments as the client keeps them (spec §3 Post), normalized from
+// Posts and comments as the client keeps them (docs/product.md §3 Post), normalized from
 // whatever shape the server sends: author or user (either copied to the
 // other), id or _id, likes as a list or a count, legacy single `media`.
 
@@ -103,7 +103,7 @@ export function normalizeImages(v: unknown, legacyMedia?: unknown): PostImage[] 
 
 export function normalizePost(v: unknown): Post {
   const r = isRecord(v) ? v : {};
-  // Spec §3: user is copied from author if missing (and we read either).
+  // docs/product.md §3: user is copied from author if missing (and we read either).
   const authorRaw = isRecord(r.author) ? r.author : isRecord(r.user) ? r.user : {};
   const author = normalizeUserSummary(authorRaw);
   if (!author.id) author.id = str(r.userId);
@@ -137,7 +137,7 @@ export function normalizeComment(v: unknown, postId = ''): Comment {
   };
 }
 
-/** The shareable link of a post (spec §2.1). */
+/** The shareable link of a post (docs/product.md §2.1). */
 export function postLink(postId: string, origin: string = window.location.origin): string {
   return `${origin}/post/${encodeURIComponent(postId)}`;
 }

@@ -20,7 +20,7 @@ function file(name: string, type: string, size = 1000): File {
   return f;
 }
 
-describe('post dialog messages (spec §5, §8.3)', () => {
+describe('post dialog messages (docs/product.md §5, §8.3)', () => {
   it('are worded as the spec has them', () => {
     expect(MSG_EMPTY_POST).toBe('Please add some content or media to your post.');
     expect(MSG_NOT_IMAGE).toBe('Please select only image files. Videos are not supported.');
@@ -66,7 +66,7 @@ describe('checkNewImages', () => {
   });
 });
 
-describe('submitWithRetries (spec §8.3)', () => {
+describe('submitWithRetries (docs/product.md §8.3)', () => {
   const netErr = () => new ApiError('network', 0, MSG_NETWORK);
 
   it('retries network errors 3 times, 2 s apart, announcing each', async () => {

@@ -1,4 +1,4 @@
-// The create-post dialog's rules (spec §2.13, §5 Post, §8.3), as pure
+// The create-post dialog's rules (docs/product.md §2.13, §5 Post, §8.3), as pure
 // functions: the dialog calls them and the tests pin the messages.
 
 import { isApiError, MSG_OFFLINE } from '../../api/http';
@@ -49,7 +49,7 @@ export function checkNewImages(existingCount: number, files: readonly File[]): {
   return { accepted, error };
 }
 
-/** Spec §5: non-blank text or at least one image; at most 2000 characters. */
+/** docs/product.md §5: non-blank text or at least one image; at most 2000 characters. */
 export function validatePostDraft(content: string, imageCount: number): string | null {
   if (content.trim() === '' && imageCount === 0) return MSG_EMPTY_POST;
   if (content.length > MAX_POST_LENGTH) return `Posts can be at most ${MAX_POST_LENGTH} characters.`;
@@ -57,7 +57,7 @@ export function validatePostDraft(content: string, imageCount: number): string |
   return null;
 }
 
-/** Spec §8.3: network errors and anything whose message mentions a timeout are retried. */
+/** docs/product.md §8.3: network errors and anything whose message mentions a timeout are retried. */
 export function isRetryable(err: unknown): boolean {
   if (isApiError(err) && (err.kind === 'network' || err.kind === 'timeout')) return true;
   return err instanceof Error && /timeout|timed out/i.test(err.message);
@@ -76,7 +76,7 @@ const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 const defaultOnline = () => typeof navigator === 'undefined' || navigator.onLine !== false;
 
 /**
- * Runs `attempt`, retrying network failures up to 3 times 2 s apart (spec
+ * Runs `attempt`, retrying network failures up to 3 times 2 s apart (docs/product.md
  * §8.3). Rejects with an Error carrying the message to show: offline, the
  * give-up message, or the error's own message (else the generic one).
  */

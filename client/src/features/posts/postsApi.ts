@@ -1,4 +1,4 @@
-// The post, like and comment calls (spec §7.5, DESIGN §5).
+// The post, like and comment calls (docs/product.md §7.5).
 
 import { apiDelete, apiGet, apiPost, apiPut, upload } from '../../api/http';
 import { isRecord, str } from '../../api/models';
@@ -56,7 +56,7 @@ export interface NewPost {
 }
 
 /**
- * Spec §7.5: JSON {content, visibility} without images, multipart (content,
+ * docs/product.md §7.5: JSON {content, visibility} without images, multipart (content,
  * visibility, images ×n) with them, reporting upload progress, 60 s timeout.
  */
 export async function createPost(p: NewPost, onProgress?: (percent: number) => void): Promise<Post> {

@@ -26,7 +26,7 @@ beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
 });
 
-describe('optimistic like (spec §4 Post like)', () => {
+describe('optimistic like (docs/product.md §4 Post like)', () => {
   it('flips at once, then adopts the server answer', async () => {
     const answer = deferred<Response>();
     const fetchMock = installFakeFetch({ '/api/posts/p1/like': () => answer.promise });
@@ -257,7 +257,7 @@ describe('create and delete', () => {
   });
 });
 
-describe('normalizePost (spec §3)', () => {
+describe('normalizePost (docs/product.md §3)', () => {
   it('reads user when author is missing, _id, likes lists and legacy media', () => {
     const p = normalizePost({
       _id: 'x1',

@@ -1,6 +1,6 @@
 // Posts, normalized by id, so every copy on screen (feed, post page, profile)
 // shows the same counts: a like, a live count from the socket or a deletion
-// updates them all at once (spec §4 Post like: "other copies update").
+// updates them all at once (docs/product.md §4 Post like: "other copies update").
 // Primitive atoms stay private; screens use the derived and action atoms.
 
 import { atom, type Atom, type Getter, type Setter } from 'jotai';
@@ -9,7 +9,7 @@ import type { PostCounts } from '../../api/protocol';
 import { editedAtOf, normalizeImages, type Post } from './model';
 
 const postsByIdAtom = atom<Record<string, Post>>({});
-/** Posts created in this session, newest first; lists merge them in (spec §4 Post dialog). */
+/** Posts created in this session, newest first; lists merge them in (docs/product.md §4 Post dialog). */
 const createdIdsAtom = atom<string[]>([]);
 /** Posts deleted in this session: a page fetched before the deletion must not bring them back. */
 const deletedIdsAtom = atom<ReadonlySet<string>>(new Set<string>());
@@ -199,18 +199,18 @@ export const removePostAtom = atom(null, (get, set, postId: string) => {
   if (created.includes(postId)) set(createdIdsAtom, created.filter((id) => id !== postId));
 });
 
-/** Spec §4 Post dialog: on success the post is prepended to the feed and the profile list. */
+/** docs/product.md §4 Post dialog: on success the post is prepended to the feed and the profile list. */
 export const postCreatedAtom = atom(null, (get, set, post: Post) => {
   set(upsertPostsAtom, [post]);
   set(createdIdsAtom, [post.id, ...get(createdIdsAtom).filter((id) => id !== post.id)]);
 });
 
 /**
- * Spec §4 Post like: optimistic toggle (flip the flag, count ±1), then adopt
+ * docs/product.md §4 Post like: optimistic toggle (flip the flag, count ±1), then adopt
  * the server's isLiked and likesCount; on failure revert. One call per post at
  * a time: clicks while one is in flight are ignored, so the last state shown
  * is always the one the server confirmed. Resolves to false on failure
- * (failures are silent in the screens, spec §8.5).
+ * (failures are silent in the screens, docs/product.md §8.5).
  */
 export const toggleLikeAtom = atom(null, async (get, set, postId: string): Promise<boolean> => {
   const before = get(postsByIdAtom)[postId];

@@ -24,7 +24,7 @@ function unstubNavigator(...keys: string[]) {
   for (const k of keys) Object.defineProperty(navigator, k, { value: undefined, configurable: true, writable: true });
 }
 
-describe('share data (spec §4 Share)', () => {
+describe('share data (docs/product.md §4 Share)', () => {
   it('titles the share and cuts the text at 100 characters with ...', () => {
     const long = 'x'.repeat(150);
     expect(sharePreview(long)).toBe(`${'x'.repeat(100)}...`);

@@ -1,4 +1,4 @@
-// Sharing a post (spec §4 Share): the device's share sheet with title
+// Sharing a post (docs/product.md §4 Share): the device's share sheet with title
 // 'Post by {author name}', the first 100 characters (with '...' if longer)
 // and the link; if sharing is unavailable or fails, the link is copied.
 

@@ -3,7 +3,7 @@ import { useEffect, type RefObject } from 'react';
 import { unwatchPostAtom, watchPostAtom } from './watchAtoms';
 
 /**
- * Watches a post over the socket while its card is on screen (DESIGN §6:
+ * Watches a post over the socket while its card is on screen (docs/protocol.md §2.3:
  * watch/unwatch the posts on screen). Without IntersectionObserver, while mounted.
  */
 export function useWatchPost(ref: RefObject<HTMLElement | null>, postId: string, enabled = true): void {

@@ -1,4 +1,4 @@
-// Which posts are on screen, for the socket's watch/unwatch (DESIGN §6).
+// Which posts are on screen, for the socket's watch/unwatch (docs/protocol.md §2.3).
 // Counted, because the same post can be on screen twice (feed and a dialog).
 
 import { atom } from 'jotai';

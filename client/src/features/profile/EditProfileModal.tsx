@@ -45,10 +45,10 @@ function Text({
 }
 
 /**
- * Spec §2.14 Edit Profile: change photo, Name, Bio, Education (Degree,
+ * docs/product.md §2.14 Edit Profile: change photo, Name, Bio, Education (Degree,
  * Institution, Years), Location, Skills ('+ Add Skill', 0–100 sliders),
  * Achievements ('+ Add Achievement', numbered), interests comma-separated;
- * Cancel and 'Save Changes' ('Saving...'). Spec §4: the draft is copied from
+ * Cancel and 'Save Changes' ('Saving...'). docs/product.md §4: the draft is copied from
  * the profile; save sets the profile and closes.
  */
 export function EditProfileModal({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -75,7 +75,7 @@ function EditProfileForm({ draftSource, onClose }: { draftSource: ProfileDraft; 
   const setEdu = (k: keyof ProfileDraft['education'], v: string) => setDraft((d) => ({ ...d, education: { ...d.education, [k]: v } }));
 
   const onPhoto = async (files: FileList | null) => {
-    const file = files?.[0]; // spec §5: the first selected file only
+    const file = files?.[0]; // docs/product.md §5: the first selected file only
     if (fileRef.current) fileRef.current.value = '';
     if (!file) return;
     const problem = checkImageFile(file);

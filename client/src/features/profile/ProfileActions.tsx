@@ -14,7 +14,7 @@ import { acceptRequestByIdAtom, friendshipVersionAtom, sendRequestAtom, unfriend
 import { connectAction, connectLabel, connectReducer, isBusy } from './connectState';
 import { adjustProfileFriendsCountAtom, profileLikeAtom, reloadProfileFriendsAtom, toggleProfileLikeAtom } from './profileAtoms';
 
-/** Spec §4 Connect button, on another user's profile. */
+/** docs/product.md §4 Connect button, on another user's profile. */
 export function ConnectButton({ user }: { user: UserSummary }) {
   const [state, dispatch] = useReducer(connectReducer, 'connect');
   const [requestId, setRequestId] = useState('');
@@ -57,7 +57,7 @@ export function ConnectButton({ user }: { user: UserSummary }) {
     try {
       await removeFriend(user.id);
       dispatch({ type: 'removeDone' });
-      // Spec §4: the friend action unfriends, then refreshes the friend list.
+      // docs/product.md §4: the friend action unfriends, then refreshes the friend list.
       await reloadFriends();
     } catch (err) {
       dispatch({ type: 'removeFailed' });
@@ -114,7 +114,7 @@ export function ConnectButton({ user }: { user: UserSummary }) {
   );
 }
 
-/** Spec §4 Profile like: optimistic count, failures ignored. */
+/** docs/product.md §4 Profile like: optimistic count, failures ignored. */
 export function ProfileLikeButton({ name }: { name: string }) {
   const like = useAtomValue(profileLikeAtom);
   const toggle = useSetAtom(toggleProfileLikeAtom);

@@ -68,7 +68,7 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-describe('ProfilePage (spec §2.14)', () => {
+describe('ProfilePage (docs/product.md §2.14)', () => {
   it("shows 'Loading profile...' then another user's header, tiles and tabs", async () => {
     let release: () => void = () => {};
     setup({ '/api/profile/u2': () => new Promise<Response>((r) => (release = () => r(ok(other)))) }, 'u2');

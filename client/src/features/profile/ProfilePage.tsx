@@ -35,7 +35,7 @@ const TABS: ReadonlyArray<{ id: ProfileTab; label: string }> = [
   { id: 'about', label: 'About' },
 ];
 
-/** A hidden image picker behind a label-button; the first selected file only (spec §5). */
+/** A hidden image picker behind a label-button; the first selected file only (docs/product.md §5). */
 function ImagePicker({
   label,
   testId,
@@ -198,7 +198,7 @@ function ProfileHeader({ profile, own, onTab, onEdit }: { profile: Profile; own:
 }
 
 /**
- * Spec §2.14 Profile screen: the viewed user (the route's id) or else the
+ * docs/product.md §2.14 Profile screen: the viewed user (the route's id) or else the
  * own profile. 'Loading profile...' while it loads, 'Profile not found' when
  * there is none; header, stat tiles and four tabs (memories by default and
  * remembered, collections, friends, about).

@@ -21,7 +21,7 @@ import {
   profilePostsStatusAtom,
 } from './profileAtoms';
 
-/** Spec §2.14 Memories: the user's posts; the create-post modal on the own profile. */
+/** docs/product.md §2.14 Memories: the user's posts; the create-post modal on the own profile. */
 export function MemoriesTab({ own, onCreate }: { own: boolean; onCreate: () => void }) {
   const ids = useAtomValue(profilePostIdsAtom);
   const status = useAtomValue(profilePostsStatusAtom);
@@ -58,7 +58,7 @@ export function MemoriesTab({ own, onCreate }: { own: boolean; onCreate: () => v
   );
 }
 
-/** Spec §2.14 Collections: a grid of the image-type images of the user's posts; 'Add Photo' on the own profile. */
+/** docs/product.md §2.14 Collections: a grid of the image-type images of the user's posts; 'Add Photo' on the own profile. */
 export function CollectionsTab({ own, onAddPhoto, name }: { own: boolean; onAddPhoto: () => void; name: string }) {
   const images = useAtomValue(profileImagesAtom);
   const status = useAtomValue(profilePostsStatusAtom);
@@ -115,7 +115,7 @@ export function CollectionsTab({ own, onAddPhoto, name }: { own: boolean; onAddP
   );
 }
 
-/** Spec §2.14 Friends: search by name or university ID (case-insensitive), 'View Profile'. */
+/** docs/product.md §2.14 Friends: search by name or university ID (case-insensitive), 'View Profile'. */
 export function FriendsTab({ own }: { own: boolean }) {
   const friends = useAtomValue(profileFriendsAtom);
   const navigate = useSetAtom(navigateAtom);
@@ -171,7 +171,7 @@ export function FriendsTab({ own }: { own: boolean }) {
               <button
                 type="button"
                 className="button button--secondary button--sm"
-                // Spec §2.14: stores the user id and reloads the page (the profile screen remounts).
+                // docs/product.md §2.14: stores the user id and reloads the page (the profile screen remounts).
                 onClick={() => navigate({ page: 'profile', userId: f.id })}
                 aria-label={`View ${f.name}'s profile`}
               >
@@ -194,7 +194,7 @@ function AboutBlock({ title, children, empty }: { title: string; children: React
   );
 }
 
-/** Spec §2.14 About: Education, Location, Skills, 'Achievements & Awards', 'Hobbies & Interests'. */
+/** docs/product.md §2.14 About: Education, Location, Skills, 'Achievements & Awards', 'Hobbies & Interests'. */
 export function AboutTab({ profile }: { profile: Profile }) {
   const { education: e } = profile;
   const hasEducation = !!(e.degree || e.institution || e.years);

@@ -9,7 +9,7 @@ const loaded = (isFriend: boolean, requestSent: boolean, requestReceived = false
   requestReceived,
 });
 
-describe('Connect button state machine (spec §4)', () => {
+describe('Connect button state machine (docs/product.md §4)', () => {
   it('Connect → Sending... → Request Sent', () => {
     let s = run('connect', loaded(false, false));
     expect(connectLabel(s)).toBe('Connect');

@@ -1,4 +1,4 @@
-// The Connect button on another user's profile (spec §4 Connect button), as
+// The Connect button on another user's profile (docs/product.md §4 Connect button), as
 // a pure state machine: Connect → 'Sending...' → 'Request Sent' (or
 // 'Connected' when the answer says they are friends now), and 'Removing...'
 // while unfriending. On load a sent request marks 'sent' and being friends
@@ -80,7 +80,7 @@ export function connectLabel(s: ConnectState): string {
   }
 }
 
-/** Spec §4 Profile like: liked → count − 1 (never below 0) and unlike; else count + 1 and like. */
+/** docs/product.md §4 Profile like: liked → count − 1 (never below 0) and unlike; else count + 1 and like. */
 export function toggledProfileLike(s: { count: number; liked: boolean }): { count: number; liked: boolean } {
   return s.liked ? { count: Math.max(0, s.count - 1), liked: false } : { count: s.count + 1, liked: true };
 }

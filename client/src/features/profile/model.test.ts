@@ -11,7 +11,7 @@ import {
   profileYear,
 } from './model';
 
-describe('profile year (spec §2.14)', () => {
+describe('profile year (docs/product.md §2.14)', () => {
   it("is '20' followed by the third slash-separated part of the university ID", () => {
     expect(profileYear('BWU/BCA/20/123')).toBe('2020');
     expect(profileYear('BWU/BSC/21/9')).toBe('2021');
@@ -36,7 +36,7 @@ describe('profile model', () => {
     expect(capitalize('')).toBe('');
   });
 
-  it('splits interests on commas, trimmed, empties dropped (spec §5)', () => {
+  it('splits interests on commas, trimmed, empties dropped (docs/product.md §5)', () => {
     expect(parseInterests(' Chess, Photography, , Robotics ,')).toEqual(['Chess', 'Photography', 'Robotics']);
     expect(parseInterests('')).toEqual([]);
   });
@@ -80,7 +80,7 @@ describe('profile model', () => {
     expect(normalizeProfile(null).name).toBe('User');
   });
 
-  it('takes the initial like count and flag from profileLikes (spec §4)', () => {
+  it('takes the initial like count and flag from profileLikes (docs/product.md §4)', () => {
     const p = normalizeProfile({ id: 'u2', profileLikes: ['u1', 'u3'], likesCount: 2 });
     expect(initialProfileLike(p, 'u1')).toEqual({ count: 2, liked: true });
     expect(initialProfileLike(p, 'u9')).toEqual({ count: 2, liked: false });

@@ -1,4 +1,4 @@
-// The profile as the profile screen uses it (spec §3 Profile, §2.14), from
+// The profile as the profile screen uses it (docs/product.md §3 Profile, §2.14), from
 // GET /api/profile/{id} (or /me): the user's fields plus education, skills,
 // achievements, interests and the counts. Tolerant of missing pieces.
 
@@ -12,7 +12,7 @@ export interface Education {
 
 export interface Skill {
   name: string;
-  /** 0–100 (spec §3: default 50). */
+  /** 0–100 (docs/product.md §3: default 50). */
   proficiency: number;
 }
 
@@ -34,10 +34,10 @@ export interface Profile extends User {
 }
 
 export const DEFAULT_SKILL_PROFICIENCY = 50;
-/** Spec §9: the Year tile without a usable university ID. */
+/** docs/product.md §9: the Year tile without a usable university ID. */
 export const FALLBACK_YEAR = '2024';
 
-/** Spec §5: skill proficiency coerced to a number, kept within 0–100 (default 50). */
+/** docs/product.md §5: skill proficiency coerced to a number, kept within 0–100 (default 50). */
 export function coerceProficiency(v: unknown): number {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
   if (!Number.isFinite(n)) return DEFAULT_SKILL_PROFICIENCY;
@@ -73,7 +73,7 @@ export function normalizeProfile(v: unknown): Profile {
 }
 
 /**
- * Spec §4 Profile like: the initial count and flag come from the profile's
+ * docs/product.md §4 Profile like: the initial count and flag come from the profile's
  * profileLikes (the ids of the users who liked it); the server's own count
  * and flag stand in when the list is missing.
  */
@@ -85,7 +85,7 @@ export function initialProfileLike(p: Pick<Profile, 'profileLikes' | 'likesCount
 }
 
 /**
- * Spec §2.14: the Year tile is '20' followed by the third slash-separated
+ * docs/product.md §2.14: the Year tile is '20' followed by the third slash-separated
  * part of the university ID ('BWU/BCA/20/123' → '2020'), default 2024. A third
  * part that already is a four-digit year is shown as it is.
  */
@@ -96,12 +96,12 @@ export function profileYear(universityId: string | undefined | null): string {
   return `20${part}`;
 }
 
-/** 'student' → 'Student' (spec §2.14: role capitalised). */
+/** 'student' → 'Student' (docs/product.md §2.14: role capitalised). */
 export function capitalize(s: string): string {
   return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
 }
 
-/** Spec §5 Profile edit: interests split on commas, trimmed, empties dropped. */
+/** docs/product.md §5 Profile edit: interests split on commas, trimmed, empties dropped. */
 export function parseInterests(text: string): string[] {
   return text
     .split(',')
@@ -109,7 +109,7 @@ export function parseInterests(text: string): string[] {
     .filter((s) => s !== '');
 }
 
-/** The editable draft of the Edit Profile modal (spec §4 Profile edit: copied from the profile). */
+/** The editable draft of the Edit Profile modal (docs/product.md §4 Profile edit: copied from the profile). */
 export interface ProfileDraft {
   name: string;
   bio: string;

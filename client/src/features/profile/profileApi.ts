@@ -1,5 +1,5 @@
-// The profile calls (spec §7.3; DESIGN §5 serves both families over the same
-// data, the profile screen uses /profile). Uploads reuse onboarding's.
+// The profile calls (docs/product.md §7.3; both families are served over the same data,
+// docs/product.md §7, and the profile screen uses /profile). Uploads reuse onboarding's.
 
 import { apiGet, apiPatch, apiPost } from '../../api/http';
 import { isRecord, num } from '../../api/models';
@@ -27,7 +27,7 @@ export interface ProfileLikeResult {
   likesCount: number;
 }
 
-/** POST /api/profile/{id}/like or /unlike (spec §4 Profile like). */
+/** POST /api/profile/{id}/like or /unlike (docs/product.md §4 Profile like). */
 export async function setProfileLike(userId: string, like: boolean): Promise<ProfileLikeResult | null> {
   const data = await apiPost<unknown>(`/profile/${encodeURIComponent(userId)}/${like ? 'like' : 'unlike'}`);
   if (!isRecord(data) || typeof data.isLiked !== 'boolean') return null;

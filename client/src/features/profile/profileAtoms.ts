@@ -1,4 +1,4 @@
-// The profile screen's state (spec §2.14, §4 Profile like / Profile edit):
+// The profile screen's state (docs/product.md §2.14, §4 Profile like / Profile edit):
 // the viewed profile, its posts (ids into the shared posts store, so likes
 // and deletions anywhere show here too), its friends, the like count and
 // flag. One profile is on screen at a time. Primitive atoms stay private.
@@ -67,7 +67,7 @@ export const isOwnProfileAtom = atom((get) => {
   return !!p && !!me && p.id === me.id;
 });
 
-/** Spec §4 Post dialog: posts the owner created this session go on top of the Memories list. */
+/** docs/product.md §4 Post dialog: posts the owner created this session go on top of the Memories list. */
 export const profilePostIdsAtom = atom((get) => {
   const s = get(stateAtom);
   const byId = get(postsByIdReadAtom);
@@ -89,7 +89,7 @@ export const profilePostsCountAtom = atom((get) => {
   return Math.max(0, s.profile.postsCount + fresh - deleted, shown.length);
 });
 
-/** Spec §2.14 Collections: the image-type images of the user's posts, newest first. */
+/** docs/product.md §2.14 Collections: the image-type images of the user's posts, newest first. */
 export const profileImagesAtom = atom((get) => {
   const byId = get(postsByIdReadAtom);
   const out: Array<PostImage & { postId: string }> = [];
@@ -105,7 +105,7 @@ function patch(get: Getter, set: Setter, key: string, p: Partial<ProfileState>):
   set(stateAtom, { ...cur, ...p });
 }
 
-/** Spec §3 local storage extras: like counts by user, and the viewer's flags. */
+/** docs/product.md §3 local storage extras: like counts by user, and the viewer's flags. */
 function rememberLike(viewerId: string, targetId: string, like: { count: number; liked: boolean }): void {
   const counts = readJSON(STORAGE_KEYS.profileLikes);
   const flags = readJSON(STORAGE_KEYS.userProfileLikes);
@@ -134,7 +134,7 @@ async function loadFriends(get: Getter, set: Setter, key: string, userId: string
   try {
     friends = own ? await fetchFriends() : await fetchUserFriends(userId);
   } catch {
-    friends = []; // spec §8.5: friend list reads are empty on error
+    friends = []; // docs/product.md §8.5: friend list reads are empty on error
   }
   if (get(generationAtom) !== gen) return;
   patch(get, set, key, { friends });
@@ -142,7 +142,7 @@ async function loadFriends(get: Getter, set: Setter, key: string, userId: string
 
 /**
  * Loads the profile of userId (null: the own one), then its posts and
- * friends. Spec §8.5: a failed load empties profile, posts and friends and
+ * friends. docs/product.md §8.5: a failed load empties profile, posts and friends and
  * the screen shows 'Profile not found'.
  */
 export const loadProfileAtom = atom(null, async (get, set, userId: string | null) => {
@@ -166,7 +166,7 @@ export const loadProfileAtom = atom(null, async (get, set, userId: string | null
   await Promise.all([loadPosts(get, set, key, profile.id, gen), loadFriends(get, set, key, profile.id, own, gen)]);
 });
 
-/** Re-reads the friends of the profile on screen (after an unfriend, spec §4). */
+/** Re-reads the friends of the profile on screen (after an unfriend, docs/product.md §4). */
 export const reloadProfileFriendsAtom = atom(null, async (get, set) => {
   const s = get(stateAtom);
   if (!s.profile) return;
@@ -211,7 +211,7 @@ export const loadMoreProfilePostsAtom = atom(null, async (get, set) => {
 });
 
 /**
- * Spec §4 Profile like (another user's profile): optimistic; liked means
+ * docs/product.md §4 Profile like (another user's profile): optimistic; liked means
  * count − 1 and an unlike call, otherwise count + 1 and a like call. Call
  * failures are ignored; a success adopts the server's count.
  */
@@ -232,11 +232,11 @@ export const toggleProfileLikeAtom = atom(null, async (get, set) => {
       rememberLike(me.id, s.profile.id, like);
     }
   } catch (err) {
-    console.error('Profile like failed', err); // ignored (spec §4)
+    console.error('Profile like failed', err); // ignored (docs/product.md §4)
   }
 });
 
-/** Spec §4 Profile edit: save sets the profile (and the signed-in user's name, bio, location). Rejects on failure. */
+/** docs/product.md §4 Profile edit: save sets the profile (and the signed-in user's name, bio, location). Rejects on failure. */
 export const saveProfileAtom = atom(null, async (get, set, draft: ProfileDraft) => {
   const updated = await updateProfile(draftToPayload(draft));
   const s = get(stateAtom);
@@ -253,7 +253,7 @@ export const saveProfileAtom = atom(null, async (get, set, draft: ProfileDraft) 
   set(updateCurrentUserAtom, { name: updated.name, bio: updated.bio, location: updated.location });
 });
 
-/** Spec §4: avatar uploads take effect at once and update the signed-in user. Rejects on failure. */
+/** docs/product.md §4: avatar uploads take effect at once and update the signed-in user. Rejects on failure. */
 export const uploadProfileAvatarAtom = atom(null, async (get, set, file: File, onProgress?: (p: number) => void) => {
   const avatar = await uploadAvatar(file, onProgress);
   const s = get(stateAtom);
@@ -262,7 +262,7 @@ export const uploadProfileAvatarAtom = atom(null, async (get, set, file: File, o
   set(updateCurrentUserAtom, { avatar });
 });
 
-/** Spec §4: cover uploads take effect at once and update the signed-in user. Rejects on failure. */
+/** docs/product.md §4: cover uploads take effect at once and update the signed-in user. Rejects on failure. */
 export const uploadProfileCoverAtom = atom(null, async (get, set, file: File, onProgress?: (p: number) => void) => {
   const coverPhoto = await uploadCover(file, onProgress);
   const s = get(stateAtom);

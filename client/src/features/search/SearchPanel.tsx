@@ -20,7 +20,7 @@ import { useDebouncedSearch } from './useDebouncedSearch';
 import './Search.css';
 
 /**
- * Spec §2.10 search overlay: 'Search {product}...', searching from 2
+ * docs/product.md §2.10 search overlay: 'Search {product}...', searching from 2
  * characters, results with their type, title, subtitle and a 32 px avatar in
  * a scrollable list; 'No results found for "{query}"'. A result opens the
  * profile or the post; the overlay closes on an outside click (the Modal),
@@ -40,7 +40,7 @@ export function SearchPanel() {
 
   const go = (r: SearchResult) => {
     setOpen(false);
-    // Spec §2.10: a user result stores the viewed profile id (navigation persists it).
+    // docs/product.md §2.10: a user result stores the viewed profile id (navigation persists it).
     navigate(resultTarget(r));
   };
 

@@ -40,7 +40,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('search rules (spec §2.10, §5, §9)', () => {
+describe('search rules (docs/product.md §2.10, §5, §9)', () => {
   it('searches from 2 characters; blank clears with no call', async () => {
     expect(shouldSearch('a')).toBe(false);
     expect(shouldSearch(' a ')).toBe(false);
@@ -85,7 +85,7 @@ describe('SearchPanel', () => {
     expect(user.textContent).toContain('BWU/BSC/21/2');
     expect(screen.getByRole('button', { name: /Robotics demo day.*Post/ })).toBeTruthy();
     expect(screen.getByRole('button', { name: /Count me in!.*Comment/ })).toBeTruthy();
-    // Avatar 32 in the overlay (spec §9).
+    // Avatar 32 in the overlay (docs/product.md §9).
     expect((user.querySelector('.avatar') as HTMLElement).style.width).toBe('32px');
     act(() => user.click());
     expect(store.get(searchOpenAtom)).toBe(false);

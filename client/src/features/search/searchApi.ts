@@ -1,6 +1,6 @@
-// GET /api/search?q=&limit= (DESIGN §5): users, posts and comments, ordered
+// GET /api/search?q=&limit= (docs/product.md §7.2): users, posts and comments, ordered
 // by the server (exact title/subtitle matches first, then users, posts,
-// comments). Spec §8.5: a failed search yields empty results silently.
+// comments). docs/product.md §8.5: a failed search yields empty results silently.
 
 import { apiGet } from '../../api/http';
 import { idOf, isRecord, normalizeImage, str } from '../../api/models';
@@ -42,7 +42,7 @@ export function normalizeResults(data: unknown): SearchResult[] {
   return out;
 }
 
-/** Never rejects, except when aborted: failures are empty results (spec §8.5). */
+/** Never rejects, except when aborted: failures are empty results (docs/product.md §8.5). */
 export async function search(q: string, signal?: AbortSignal, limit = SEARCH_LIMIT): Promise<SearchResult[]> {
   const query = q.trim();
   if (query === '') return [];
@@ -56,7 +56,7 @@ export async function search(q: string, signal?: AbortSignal, limit = SEARCH_LIM
   }
 }
 
-/** Spec §2.10: the label of a result's type. */
+/** docs/product.md §2.10: the label of a result's type. */
 export function typeLabel(t: SearchResultType): string {
   return t === 'user' ? 'User' : t === 'post' ? 'Post' : 'Comment';
 }

@@ -1,18 +1,18 @@
-// The search overlay (spec §2.9, §2.10): open or not, the query, the results.
+// The search overlay (docs/product.md §2.9, §2.10): open or not, the query, the results.
 // Searching waits for a pause in typing (SEARCH_DEBOUNCE_MS) and starts at
 // 2 characters; an empty or blank query clears the results with no call.
 
 import { atom } from 'jotai';
 import { search, type SearchResult } from './searchApi';
 
-/** Spec §9: the overlay searches from 2 characters. */
+/** docs/product.md §9: the overlay searches from 2 characters. */
 export const SEARCH_MIN_CHARS = 2;
 /** Our pause before a search goes out (the spec leaves it open). */
 export const SEARCH_DEBOUNCE_MS = 250;
 
 export type SearchStatus = 'idle' | 'searching' | 'done';
 
-/** Whether the overlay searches for this text (spec §5, §9). */
+/** Whether the overlay searches for this text (docs/product.md §5, §9). */
 export function shouldSearch(q: string): boolean {
   return q.trim().length >= SEARCH_MIN_CHARS;
 }

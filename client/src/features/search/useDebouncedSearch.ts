@@ -4,7 +4,7 @@ import { runSearchAtom, SEARCH_DEBOUNCE_MS, shouldSearch } from './searchAtoms';
 
 /**
  * Searches for `query` once typing pauses for SEARCH_DEBOUNCE_MS, from 2
- * characters (spec §9). A newer query cancels the older call.
+ * characters (docs/product.md §9). A newer query cancels the older call.
  */
 export function useDebouncedSearch(query: string, delayMs: number = SEARCH_DEBOUNCE_MS): void {
   const run = useSetAtom(runSearchAtom);

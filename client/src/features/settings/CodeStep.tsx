@@ -19,7 +19,7 @@ export interface CodeStepProps {
 }
 
 /**
- * The code prompt of the settings flows (spec §4, §5): six single-digit
+ * The code prompt of the settings flows (docs/product.md §4, §5): six single-digit
  * boxes, Verify, Resend with the 60 s cooldown, Back to the form.
  */
 export function CodeStep({ email, onVerify, onResend, onBack, verifyLabel = 'Verify', danger }: CodeStepProps) {

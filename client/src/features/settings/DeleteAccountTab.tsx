@@ -9,7 +9,7 @@ import { isDeleteConfirmed, MSG_SEND_OTP_FAILED, settingsErrorMessage } from './
 type Step = 'start' | 'confirm' | 'code';
 
 /**
- * Spec §2.16 Delete Account, §4: button, type-DELETE confirmation, code sent,
+ * docs/product.md §2.16 Delete Account, §4: button, type-DELETE confirmation, code sent,
  * code entry, verified, then signed out.
  */
 export function DeleteAccountTab() {

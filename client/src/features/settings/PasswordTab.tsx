@@ -14,7 +14,7 @@ import {
 } from './validation';
 
 /**
- * Spec §2.16 Password & Security, §4 Password change: form, current password
+ * docs/product.md §2.16 Password & Security, §4 Password change: form, current password
  * checked and a code sent, code entry, updated with the form cleared. The
  * change revokes older tokens; the new one is stored.
  */

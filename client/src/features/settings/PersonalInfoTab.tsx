@@ -21,7 +21,7 @@ function Fact({ label, value, note }: { label: string; value: string; note?: str
 }
 
 /**
- * Spec §2.16 Personal Information and §4 Email change: form, code sent, code
+ * docs/product.md §2.16 Personal Information and §4 Email change: form, code sent, code
  * entry, verified with 'Email updated successfully!' and the e-mail updated
  * locally (with the new token the change answers); Back returns to the form.
  * The university ID is shown and cannot be changed.

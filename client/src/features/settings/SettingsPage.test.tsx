@@ -35,7 +35,7 @@ function type(label: string | RegExp, value: string) {
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
 }
 
-/** Pastes a code into the first box (spec §5: a pasted code fills the boxes). */
+/** Pastes a code into the first box (docs/product.md §5: a pasted code fills the boxes). */
 function enterCode(code: string) {
   fireEvent.paste(screen.getByLabelText('Digit 1'), { clipboardData: { getData: () => code } });
 }
@@ -50,7 +50,7 @@ afterEach(() => {
   restoreRedirect();
 });
 
-describe('Settings & Privacy (spec §2.16, §4)', () => {
+describe('Settings & Privacy (docs/product.md §2.16, §4)', () => {
   it('has its tabs; the University ID is shown and not editable', () => {
     renderSettings({});
     expect(screen.getByRole('heading', { name: 'Settings & Privacy' })).toBeTruthy();
@@ -197,7 +197,7 @@ describe('Settings & Privacy (spec §2.16, §4)', () => {
     ]);
   });
 
-  it('uses the fallback messages of §8.4 when the server sent none', async () => {
+  it('uses the fallback messages of docs/product.md §8.4 when the server sent none', async () => {
     expect(settingsErrorMessage(new ApiError('http', 500, 'Server error. Please try again later.', 'db down'), MSG_VERIFY_FAILED)).toBe(
       'Failed to verify OTP. Please try again.',
     );

@@ -19,7 +19,7 @@ const TABS: ReadonlyArray<{ id: SettingsTab; label: string }> = [
   { id: 'delete', label: 'Delete Account' },
 ];
 
-/** Spec §2.16 Settings & Privacy: Back to the previous page (default feed) and three tabs. */
+/** docs/product.md §2.16 Settings & Privacy: Back to the previous page (default feed) and three tabs. */
 export function SettingsPage() {
   const back = useSetAtom(backFromSettingsAtom);
   const [tab, setTab] = useState<SettingsTab>('personal');

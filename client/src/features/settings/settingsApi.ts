@@ -1,4 +1,4 @@
-// The account calls behind Settings & Privacy (spec §7.2, §4): e-mail
+// The account calls behind Settings & Privacy (docs/product.md §7.2, §4): e-mail
 // change, password change and account deletion, each confirmed by an
 // e-mailed code. A resend is the send call again (429 with retryAfter while
 // the 60 s cooldown runs). The e-mail and password changes revoke every

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isDeleteConfirmed, maskEmail, validateEmailChange, validateOtpBoxes, validatePasswordChange } from './validation';
 
-describe('settings validation (spec §5)', () => {
+describe('settings validation (docs/product.md §5)', () => {
   it('checks an e-mail change', () => {
     expect(validateEmailChange('nope', 'a@b.co')).toBe('Please enter a valid email address');
     expect(validateEmailChange('A@B.co ', 'a@b.co')).toBe('The email address is the same as your current one');

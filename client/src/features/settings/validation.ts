@@ -1,4 +1,4 @@
-// The settings flows' rules (spec §5, §2.16) and messages (§8.4), as pure
+// The settings flows' rules (docs/product.md §5, §2.16) and messages (§8.4), as pure
 // functions for the settings screens.
 
 import { MIN_PASSWORD_LENGTH, OTP_LENGTH } from '../../constants';
@@ -20,7 +20,7 @@ export const MSG_EMAIL_UPDATED = 'Email updated successfully!';
 export const MSG_PASSWORD_UPDATED = 'Password updated successfully!';
 export const MSG_OTP_RESENT = 'A new OTP has been sent to your email.';
 
-/** Spec §5 Email change: basic pattern, and different from the current address. */
+/** docs/product.md §5 Email change: basic pattern, and different from the current address. */
 export function validateEmailChange(newEmail: string, currentEmail: string): string | null {
   const e = newEmail.trim();
   if (!EMAIL_PATTERN.test(e)) return MSG_INVALID_EMAIL;
@@ -28,24 +28,24 @@ export function validateEmailChange(newEmail: string, currentEmail: string): str
   return null;
 }
 
-/** Spec §5 Password change: new passwords match, at least 8 characters. */
+/** docs/product.md §5 Password change: new passwords match, at least 8 characters. */
 export function validatePasswordChange(newPassword: string, confirmPassword: string): string | null {
   if (newPassword !== confirmPassword) return MSG_NEW_PASSWORDS_MISMATCH;
   if (newPassword.length < MIN_PASSWORD_LENGTH) return MSG_PASSWORD_TOO_SHORT;
   return null;
 }
 
-/** Spec §5 Delete: the confirmation text must equal DELETE exactly. */
+/** docs/product.md §5 Delete: the confirmation text must equal DELETE exactly. */
 export function isDeleteConfirmed(text: string): boolean {
   return text === 'DELETE';
 }
 
-/** Spec §5: fewer than 6 filled boxes gives the incomplete-code message. */
+/** docs/product.md §5: fewer than 6 filled boxes gives the incomplete-code message. */
 export function validateOtpBoxes(value: string): string | null {
   return new RegExp(`^[0-9]{${OTP_LENGTH}}$`).test(value) ? null : MSG_OTP_INCOMPLETE;
 }
 
-/** Spec §2.16: code prompts mask the e-mail — the first 2 characters, then ***. */
+/** docs/product.md §2.16: code prompts mask the e-mail — the first 2 characters, then ***. */
 export function maskEmail(email: string): string {
   const e = email.trim();
   if (e === '') return '';
@@ -53,8 +53,8 @@ export function maskEmail(email: string): string {
 }
 
 /**
- * Spec §8.4: the server's response message when present, else the flow's
- * fallback. A 5xx answer's text never reaches the user (spec §8.1); neither
+ * docs/product.md §8.4: the server's response message when present, else the flow's
+ * fallback. A 5xx answer's text never reaches the user (docs/product.md §8.1); neither
  * does a missing answer's, which gets the fallback too.
  */
 export function settingsErrorMessage(err: unknown, fallback: string): string {

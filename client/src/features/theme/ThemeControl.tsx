@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { setThemeAtom, themeChoiceAtom, type ThemeChoice } from './themeAtoms';
 import './ThemeControl.css';
 
-// Wording of spec §2.9 (Display & accessibility): Dark mode — Off (light),
+// Wording of docs/product.md §2.9 (Display & accessibility): Dark mode — Off (light),
 // On (dark), Automatic (device settings).
 const OPTIONS: ReadonlyArray<{ value: ThemeChoice; label: string; hint: string }> = [
   { value: 'light', label: 'Off', hint: 'Light' },

@@ -1,4 +1,4 @@
-// Theme state (spec §4 Theme, §2.9): light, dark or auto (default auto, spec §9).
+// Theme state (docs/product.md §4 Theme, §2.9): light, dark or auto (default auto, docs/product.md §9).
 // The choice persists in localStorage; `auto` follows the device's
 // `prefers-color-scheme` live. Only derived/action atoms are exported.
 
@@ -93,7 +93,7 @@ export const setThemeAtom = atom(null, (_get, set, choice: ThemeChoice) => {
   writeStoredChoice(choice);
 });
 
-/** The one-click toggle (spec §1): flips between dark and light from what is shown. */
+/** The one-click toggle (docs/product.md §1): flips between dark and light from what is shown. */
 export const toggleThemeAtom = atom(null, (get, set) => {
   set(setThemeAtom, get(effectiveThemeAtom) === 'dark' ? 'light' : 'dark');
 });
