@@ -9,7 +9,7 @@ import { ChevronLeftIcon, ChevronRightIcon, HelpIcon, LogoutIcon, MoonIcon, Sett
 import { Skeleton } from '../ui/Skeleton';
 import { useOutsideClick } from '../ui/useOutsideClick';
 import { supportEmailAtom } from './config';
-import { navigateAtom } from './navigation';
+import { navigateAtom } from '../lib/navigation';
 
 /**
  * Spec §2.9 avatar menu: name with 'View your profile', 'Settings & privacy',

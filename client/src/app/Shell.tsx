@@ -18,7 +18,7 @@ import { CrashBoundary } from '../ui/CrashBoundary';
 import { Loading } from '../ui/Loading';
 import { MobileBar } from './MobileBar';
 import { lazyScreen } from './lazyScreen';
-import { initialRoute, initNavigationAtom, restoreRouteAtom, routeAtom, type Route } from './navigation';
+import { initialRoute, initNavigationAtom, restoreRouteAtom, routeAtom, type Route } from '../lib/navigation';
 import { TopBar } from './TopBar';
 import { useRealtime } from './useRealtime';
 import './Shell.css';

@@ -6,7 +6,7 @@ import { setSearchOpenAtom } from '../features/search/searchAtoms';
 import { BellIcon, FriendsIcon, GroupsIcon, HomeIcon, SearchIcon } from '../ui/icons';
 import { AvatarMenu } from './AvatarMenu';
 import { productNameAtom } from './config';
-import { navigateAtom, routeAtom, type Route } from './navigation';
+import { navigateAtom, routeAtom, type Route } from '../lib/navigation';
 
 /** The Groups entry is current on the directory and on a group's page. */
 export function groupsActive(route: Route): boolean {

@@ -1,6 +1,6 @@
 import { useSetAtom } from 'jotai';
 import { Fragment, useState, type MouseEvent } from 'react';
-import { navigateAtom, pathOf, searchHref } from '../app/navigation';
+import { navigateAtom, pathOf, searchHref } from '../lib/navigation';
 import { search } from '../features/search/searchApi';
 import { openSearchWithAtom } from '../features/search/searchAtoms';
 import { tokenize } from '../lib/richText';

@@ -5,7 +5,7 @@
 
 import { atom, type Getter, type Setter } from 'jotai';
 import type { UserSummary } from '../../api/models';
-import type { FriendsTab } from '../../app/navigation';
+import type { FriendsTab } from '../../lib/navigation';
 import {
   acceptFriendRequest,
   cancelFriendRequest,

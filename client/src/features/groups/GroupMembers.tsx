@@ -2,7 +2,7 @@ import { useSetAtom } from 'jotai';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../api/http';
 import { userSubtitle, type UserSummary } from '../../api/models';
-import { navigateAtom } from '../../app/navigation';
+import { navigateAtom } from '../../lib/navigation';
 import { Avatar } from '../../ui/Avatar';
 import { MoreIcon } from '../../ui/icons';
 import { Skeleton } from '../../ui/Skeleton';

@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useId, useRef, useState } from 'react';
 import { isApiError } from '../../api/http';
-import { navigateAtom } from '../../app/navigation';
+import { navigateAtom } from '../../lib/navigation';
 import { fullDate } from '../../lib/time';
 import { checkImageFile, IMAGE_ACCEPT } from '../../lib/imageFiles';
 import { Avatar } from '../../ui/Avatar';

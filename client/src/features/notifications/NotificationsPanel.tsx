@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { Suspense, useEffect, useState } from 'react';
 import { lazyScreen } from '../../app/lazyScreen';
-import { navigateAtom, presetFriendsTab } from '../../app/navigation';
+import { navigateAtom, presetFriendsTab } from '../../lib/navigation';
 import { fullDate, relativeTime } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
 import { ChunkBoundary } from '../../ui/ChunkBoundary';

@@ -4,7 +4,7 @@ import { fullDate, relativeTime } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
 import { RichText } from '../../ui/RichText';
 import { TrashIcon } from '../../ui/icons';
-import { navigateAtom } from '../../app/navigation';
+import { navigateAtom } from '../../lib/navigation';
 import { currentUserAtom } from '../auth/authAtoms';
 import type { Comment } from './model';
 import { ReportDialog } from '../safety/ReportDialog';

@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { Suspense, useRef, useState } from 'react';
 import { userSubtitle } from '../../api/models';
-import { navigateAtom } from '../../app/navigation';
+import { navigateAtom } from '../../lib/navigation';
 import { fullDate, relativeTime } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
 import { ChunkBoundary } from '../../ui/ChunkBoundary';

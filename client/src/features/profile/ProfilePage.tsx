@@ -1,6 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useId, useRef, useState } from 'react';
-import { navigateAtom, readStoredProfileTab, routeAtom, setStoredProfileTab, type ProfileTab } from '../../app/navigation';
+import { navigateAtom, readStoredProfileTab, routeAtom, setStoredProfileTab, type ProfileTab } from '../../lib/navigation';
 import { checkImageFile, IMAGE_ACCEPT } from '../../lib/imageFiles';
 import { Avatar } from '../../ui/Avatar';
 import { CameraIcon, SettingsIcon } from '../../ui/icons';

@@ -1,7 +1,7 @@
 import { useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { isApiError } from '../../api/http';
-import { navigateAtom } from '../../app/navigation';
+import { navigateAtom } from '../../lib/navigation';
 import { showToastAtom } from '../../ui/toast';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ReportDialog } from './ReportDialog';
