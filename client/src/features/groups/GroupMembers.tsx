@@ -8,7 +8,7 @@ import { MoreIcon } from '../../ui/icons';
 import { Skeleton } from '../../ui/Skeleton';
 import { showToastAtom } from '../../ui/toast';
 import { useOutsideClick } from '../../ui/useOutsideClick';
-import { ConfirmDialog } from '../safety/ConfirmDialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import {
   answerJoinRequest,
   fetchJoinRequests,

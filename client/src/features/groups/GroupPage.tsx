@@ -16,7 +16,7 @@ import { PostCard } from '../posts/PostCard';
 import { fetchPost } from '../posts/postsApi';
 import { postAtom, upsertPostsAtom } from '../posts/postsAtoms';
 import { notificationsAtom } from '../notifications/notificationsAtoms';
-import { ConfirmDialog } from '../safety/ConfirmDialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { GroupFormDialog } from './GroupFormDialog';
 import { MembersPanel, RequestsPanel } from './GroupMembers';
 import {

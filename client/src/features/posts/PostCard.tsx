@@ -14,7 +14,7 @@ import { currentUserAtom } from '../auth/authAtoms';
 import { LazyComments, LazyEditPostDialog, LazyReportDialog } from './lazyParts';
 import { postLink, type Comment } from './model';
 import { isApiError } from '../../api/http';
-import { ConfirmDialog } from '../safety/ConfirmDialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { blockAuthorAtom, muteAuthorAtom } from '../safety/safetyAtoms';
 import { PostMenu, type PostMenuExtra } from './PostMenu';
 import { deletePostAtom, likePendingAtom, postAtom, toggleLikeAtom } from './postsAtoms';

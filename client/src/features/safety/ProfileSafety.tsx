@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { isApiError } from '../../api/http';
 import { navigateAtom } from '../../lib/navigation';
 import { showToastAtom } from '../../ui/toast';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { ReportDialog } from './ReportDialog';
 import { setModerator } from '../moderation/moderationApi';
 import { useCapabilities } from '../moderation/useCapabilities';
