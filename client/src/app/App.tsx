@@ -9,7 +9,7 @@ import { Toaster } from '../ui/Toaster';
 import { unreadCountAtom } from '../features/notifications/notificationsAtoms';
 import { loadConfigAtom, productNameAtom, supportEmailAtom } from './config';
 import { Connectivity } from './Connectivity';
-import { lazyScreen } from './lazyScreen';
+import { lazyScreen } from '../ui/lazyScreen';
 import { afterPaint } from '../lib/afterPaint';
 import './App.css';
 

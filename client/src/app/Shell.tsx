@@ -17,7 +17,7 @@ import { ChunkBoundary } from '../ui/ChunkBoundary';
 import { CrashBoundary } from '../ui/CrashBoundary';
 import { Loading } from '../ui/Loading';
 import { MobileBar } from './MobileBar';
-import { lazyScreen } from './lazyScreen';
+import { lazyScreen } from '../ui/lazyScreen';
 import { initialRoute, initNavigationAtom, restoreRouteAtom, routeAtom, type Route } from '../lib/navigation';
 import { TopBar } from './TopBar';
 import { useRealtime } from './useRealtime';

@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { Suspense, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { productNameAtom } from '../../app/config';
-import { useRetryWhenOnline } from '../../app/connectivity';
+import { useRetryWhenOnline } from '../../ui/connectivity';
 import { navigateAtom, presetFriendsTab } from '../../lib/navigation';
 import { FEED_SKELETON_CARDS } from '../../constants';
 import { ChunkBoundary } from '../../ui/ChunkBoundary';

@@ -1,6 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { Suspense, useEffect, useState } from 'react';
-import { lazyScreen } from '../../app/lazyScreen';
+import { lazyScreen } from '../../ui/lazyScreen';
 import { navigateAtom, presetFriendsTab } from '../../lib/navigation';
 import { fullDate, relativeTime } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
