@@ -7,7 +7,7 @@ import { ChunkBoundary } from '../ui/ChunkBoundary';
 import { CrashBoundary } from '../ui/CrashBoundary';
 import { Toaster } from '../ui/Toaster';
 import { unreadCountAtom } from '../features/notifications/notificationsAtoms';
-import { loadConfigAtom, productNameAtom, supportEmailAtom } from './config';
+import { loadConfigAtom, productNameAtom, supportEmailAtom } from '../api/config';
 import { Connectivity } from './Connectivity';
 import { lazyScreen } from '../ui/lazyScreen';
 import { afterPaint } from '../lib/afterPaint';

@@ -8,7 +8,7 @@ import { Avatar } from '../ui/Avatar';
 import { ChevronLeftIcon, ChevronRightIcon, HelpIcon, LogoutIcon, MoonIcon, SettingsIcon } from '../ui/icons';
 import { Skeleton } from '../ui/Skeleton';
 import { useOutsideClick } from '../ui/useOutsideClick';
-import { supportEmailAtom } from './config';
+import { supportEmailAtom } from '../api/config';
 import { navigateAtom } from '../lib/navigation';
 
 /**

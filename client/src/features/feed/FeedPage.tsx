@@ -1,6 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { Suspense, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import { productNameAtom } from '../../app/config';
+import { productNameAtom } from '../../api/config';
 import { useRetryWhenOnline } from '../../ui/connectivity';
 import { navigateAtom, presetFriendsTab } from '../../lib/navigation';
 import { FEED_SKELETON_CARDS } from '../../constants';

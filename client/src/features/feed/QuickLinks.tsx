@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { supportEmailAtom } from '../../app/config';
+import { supportEmailAtom } from '../../api/config';
 import { navigateAtom, setStoredProfileTab } from '../../lib/navigation';
 import { BookmarkIcon, ClockIcon, GiftIcon, HelpIcon, SettingsIcon } from '../../ui/icons';
 

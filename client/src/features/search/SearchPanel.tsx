@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { productNameAtom } from '../../app/config';
+import { productNameAtom } from '../../api/config';
 import { navigateAtom } from '../../lib/navigation';
 import { AVATAR_SIZE_SEARCH } from '../../constants';
 import { Avatar } from '../../ui/Avatar';
