@@ -2,7 +2,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { fullDate, relativeTime } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
-import { RichText } from '../../ui/RichText';
+import { RichText } from '../search/RichText';
 import { TrashIcon } from '../../ui/icons';
 import { navigateAtom } from '../../lib/navigation';
 import { currentUserAtom } from '../auth/authAtoms';

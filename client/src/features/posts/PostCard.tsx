@@ -8,7 +8,7 @@ import { ChunkBoundary } from '../../ui/ChunkBoundary';
 import { CommentIcon, HeartIcon } from '../../ui/icons';
 import { Loading } from '../../ui/Loading';
 import { Modal } from '../../ui/Modal';
-import { RichText } from '../../ui/RichText';
+import { RichText } from '../search/RichText';
 import { showToastAtom } from '../../ui/toast';
 import { currentUserAtom } from '../auth/authAtoms';
 import { LazyComments, LazyEditPostDialog, LazyReportDialog } from './lazyParts';
