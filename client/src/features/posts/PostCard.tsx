@@ -15,7 +15,7 @@ import { LazyComments, LazyEditPostDialog, LazyReportDialog } from './lazyParts'
 import { postLink, type Comment } from './model';
 import { isApiError } from '../../api/http';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { blockAuthorAtom, muteAuthorAtom } from '../safety/safetyAtoms';
+import { blockAuthorAtom, muteAuthorAtom } from './authorSafetyAtoms';
 import { PostMenu, type PostMenuExtra } from './PostMenu';
 import { deletePostAtom, likePendingAtom, postAtom, toggleLikeAtom } from './postsAtoms';
 import { copyText, MSG_LINK_COPIED } from './share';
