@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom, type createStore } from 'jotai';
 import { Suspense, useEffect } from 'react';
 import { sessionAtom } from '../features/auth/authAtoms';
-import { onboardingAtom } from '../features/onboarding/onboardingAtoms';
+import { onboardingAtom, startOnboardingAtom } from '../features/onboarding/onboardingAtoms';
 import { ThemeControl, useApplyTheme } from '../features/theme';
 import { ChunkBoundary } from '../ui/ChunkBoundary';
 import { CrashBoundary } from '../ui/CrashBoundary';
@@ -67,6 +67,7 @@ export function App() {
   const productName = useAtomValue(productNameAtom);
   const session = useAtomValue(sessionAtom);
   const onboarding = useAtomValue(onboardingAtom);
+  const startOnboarding = useSetAtom(startOnboardingAtom);
 
   useEffect(() => afterPaint(() => void loadConfig()), [loadConfig]);
 
@@ -82,7 +83,8 @@ export function App() {
   if (!session) {
     content = (
       <CardLayout>
-        <AuthFlow />
+        {/* A verified new account goes through onboarding (auth sits below onboarding: the app links them). */}
+        <AuthFlow onVerified={startOnboarding} />
       </CardLayout>
     );
   } else if (onboarding) {
