@@ -3,15 +3,16 @@
 //   constants.ts → lib/ → ui/ → api/ → features/ → app/ → main.tsx
 //
 // A module may import its own layer and the layers below it, never one above:
-// lib/ is plain code, ui/ the shared components, api/ the server's protocol
-// and calls, features/ the screens with their atoms, app/ the wiring (the
-// shell, the socket's dispatch into the features). Within features/, each
-// feature is a sub-layer of its own, in FEATURES' order: a feature may import
-// the features before it and never one after it, so features never import
-// each other in a circle. sw/ (the service worker, a bundle of its own) may
-// import only constants.ts and lib/, and nothing imports it. test/ holds test
-// helpers: tests may import them, nothing else may. Tests obey the same rule
-// as the code beside them, so a test of the app's wiring lives in app/.
+// lib/ is code with no React (the router is there), ui/ the shared
+// components, api/ the server's protocol and calls, features/ the screens
+// with their atoms, app/ the wiring (the shell, the socket's frames into the
+// features). Within features/, each feature is a sub-layer of its own, in
+// FEATURES' order: a feature may import the features before it and never one
+// after it, so no two features import each other. sw/ (the service worker, a
+// bundle of its own) may import only constants.ts and lib/, and nothing
+// imports it. test/ holds test helpers: tests may import them, nothing else
+// may. Tests obey the same rule as the code beside them, so a test of the
+// app's wiring lives in app/.
 
 import ts from 'typescript';
 import { expect, test } from 'vitest';
@@ -146,6 +147,11 @@ test('the rule itself', () => {
   for (const [from, to, ok] of cases) {
     expect(violation(from, at(from), placeOf(to)) === undefined, `${from} → ${to}`).toBe(ok);
   }
+});
+
+test('FEATURES lists every feature folder, once', () => {
+  const folders = new Set(Object.keys(sources).flatMap((p) => (p.startsWith('features/') ? [p.split('/')[1]] : [])));
+  expect([...FEATURES].sort()).toEqual([...folders].sort());
 });
 
 test('no module imports from a layer above its own', () => {
