@@ -176,7 +176,7 @@ export class SocketClient {
         // DESIGN §4.4: the server replays the notifications missed since the
         // newest one seen; the REST re-read below covers a longer absence.
         if (this.lastNotice) this.send('resume', { since: this.lastNotice.updatedAt });
-        // DESIGN §6: REST is the truth — the owner re-reads what may have been missed.
+        // REST is the truth: the owner re-reads what may have been missed.
         this.opts.onReconnect();
       }
       this.pingTimer = setTimeout(() => this.send('test', {}), SOCKET_TEST_PING_MS);

@@ -3,7 +3,7 @@
 // features' store updates, the socket's status goes into the store, the
 // posts on screen (posts/watchAtoms) are what it watches, and after a
 // reconnect what may have been missed is read again over REST (REST is the
-// truth, DESIGN §6).
+// truth; frames only bring news early).
 
 import type { createStore } from 'jotai';
 import type { PostCounts, ServerFrame } from '../api/protocol';
