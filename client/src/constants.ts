@@ -70,3 +70,12 @@ export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'im
 
 /** Where the server answers the JSON API (docs/protocol.md §1): api/http.ts and index.html's bootstrap. */
 export const API_BASE = '/api';
+
+// What a failed request tells the user, word for word from the product spec
+// (api/http picks one; the chunk boundary shows the network ones too).
+export const MSG_TIMEOUT = 'Request timed out. The server might be busy. Please try again later.';
+export const MSG_NETWORK = 'Network error. Please check your connection or try again later.';
+export const MSG_OFFLINE = 'You are offline. Please check your internet connection and try again.';
+export const MSG_SERVER = 'Server error. Please try again later.';
+export const MSG_BAD_REQUEST = 'Invalid request';
+export const MSG_OTHER = 'An error occurred';

@@ -39,7 +39,7 @@ if (store.get(sessionAtom) && (location.pathname === '/' || location.pathname ==
  * How long the first render waits for the first screen's chunk. Rendered
  * with it, the screen shows at once; rendered before, React shows the
  * loading fallback and then holds the screen back until 300 ms after that
- * (app/lazyScreen.ts). With the bootstrap's preload the chunk is usually in
+ * (ui/lazyScreen.ts). With the bootstrap's preload the chunk is usually in
  * within a few tens of ms of this one; without it, the fallback shows.
  */
 const FIRST_SCREEN_WAIT_MS = 200;

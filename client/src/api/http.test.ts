@@ -2,23 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setRedirect } from '../lib/redirect';
 import { installFakeFetch, json } from '../test/fakeFetch';
 import { installFakeXhr } from '../test/fakeXhr';
-import {
-  ApiError,
-  MSG_BAD_REQUEST,
-  MSG_NETWORK,
-  MSG_OFFLINE,
-  MSG_OTHER,
-  MSG_SERVER,
-  MSG_TIMEOUT,
-  apiDelete,
-  apiGet,
-  apiPatch,
-  apiPost,
-  parseEnvelope,
-  RETRIES_503,
-  retryDelayMs,
-  upload,
-} from './http';
+import { MSG_BAD_REQUEST, MSG_NETWORK, MSG_OFFLINE, MSG_OTHER, MSG_SERVER, MSG_TIMEOUT } from '../constants';
+import { ApiError, apiDelete, apiGet, apiPatch, apiPost, parseEnvelope, RETRIES_503, retryDelayMs, upload } from './http';
 
 function catchError(fn: () => unknown): ApiError {
   try {

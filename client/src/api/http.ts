@@ -20,7 +20,17 @@
 // toggled once). The caller sees nothing of it unless every retry fails;
 // then the error is the 5xx one of docs/product.md §8.1.
 
-import { API_BASE, HTTP_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from '../constants';
+import {
+  API_BASE,
+  HTTP_TIMEOUT_MS,
+  MSG_BAD_REQUEST,
+  MSG_NETWORK,
+  MSG_OFFLINE,
+  MSG_OTHER,
+  MSG_SERVER,
+  MSG_TIMEOUT,
+  UPLOAD_TIMEOUT_MS,
+} from '../constants';
 import { redirectTo } from '../lib/redirect';
 import { clearAuthStorage, readString, STORAGE_KEYS } from '../lib/storage';
 
@@ -75,14 +85,6 @@ export class ApiError extends Error {
 export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError;
 }
-
-// Messages of docs/product.md §8.1, as written there.
-export const MSG_TIMEOUT = 'Request timed out. The server might be busy. Please try again later.';
-export const MSG_NETWORK = 'Network error. Please check your connection or try again later.';
-export const MSG_OFFLINE = 'You are offline. Please check your internet connection and try again.';
-export const MSG_SERVER = 'Server error. Please try again later.';
-export const MSG_BAD_REQUEST = 'Invalid request';
-export const MSG_OTHER = 'An error occurred';
 
 /** The message shown for an error answer with this status when the server sent none. */
 export function fallbackMessage(status: number): string {

@@ -1,59 +1,68 @@
-import { createStore } from 'jotai';
+// The connection itself, with handlers that record what it reports: its
+// wiring into the store is app/realtime's (and app/realtime.test's).
+
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { hasPendingRequestsAtom } from '../features/friends/friendsAtoms';
-import { notificationsAtom, unreadCountAtom } from '../features/notifications/notificationsAtoms';
-import { postAtom, upsertPostsAtom } from '../features/posts/postsAtoms';
-import { makePost } from '../features/posts/testPosts';
-import { unwatchPostAtom, watchPostAtom } from '../features/posts/watchAtoms';
-import { lastServerEventAtom, lastTestResponseAtom, socketStatusAtom } from '../features/realtime/realtimeAtoms';
 import { setRedirect } from '../lib/redirect';
-import { installFakeFetch, json } from '../test/fakeFetch';
 import { FakeWebSocket } from '../test/fakeWebSocket';
-import { backoffDelay, restartDelay, RESTART_SPREAD_MS, SocketClient, socketUrl } from './socket';
+import type { ServerFrame } from './protocol';
+import { backoffDelay, restartDelay, RESTART_SPREAD_MS, SocketClient, socketUrl, type SocketClientOptions, type SocketStatus } from './socket';
 
-type Store = ReturnType<typeof createStore>;
-
-function setup(opts: Partial<ConstructorParameters<typeof SocketClient>[0]> = {}) {
-  const store: Store = createStore();
+function setup(opts: Partial<SocketClientOptions> = {}) {
+  const statuses: SocketStatus[] = [];
+  const frames: ServerFrame[] = [];
+  // The posts on screen, as the owner keeps them.
+  let watched: string[] = [];
+  const subscribers = new Set<() => void>();
+  const onReconnect = vi.fn();
   const client = new SocketClient({
-    store,
     token: 'tok en',
     WebSocketImpl: FakeWebSocket as unknown as typeof WebSocket,
     random: () => 0,
-    onReconnect: vi.fn(),
+    onFrame: (f) => frames.push(f),
+    onStatus: (s) => statuses.push(s),
+    onReconnect,
+    watchedPostIds: () => watched,
+    subscribeWatched: (fn) => {
+      subscribers.add(fn);
+      return () => subscribers.delete(fn);
+    },
     ...opts,
   });
-  return { store, client };
+  const watch = (ids: string[]) => {
+    watched = ids;
+    for (const fn of subscribers) fn();
+  };
+  return { client, statuses, frames, onReconnect, watch, subscribers, status: () => statuses[statuses.length - 1] };
 }
 
 beforeEach(() => {
   vi.useFakeTimers();
   FakeWebSocket.reset();
   localStorage.clear();
-  installFakeFetch({}); // no network: calls the socket triggers fail fast
-  vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
 afterEach(() => {
   vi.useRealTimers();
 });
 
 describe('connection', () => {
-  it('connects to /api/ws on this origin with the token', () => {
+  it('connects to /api/ws on this origin with the token, and reports its status', () => {
     expect(socketUrl('a b', { protocol: 'https:', host: 'campus.edu' })).toBe('wss://campus.edu/api/ws?token=a%20b');
     expect(socketUrl('t', { protocol: 'http:', host: 'localhost:8080' })).toBe('ws://localhost:8080/api/ws?token=t');
-    const { store, client } = setup();
+    const { client, statuses, subscribers } = setup();
     client.start();
     expect(FakeWebSocket.last().url).toBe(`ws://${window.location.host}/api/ws?token=tok%20en`);
-    expect(store.get(socketStatusAtom)).toBe('connecting');
+    expect(statuses).toEqual(['connecting']);
+    expect(subscribers.size).toBe(1);
     FakeWebSocket.last().open();
-    expect(store.get(socketStatusAtom)).toBe('open');
+    expect(statuses).toEqual(['connecting', 'open']);
     client.stop();
     expect(FakeWebSocket.last().closedWith?.code).toBe(1000);
-    expect(store.get(socketStatusAtom)).toBe('idle');
+    expect(statuses).toEqual(['connecting', 'open', 'idle']);
+    expect(subscribers.size).toBe(0);
   });
 
-  it('sends test 3 s after connecting', () => {
-    const { store, client } = setup();
+  it('sends test 3 s after connecting and hands over the answer', () => {
+    const { client, frames } = setup();
     client.start();
     const ws = FakeWebSocket.last();
     ws.open();
@@ -62,7 +71,7 @@ describe('connection', () => {
     vi.advanceTimersByTime(1);
     expect(ws.frames()).toEqual([{ event: 'test', data: {} }]);
     ws.receive('test:response', { ok: true });
-    expect(store.get(lastTestResponseAtom)).not.toBeNull();
+    expect(frames).toEqual([{ event: 'test:response', data: { ok: true } }]);
     client.stop();
   });
 
@@ -77,18 +86,16 @@ describe('connection', () => {
     client.stop();
   });
 
-  it('reconnects with growing backoff, re-watches and re-fetches after reconnecting', () => {
-    const onReconnect = vi.fn();
-    const { store, client } = setup({ onReconnect });
-    store.set(upsertPostsAtom, [makePost({ id: 'p1' })]);
-    store.set(watchPostAtom, 'p1');
+  it('reconnects with growing backoff, re-watches, and tells its owner after reconnecting', () => {
+    const { client, watch, onReconnect, status } = setup();
+    watch(['p1']);
     client.start();
     FakeWebSocket.last().open();
     expect(FakeWebSocket.last().frames()).toContainEqual({ event: 'watch', data: { postIds: ['p1'] } });
     expect(onReconnect).not.toHaveBeenCalled();
 
     FakeWebSocket.last().serverClose(1006);
-    expect(store.get(socketStatusAtom)).toBe('reconnecting');
+    expect(status()).toBe('reconnecting');
     vi.advanceTimersByTime(999);
     expect(FakeWebSocket.instances).toHaveLength(1);
     vi.advanceTimersByTime(1);
@@ -103,34 +110,7 @@ describe('connection', () => {
 
     FakeWebSocket.last().open();
     expect(FakeWebSocket.last().frames()).toContainEqual({ event: 'watch', data: { postIds: ['p1'] } });
-    expect(onReconnect).toHaveBeenCalledWith(['p1']);
-    client.stop();
-  });
-
-  it('after a reconnect re-reads the notifications and the pending requests', async () => {
-    const ok = (data: unknown) => json({ status: 'success', data });
-    const fetchMock = installFakeFetch({
-      '/api/notifications': () =>
-        ok({
-          notifications: [
-            { id: 'n9', type: 'comment', message: 'Ravi commented on your post', createdAt: new Date().toISOString(), isRead: false },
-            { id: 'n1', type: 'like', message: 'Ravi liked your post', createdAt: '2025-01-01T00:00:00Z', isRead: false },
-          ],
-          pagination: { unreadCount: 4, nextCursor: null },
-        }),
-      '/api/friends/pending-requests': () => ok({ pendingRequests: [{ id: 'r1', status: 'pending' }] }),
-    });
-    const { store, client } = setup();
-    client.start();
-    FakeWebSocket.last().open();
-    FakeWebSocket.last().receive('notification', { id: 'n1', type: 'like', unreadCount: 1 });
-    expect(fetchMock).not.toHaveBeenCalled();
-    FakeWebSocket.last().serverClose(1006);
-    vi.advanceTimersByTime(1000);
-    FakeWebSocket.last().open();
-    await vi.waitFor(() => expect(store.get(unreadCountAtom)).toBe(4));
-    expect(store.get(notificationsAtom).map((n) => n.id)).toEqual(['n9', 'n1']);
-    expect(store.get(hasPendingRequestsAtom)).toBe(true);
+    expect(onReconnect).toHaveBeenCalledTimes(1);
     client.stop();
   });
 
@@ -138,12 +118,10 @@ describe('connection', () => {
     [1012, 'service restart'],
     [1001, 'going away'],
   ])('on close %i (%s) reconnects within the jittered restart window and re-watches', (code) => {
-    const onReconnect = vi.fn();
     const onAuthError = vi.fn();
     localStorage.setItem('campus.token', 'tok');
-    const { store, client } = setup({ onReconnect, onAuthError, random: () => 0.5 });
-    store.set(upsertPostsAtom, [makePost({ id: 'p1' })]);
-    store.set(watchPostAtom, 'p1');
+    const { client, watch, onReconnect, status } = setup({ onAuthError, random: () => 0.5 });
+    watch(['p1']);
     client.start();
     FakeWebSocket.last().open();
     // Earlier failures grew the backoff; a drain starts it over.
@@ -153,9 +131,10 @@ describe('connection', () => {
     vi.advanceTimersByTime(backoffDelay(1, () => 0.5));
     expect(FakeWebSocket.instances).toHaveLength(3);
     FakeWebSocket.last().open();
+    expect(onReconnect).toHaveBeenCalledTimes(1);
 
     FakeWebSocket.last().serverClose(code, 'Service restart: reconnect');
-    expect(store.get(socketStatusAtom)).toBe('reconnecting');
+    expect(status()).toBe('reconnecting');
     // Not an auth failure: the saved token stays.
     expect(onAuthError).not.toHaveBeenCalled();
     expect(localStorage.getItem('campus.token')).toBe('tok');
@@ -165,7 +144,7 @@ describe('connection', () => {
     expect(FakeWebSocket.instances).toHaveLength(4);
     FakeWebSocket.last().open();
     expect(FakeWebSocket.last().frames()).toContainEqual({ event: 'watch', data: { postIds: ['p1'] } });
-    expect(onReconnect).toHaveBeenLastCalledWith(['p1']);
+    expect(onReconnect).toHaveBeenCalledTimes(2);
     client.stop();
   });
 
@@ -176,7 +155,8 @@ describe('connection', () => {
   });
 
   it('after a reconnect resumes from the newest notification seen, and skips the one it already has', () => {
-    const { store, client } = setup();
+    const { client, frames } = setup();
+    const notices = () => frames.filter((f) => f.event === 'notification').map((f) => f.data);
     client.start();
     FakeWebSocket.last().open();
     const older = { id: 'n1', type: 'comment', updatedAt: '2026-11-24T10:00:00.000001Z', unreadCount: 2 };
@@ -184,19 +164,19 @@ describe('connection', () => {
     FakeWebSocket.last().receive('notification', newest);
     FakeWebSocket.last().receive('notification', older); // a roll-up's late frame does not move the cursor back
     expect(FakeWebSocket.last().frames().filter((f) => f.event === 'resume')).toEqual([]);
+    expect(notices()).toEqual([newest, older]);
 
     FakeWebSocket.last().serverClose(1012);
     vi.advanceTimersByTime(RESTART_SPREAD_MS);
     FakeWebSocket.last().open();
     expect(FakeWebSocket.last().frames()).toContainEqual({ event: 'resume', data: { since: newest.updatedAt } });
 
-    // The replay starts with the one already seen: not a new notification.
+    // The replay starts with the one already seen: not handed over again.
     FakeWebSocket.last().receive('notification', { ...newest, unreadCount: 9 });
-    expect(store.get(unreadCountAtom)).toBe(2);
+    expect(notices()).toEqual([newest, older]);
     const missed = { id: 'n3', type: 'comment', updatedAt: '2026-11-24T10:01:00Z', unreadCount: 3 };
     FakeWebSocket.last().receive('notification', missed);
-    expect(store.get(unreadCountAtom)).toBe(3);
-    expect(store.get(notificationsAtom).map((n) => n.id)).toEqual(['n3', 'n1', 'n2']);
+    expect(notices()).toEqual([newest, older, missed]);
     client.stop();
   });
 
@@ -223,120 +203,41 @@ describe('connection', () => {
     expect(FakeWebSocket.instances).toHaveLength(1);
     restore();
   });
-});
 
-describe('watch / unwatch', () => {
-  it('sends the difference when posts come and go', () => {
-    const { store, client } = setup();
+  it('hands over only well-formed frames of known events', () => {
+    const { client, frames } = setup();
     client.start();
     const ws = FakeWebSocket.last();
     ws.open();
-    store.set(watchPostAtom, 'a');
-    store.set(watchPostAtom, 'b');
+    ws.receiveRaw('not json');
+    ws.receive('mystery', {});
+    ws.receive('post:deleted', { postId: 'p1' });
+    expect(frames).toEqual([{ event: 'post:deleted', data: { postId: 'p1' } }]);
+    client.stop();
+  });
+});
+
+describe('watch / unwatch', () => {
+  it('sends the difference when the posts on screen change, once per burst', () => {
+    const { client, watch } = setup();
+    client.start();
+    const ws = FakeWebSocket.last();
+    ws.open();
+    watch(['a']);
+    watch(['a', 'b']);
     vi.advanceTimersByTime(50);
     expect(ws.frames()).toEqual([{ event: 'watch', data: { postIds: ['a', 'b'] } }]);
 
-    store.set(watchPostAtom, 'a'); // the same post twice on screen: nothing new
-    store.set(unwatchPostAtom, 'a'); // still once
+    watch(['b', 'a']); // the same posts: nothing new
     vi.advanceTimersByTime(50);
     expect(ws.frames()).toHaveLength(1);
 
-    store.set(unwatchPostAtom, 'a');
-    store.set(watchPostAtom, 'c');
+    watch(['b', 'c']);
     vi.advanceTimersByTime(50);
     expect(ws.frames().slice(1)).toEqual([
       { event: 'unwatch', data: { postIds: ['a'] } },
       { event: 'watch', data: { postIds: ['c'] } },
     ]);
-    client.stop();
-  });
-});
-
-describe('events into the store (docs/protocol.md §2)', () => {
-  function connected() {
-    const s = setup();
-    s.client.start();
-    FakeWebSocket.last().open();
-    return { ...s, ws: FakeWebSocket.last() };
-  }
-
-  it('ready sets the unread count', () => {
-    const { store, ws, client } = connected();
-    ws.receive('ready', { userId: 'u1', unreadCount: 4 });
-    expect(store.get(unreadCountAtom)).toBe(4);
-    client.stop();
-  });
-
-  it('post:counts updates every entry’s counts and keeps the viewer’s isLiked', () => {
-    const { store, ws, client } = connected();
-    store.set(upsertPostsAtom, [
-      makePost({ id: 'p1', isLiked: true, likesCount: 1, commentsCount: 0 }),
-      makePost({ id: 'p2', isLiked: false, likesCount: 7, commentsCount: 2 }),
-    ]);
-    ws.receive('post:counts', {
-      posts: [
-        { postId: 'p1', likesCount: 250, commentsCount: 3 },
-        { postId: 'p2', likesCount: 8, commentsCount: 2 },
-        { postId: 'not-loaded', likesCount: 1, commentsCount: 1 },
-      ],
-    });
-    expect(store.get(postAtom('p1'))).toMatchObject({ isLiked: true, likesCount: 250, commentsCount: 3 });
-    expect(store.get(postAtom('p2'))).toMatchObject({ isLiked: false, likesCount: 8, commentsCount: 2 });
-    expect(store.get(postAtom('not-loaded'))).toBeUndefined();
-    client.stop();
-  });
-
-  it('the old per-post count events change nothing any more', () => {
-    const { store, ws, client } = connected();
-    store.set(upsertPostsAtom, [makePost({ id: 'p1', likesCount: 1, commentsCount: 0 })]);
-    ws.receive('post:likes', { postId: 'p1', likesCount: 250 });
-    ws.receive('post:comments', { postId: 'p1', commentsCount: 3 });
-    expect(store.get(postAtom('p1'))).toMatchObject({ likesCount: 1, commentsCount: 0 });
-    client.stop();
-  });
-
-  it('post:deleted removes the post', () => {
-    const { store, ws, client } = connected();
-    store.set(upsertPostsAtom, [makePost({ id: 'p1' })]);
-    ws.receive('post:deleted', { postId: 'p1' });
-    expect(store.get(postAtom('p1'))).toBeUndefined();
-    client.stop();
-  });
-
-  it('notification adds an unread item on top and takes the server’s count', () => {
-    const { store, ws, client } = connected();
-    ws.receive('notification', {
-      id: 'n1',
-      type: 'like',
-      sender: { id: 'u2', name: 'Ravi', avatar: { url: '' } },
-      post: { id: 'p1' },
-      createdAt: '2025-01-01T00:00:00Z',
-      isRead: false,
-      unreadCount: 7,
-    });
-    expect(store.get(unreadCountAtom)).toBe(7);
-    expect(store.get(notificationsAtom)[0]).toMatchObject({ id: 'n1', type: 'like', read: false, postId: 'p1', userId: 'u2', message: 'Ravi liked your post' });
-    client.stop();
-  });
-
-  it('friend:request marks pending requests; every event is recorded', () => {
-    const { store, ws, client } = connected();
-    expect(store.get(hasPendingRequestsAtom)).toBe(false);
-    ws.receive('friend:request', { fromUser: { id: 'u3', name: 'Mina', avatar: { url: '' } } });
-    expect(store.get(hasPendingRequestsAtom)).toBe(true);
-    expect(store.get(lastServerEventAtom)?.event).toBe('friend:request');
-    client.stop();
-  });
-
-  it('ignores bad JSON, unknown events and malformed payloads', () => {
-    const { store, ws, client } = connected();
-    store.set(upsertPostsAtom, [makePost({ id: 'p1', likesCount: 5 })]);
-    ws.receiveRaw('not json');
-    ws.receive('mystery', {});
-    ws.receive('post:counts', { posts: 'many' });
-    ws.receive('post:counts', { posts: [{ postId: 'p1', likesCount: 'many', commentsCount: 1 }, null, 7] });
-    expect(store.get(postAtom('p1'))!.likesCount).toBe(5);
-    expect(store.get(lastServerEventAtom)?.event).toBe('post:counts');
     client.stop();
   });
 });

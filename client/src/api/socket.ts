@@ -2,42 +2,19 @@
 //
 // While signed in, one WebSocket to /api/ws?token=… on this origin. It
 // reconnects with exponential backoff; after a reconnect it re-watches the
-// posts on screen and re-fetches their counts (REST is the truth, docs/protocol.md §2.6).
-// Close code 1008 (policy violation) is the server's "bad token": saved auth
-// is cleared and the browser goes to /login (docs/product.md §8.1). 1012 (a node drains
-// for a restart) and 1001 (going away) are not failures: the client
-// reconnects within RESTART_SPREAD_MS, spread at random so that a node's
-// clients do not all land on the others at once (docs/architecture.md §4.7). A test ping goes out
-// 3 s after connecting. Events are written into the jotai store.
+// posts on screen and tells its owner, who re-fetches what may have been
+// missed (REST is the truth, docs/protocol.md §2). Close code 1008 (policy violation)
+// is the server's "bad token": saved auth is cleared and the browser goes to
+// /login (docs/product.md §8.1). 1012 (a node drains for a restart) and 1001 (going
+// away) are not failures: the client reconnects within RESTART_SPREAD_MS,
+// spread at random so that a node's clients do not all land on the others at
+// once (docs/architecture.md §4.4). A test ping goes out 3 s after connecting.
+//
+// The socket knows the protocol, not the features: each parsed server frame
+// goes to the onFrame handler of its owner (app/realtime, which writes it
+// into the store), and the posts to watch come from its owner too.
 
-import type { createStore } from 'jotai';
 import { SOCKET_CONNECT_TIMEOUT_MS, SOCKET_TEST_PING_MS } from '../constants';
-import { postAnnouncedAtom } from '../features/feed/feedAtoms';
-import {
-  friendAcceptedAtom,
-  friendRemovedAtom,
-  friendRequestReceivedAtom,
-  refreshPendingRequestsAtom,
-} from '../features/friends/friendsAtoms';
-import { toAppNotification } from '../features/notifications/model';
-import {
-  addNotificationAtom,
-  notificationsReconnectedAtom,
-  setUnreadCountAtom,
-} from '../features/notifications/notificationsAtoms';
-import { fetchPost } from '../features/posts/postsApi';
-import {
-  applyPostCountsAtom,
-  applyPostEditedAtom,
-  removePostAtom,
-  upsertPostsAtom,
-} from '../features/posts/postsAtoms';
-import { watchedPostIdsAtom } from '../features/posts/watchAtoms';
-import {
-  recordServerEventAtom,
-  recordTestResponseAtom,
-  setSocketStatusAtom,
-} from '../features/realtime/realtimeAtoms';
 import { redirectTo } from '../lib/redirect';
 import { clearAuthStorage } from '../lib/storage';
 import {
@@ -49,18 +26,16 @@ import {
   WATCH_BATCH,
   type ClientEventName,
   type ClientEvents,
-  type PostCounts,
   type ServerFrame,
   type ServerNotification,
 } from './protocol';
 
-export type Store = ReturnType<typeof createStore>;
+/** Where the connection is: idle when stopped (signed out). */
+export type SocketStatus = 'idle' | 'connecting' | 'open' | 'reconnecting';
 
 /** Backoff: 1 s, 2 s, 4 s … capped at 30 s, each with up to 30% jitter. */
 export const RECONNECT_BASE_MS = 1_000;
 export const RECONNECT_MAX_MS = 30_000;
-/** Most posts whose counts are re-fetched after a reconnect (the ones on screen are few). */
-const MAX_REFETCH = 50;
 
 export function backoffDelay(attempt: number, random: () => number = Math.random): number {
   const base = Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** Math.max(0, attempt));
@@ -80,104 +55,22 @@ export function socketUrl(token: string, loc: Pick<Location, 'protocol' | 'host'
   return `${scheme}://${loc.host}/api/ws?token=${encodeURIComponent(token)}`;
 }
 
-/** Writes one server event into the store. */
-export function handleServerFrame(store: Store, frame: ServerFrame): void {
-  store.set(recordServerEventAtom, frame);
-  switch (frame.event) {
-    case 'ready':
-      store.set(setUnreadCountAtom, Number(frame.data.unreadCount) || 0);
-      break;
-    case 'notification': {
-      const unread = typeof frame.data.unreadCount === 'number' ? frame.data.unreadCount : undefined;
-      store.set(addNotificationAtom, toAppNotification(frame.data), unread);
-      break;
-    }
-    case 'friend:request':
-      store.set(friendRequestReceivedAtom);
-      break;
-    case 'post:counts':
-      if (Array.isArray(frame.data.posts)) {
-        store.set(applyPostCountsAtom, frame.data.posts.filter(isPostCounts));
-      }
-      break;
-    case 'post:deleted':
-      if (typeof frame.data.postId === 'string') store.set(removePostAtom, frame.data.postId);
-      break;
-    case 'post:new':
-      if (typeof frame.data.postId === 'string') store.set(postAnnouncedAtom, frame.data.postId);
-      break;
-    case 'post:edited':
-      if (typeof frame.data.postId === 'string' && typeof frame.data.content === 'string') {
-        store.set(applyPostEditedAtom, {
-          postId: frame.data.postId,
-          content: frame.data.content,
-          images: Array.isArray(frame.data.images) ? frame.data.images : undefined,
-          updatedAt: typeof frame.data.updatedAt === 'string' ? frame.data.updatedAt : '',
-        });
-      }
-      break;
-    case 'friend:removed':
-      if (typeof frame.data.userId === 'string') {
-        store.set(friendRemovedAtom, {
-          userId: frame.data.userId,
-          requestId: typeof frame.data.requestId === 'string' ? frame.data.requestId : undefined,
-        });
-      }
-      break;
-    case 'test:response':
-      store.set(recordTestResponseAtom, Date.now());
-      break;
-    case 'error':
-      console.warn('Realtime server error:', frame.data.message);
-      break;
-    case 'friend:accept':
-      store.set(friendAcceptedAtom);
-      break;
-    case 'post:like':
-    case 'post:comment':
-      // Personal events: the matching `notification` frame updates the bell;
-      // features that care read lastServerEventAtom.
-      break;
-  }
-}
-
-/** Whether a `post:counts` entry is well formed; a bad one is skipped, never thrown on. */
-function isPostCounts(v: unknown): v is PostCounts {
-  if (typeof v !== 'object' || v === null) return false;
-  const e = v as Record<string, unknown>;
-  return (
-    typeof e.postId === 'string' &&
-    typeof e.likesCount === 'number' &&
-    typeof e.commentsCount === 'number' &&
-    (e.countsVersion === undefined || typeof e.countsVersion === 'number')
-  );
-}
-
-/** Re-fetches the posts on screen after a reconnect: counts and the viewer's isLiked. */
-export async function refetchPosts(store: Store, ids: readonly string[]): Promise<void> {
-  await Promise.all(
-    ids.slice(0, MAX_REFETCH).map(async (id) => {
-      try {
-        const { post } = await fetchPost(id);
-        store.set(upsertPostsAtom, [post]);
-      } catch (err) {
-        if (err instanceof Error && 'status' in err && (err as { status: number }).status === 404) {
-          store.set(removePostAtom, id);
-        }
-      }
-    }),
-  );
-}
-
 export interface SocketClientOptions {
-  store: Store;
   token: string;
-  WebSocketImpl?: typeof WebSocket;
-  url?: string;
+  /** Each server frame, parsed, in order; the notification a resume starts with, already seen, is left out. */
+  onFrame: (frame: ServerFrame) => void;
+  /** Each change of the connection's status. */
+  onStatus: (status: SocketStatus) => void;
+  /** A connection opened after an earlier one (not the first): re-read what may have been missed. */
+  onReconnect: () => void;
   /** Close code 1008. Default: clear saved auth and go to /login. */
   onAuthError?: () => void;
-  /** After a reconnect. Default: refetchPosts. */
-  onReconnect?: (postIds: string[]) => void;
+  /** The posts on screen: the ones the server should have watched. */
+  watchedPostIds: () => readonly string[];
+  /** Calls fn whenever watchedPostIds() may have changed; answers the unsubscribe. */
+  subscribeWatched: (fn: () => void) => () => void;
+  WebSocketImpl?: typeof WebSocket;
+  url?: string;
   random?: () => number;
 }
 
@@ -207,7 +100,7 @@ export class SocketClient {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.unsubscribe = this.opts.store.sub(watchedPostIdsAtom, () => this.scheduleFlush());
+    this.unsubscribe = this.opts.subscribeWatched(() => this.scheduleFlush());
     window.addEventListener('online', this.onOnline);
     this.connect();
   }
@@ -228,7 +121,7 @@ export class SocketClient {
         // already closed
       }
     }
-    this.opts.store.set(setSocketStatusAtom, 'idle');
+    this.opts.onStatus('idle');
   }
 
   /** Sends a frame if connected; false otherwise. */
@@ -256,7 +149,7 @@ export class SocketClient {
   private connect(): void {
     if (this.stopped) return;
     const Impl = this.opts.WebSocketImpl ?? WebSocket;
-    this.opts.store.set(setSocketStatusAtom, this.hasConnected ? 'reconnecting' : 'connecting');
+    this.opts.onStatus(this.hasConnected ? 'reconnecting' : 'connecting');
     let ws: WebSocket;
     try {
       ws = new Impl(this.opts.url ?? socketUrl(this.opts.token));
@@ -277,20 +170,14 @@ export class SocketClient {
       clearTimeout(this.connectTimer);
       const reconnected = this.hasConnected;
       this.hasConnected = true;
-      this.opts.store.set(setSocketStatusAtom, 'open');
+      this.opts.onStatus('open');
       this.flush();
       if (reconnected) {
-        // docs/protocol.md §2.6: the server replays the notifications missed since the
+        // docs/architecture.md §4.4: the server replays the notifications missed since the
         // newest one seen; the REST re-read below covers a longer absence.
         if (this.lastNotice) this.send('resume', { since: this.lastNotice.updatedAt });
-        // docs/protocol.md §2.6: REST is the truth — re-read what may have been missed.
-        this.opts.store.set(notificationsReconnectedAtom);
-        void this.opts.store.set(refreshPendingRequestsAtom);
-        const ids = this.opts.store.get(watchedPostIdsAtom);
-        if (ids.length > 0) {
-          if (this.opts.onReconnect) this.opts.onReconnect(ids);
-          else void refetchPosts(this.opts.store, ids);
-        }
+        // REST is the truth: the owner re-reads what may have been missed.
+        this.opts.onReconnect();
       }
       this.pingTimer = setTimeout(() => this.send('test', {}), SOCKET_TEST_PING_MS);
     };
@@ -301,7 +188,7 @@ export class SocketClient {
       if (!frame) return;
       if (frame.event === 'ready') this.attempt = 0; // a healthy session: start backoff over
       if (frame.event === 'notification' && !this.noteNotification(frame.data)) return;
-      handleServerFrame(this.opts.store, frame);
+      this.opts.onFrame(frame);
     };
 
     ws.onerror = () => {
@@ -360,7 +247,7 @@ export class SocketClient {
   /** Reconnects after delay, by default the next step of the backoff. */
   private scheduleReconnect(delay?: number): void {
     if (this.stopped) return;
-    this.opts.store.set(setSocketStatusAtom, 'reconnecting');
+    this.opts.onStatus('reconnecting');
     if (delay === undefined) {
       delay = backoffDelay(this.attempt, this.opts.random);
       this.attempt += 1;
@@ -384,7 +271,7 @@ export class SocketClient {
   private flush(): void {
     const ws = this.ws;
     if (!ws || ws.readyState !== 1) return;
-    const want = new Set(this.opts.store.get(watchedPostIdsAtom));
+    const want = new Set(this.opts.watchedPostIds());
     const add = [...want].filter((id) => !this.sent.has(id));
     const remove = [...this.sent].filter((id) => !want.has(id));
     for (let i = 0; i < remove.length; i += WATCH_BATCH) {

@@ -6,7 +6,8 @@ import { setRedirect } from '../lib/redirect';
 import { installFakeFetch, json, type Route } from '../test/fakeFetch';
 import { installFakeMatchMedia } from '../test/fakeMatchMedia';
 import { FakeWebSocket } from '../test/fakeWebSocket';
-import { App } from './App';
+import { App, unreadTitle } from './App';
+import { badgeText } from './TopBar';
 
 const ok = (data: unknown, status = 200) => json({ status: 'success', data }, status);
 const fail = (message: string, status: number) => json({ status: 'error', message }, status);
@@ -367,5 +368,19 @@ describe('signed in', () => {
     act(() => FakeWebSocket.last().open());
     act(() => FakeWebSocket.last().receive('ready', { userId: 'u1', unreadCount: 12 }));
     expect(screen.getByRole('button', { name: 'Notifications 9+ unread' }).textContent).toContain('9+');
+  });
+});
+
+describe('the unread count', () => {
+  it('puts the unread count in the tab title', () => {
+    expect(unreadTitle('Campus', 0)).toBe('Campus');
+    expect(unreadTitle('Campus', 3)).toBe('(3) Campus');
+    expect(unreadTitle('Campus', 120)).toBe('(99+) Campus');
+  });
+
+  it('caps the unread badge at 9+', () => {
+    expect(badgeText(3)).toBe('3');
+    expect(badgeText(9)).toBe('9');
+    expect(badgeText(10)).toBe('9+');
   });
 });

@@ -1,15 +1,15 @@
 import { useAtomValue, useSetAtom, type createStore } from 'jotai';
 import { Suspense, useEffect } from 'react';
 import { sessionAtom } from '../features/auth/authAtoms';
-import { onboardingAtom } from '../features/onboarding/onboardingAtoms';
+import { onboardingAtom, startOnboardingAtom } from '../features/onboarding/onboardingAtoms';
 import { ThemeControl, useApplyTheme } from '../features/theme';
 import { ChunkBoundary } from '../ui/ChunkBoundary';
 import { CrashBoundary } from '../ui/CrashBoundary';
 import { Toaster } from '../ui/Toaster';
 import { unreadCountAtom } from '../features/notifications/notificationsAtoms';
-import { loadConfigAtom, productNameAtom, supportEmailAtom } from './config';
+import { loadConfigAtom, productNameAtom, supportEmailAtom } from '../api/config';
 import { Connectivity } from './Connectivity';
-import { lazyScreen } from './lazyScreen';
+import { lazyScreen } from '../ui/lazyScreen';
 import { afterPaint } from '../lib/afterPaint';
 import './App.css';
 
@@ -67,6 +67,7 @@ export function App() {
   const productName = useAtomValue(productNameAtom);
   const session = useAtomValue(sessionAtom);
   const onboarding = useAtomValue(onboardingAtom);
+  const startOnboarding = useSetAtom(startOnboardingAtom);
 
   useEffect(() => afterPaint(() => void loadConfig()), [loadConfig]);
 
@@ -82,7 +83,8 @@ export function App() {
   if (!session) {
     content = (
       <CardLayout>
-        <AuthFlow />
+        {/* A verified new account goes through onboarding (auth sits below onboarding: the app links them). */}
+        <AuthFlow onVerified={startOnboarding} />
       </CardLayout>
     );
   } else if (onboarding) {

@@ -8,8 +8,8 @@ import { Avatar } from '../ui/Avatar';
 import { ChevronLeftIcon, ChevronRightIcon, HelpIcon, LogoutIcon, MoonIcon, SettingsIcon } from '../ui/icons';
 import { Skeleton } from '../ui/Skeleton';
 import { useOutsideClick } from '../ui/useOutsideClick';
-import { supportEmailAtom } from './config';
-import { navigateAtom } from './navigation';
+import { supportEmailAtom } from '../api/config';
+import { navigateAtom } from '../lib/navigation';
 
 /**
  * docs/product.md §2.9 avatar menu: name with 'View your profile', 'Settings & privacy',

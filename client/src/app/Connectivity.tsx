@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { useOnline } from './connectivity';
+import { useOnline } from '../ui/connectivity';
 import { applyUpdate, subscribeUpdate, updateReady } from './pwa';
 import './Connectivity.css';
 

@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { hasPendingRequestsAtom } from '../features/friends/friendsAtoms';
 import { FriendsIcon, GroupsIcon, HomeIcon, UserIcon } from '../ui/icons';
-import { navigateAtom, routeAtom } from './navigation';
+import { navigateAtom, routeAtom } from '../lib/navigation';
 import { groupsActive } from './TopBar';
 
 /**

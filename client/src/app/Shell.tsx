@@ -17,8 +17,8 @@ import { ChunkBoundary } from '../ui/ChunkBoundary';
 import { CrashBoundary } from '../ui/CrashBoundary';
 import { Loading } from '../ui/Loading';
 import { MobileBar } from './MobileBar';
-import { lazyScreen } from './lazyScreen';
-import { initialRoute, initNavigationAtom, restoreRouteAtom, routeAtom, type Route } from './navigation';
+import { lazyScreen } from '../ui/lazyScreen';
+import { initialRoute, initNavigationAtom, restoreRouteAtom, routeAtom, type Route } from '../lib/navigation';
 import { TopBar } from './TopBar';
 import { useRealtime } from './useRealtime';
 import './Shell.css';
@@ -39,6 +39,10 @@ const PostPage = lazyScreen(() =>
 const GroupsPage = lazyScreen(() => import('../features/groups/GroupsPage').then((m) => m.GroupsPage)).Component;
 const GroupPage = lazyScreen(() => import('../features/groups/GroupPage').then((m) => m.GroupPage)).Component;
 const LiveView = lazyScreen(() => import('../features/groups/LiveView').then((m) => m.LiveView)).Component;
+// Accept / Decline in the notifications panel: fetched when an invitation shows.
+const GroupInvitationActions = lazyScreen(() =>
+  import('../features/groups/GroupInvitationActions').then((m) => m.GroupInvitationActions),
+).Component;
 
 /** What a page shows while its chunk loads. */
 export function PageLoading() {
@@ -163,7 +167,7 @@ export function Shell() {
       </main>
       <MobileBar />
       <SearchPanel />
-      <NotificationsPanel />
+      <NotificationsPanel InvitationActions={GroupInvitationActions} />
     </div>
   );
 }

@@ -5,8 +5,8 @@ import { openNotificationsPanelAtom, unreadCountAtom } from '../features/notific
 import { setSearchOpenAtom } from '../features/search/searchAtoms';
 import { BellIcon, FriendsIcon, GroupsIcon, HomeIcon, SearchIcon } from '../ui/icons';
 import { AvatarMenu } from './AvatarMenu';
-import { productNameAtom } from './config';
-import { navigateAtom, routeAtom, type Route } from './navigation';
+import { productNameAtom } from '../api/config';
+import { navigateAtom, routeAtom, type Route } from '../lib/navigation';
 
 /** The Groups entry is current on the directory and on a group's page. */
 export function groupsActive(route: Route): boolean {

@@ -1,11 +1,11 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect } from 'react';
 import { getToken, tokenRotationSettled } from '../api/http';
-import { SocketClient } from '../api/socket';
 import { authTokenAtom } from '../features/auth/authAtoms';
 import { afterPaint } from '../lib/afterPaint';
 import { redirectTo } from '../lib/redirect';
 import { clearAuthStorage } from '../lib/storage';
+import { realtimeClient } from './realtime';
 
 /** docs/product.md §4: the realtime connection is open while signed in and closed when not. */
 export function useRealtime(): void {
@@ -13,8 +13,7 @@ export function useRealtime(): void {
   const token = useAtomValue(authTokenAtom);
   useEffect(() => {
     if (!token) return;
-    const client = new SocketClient({
-      store,
+    const client = realtimeClient(store, {
       token,
       // docs/product.md §8.1: a refused token signs out — unless an e-mail or password
       // change just replaced it (the new token gets a socket of its own).

@@ -1,8 +1,8 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { Component, Suspense, type ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MSG_NETWORK, MSG_OFFLINE } from '../api/http';
-import { lazyScreen } from '../app/lazyScreen';
+import { MSG_NETWORK, MSG_OFFLINE } from '../constants';
+import { lazyScreen } from './lazyScreen';
 import { setReload } from '../lib/redirect';
 import { ChunkBoundary, RELOAD_GUARD_MS } from './ChunkBoundary';
 

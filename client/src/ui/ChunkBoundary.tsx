@@ -1,11 +1,11 @@
-// Where a lazily loaded part of the app (app/lazyScreen) that could not be
+// Where a lazily loaded part of the app (ui/lazyScreen) that could not be
 // loaded shows it: in its own place, with the rest of the app still working.
 // It lives in the main chunk (App uses it), so it never needs a chunk itself.
 
 import { Component, type ReactNode } from 'react';
-import { MSG_NETWORK, MSG_OFFLINE } from '../api/http';
-import { useOnline, useRetryWhenOnline } from '../app/connectivity';
-import { ChunkLoadError, retryFailedLoads } from '../app/lazyScreen';
+import { MSG_NETWORK, MSG_OFFLINE } from '../constants';
+import { useOnline, useRetryWhenOnline } from './connectivity';
+import { ChunkLoadError, retryFailedLoads } from './lazyScreen';
 import { reloadPage } from '../lib/redirect';
 import { readString, STORAGE_KEYS, writeString } from '../lib/storage';
 

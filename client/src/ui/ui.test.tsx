@@ -1,8 +1,6 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StrengthMeter } from '../features/auth/AuthCard';
-import { badgeText } from '../app/TopBar';
 import { Avatar, hueIndex, initialsOf } from './Avatar';
 import { Modal, tabbables } from './Modal';
 import { filledCode, OtpInput, toBoxes } from './OtpInput';
@@ -32,24 +30,6 @@ describe('Avatar', () => {
     expect(el.style.width).toBe('32px');
     fireEvent.error(img);
     expect(el.querySelector('[data-initials]')!.getAttribute('data-initials')).toBe('AR');
-  });
-});
-
-describe('StrengthMeter', () => {
-  it.each([
-    ['short', 'strength-meter--weak', 'Weak'],
-    ['abcdefg1', 'strength-meter--medium', 'Medium'],
-    ['Abcdef1!', 'strength-meter--strong', 'Strong'],
-  ])('%s → %s', (pw, cls, word) => {
-    const { container } = render(<StrengthMeter password={pw} />);
-    const meter = container.querySelector('.strength-meter')!;
-    expect(meter.classList.contains(cls)).toBe(true);
-    expect(meter.textContent).toContain(word);
-  });
-
-  it('is hidden for an empty password', () => {
-    const { container } = render(<StrengthMeter password="" />);
-    expect(container.querySelector('.strength-meter')).toBeNull();
   });
 });
 
@@ -91,14 +71,8 @@ describe('OtpInput', () => {
   });
 });
 
-describe('small rules', () => {
-  it('caps the unread badge at 9+', () => {
-    expect(badgeText(3)).toBe('3');
-    expect(badgeText(9)).toBe('9');
-    expect(badgeText(10)).toBe('9+');
-  });
-
-  it('pull-to-refresh: threshold 67, maximum 95, fetch-more within 100 px', () => {
+describe('pull to refresh', () => {
+  it('threshold 67, maximum 95, fetch-more within 100 px', () => {
     expect(pullDistance(100)).toBe(50);
     expect(pullDistance(1000)).toBe(95);
     expect(shouldRefresh(66)).toBe(false);

@@ -1,7 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { useId, useState, type ReactNode } from 'react';
 import type { Role } from '../../api/models';
-import { productNameAtom } from '../../app/config';
+import { productNameAtom } from '../../api/config';
 import { passwordStrength, type PasswordStrength } from './validation';
 import './AuthCard.css';
 

@@ -5,14 +5,17 @@ import { ForgotPasswordPage, ResetPasswordPage } from './PasswordResetPages';
 import { SignupPage } from './SignupPage';
 import { VerifyEmailPage } from './VerifyEmailPage';
 
-/** The signed-out screens (docs/product.md §4 Auth screen modes). Each remounts fresh when shown. */
-export function AuthFlow() {
+/**
+ * The signed-out screens (docs/product.md §4 Auth screen modes). Each remounts fresh when
+ * shown. onVerified: a new account's code was accepted (see VerifyEmailPage).
+ */
+export function AuthFlow({ onVerified }: { onVerified?: () => void }) {
   const screen = useAtomValue(authScreenAtom);
   switch (screen.name) {
     case 'signup':
       return <SignupPage key="signup" />;
     case 'verify':
-      return <VerifyEmailPage key={`verify-${screen.email}`} />;
+      return <VerifyEmailPage key={`verify-${screen.email}`} onVerified={onVerified} />;
     case 'forgot':
       return <ForgotPasswordPage key="forgot" />;
     case 'reset':

@@ -2,7 +2,6 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { isApiError } from '../../api/http';
 import { OTP_EXPIRY_MINUTES, OTP_LENGTH, RESEND_COOLDOWN_S, RESEND_MESSAGE_MS } from '../../constants';
-import { startOnboardingAtom } from '../onboarding/onboardingAtoms';
 import { resendOtp, verifyOtp } from './authApi';
 import { signInAtom } from './authAtoms';
 import { authScreenAtom, showAuthScreenAtom } from './authFlowAtoms';
@@ -19,12 +18,15 @@ import {
   sanitizeOtp,
 } from './validation';
 
-/** docs/product.md §2.6 E-mail verification. A code was just sent, so the resend cooldown starts at once. */
-export function VerifyEmailPage() {
+/**
+ * docs/product.md §2.6 E-mail verification. A code was just sent, so the resend
+ * cooldown starts at once. onVerified runs when the code is accepted, just
+ * before the new account is signed in (the app starts onboarding there).
+ */
+export function VerifyEmailPage({ onVerified }: { onVerified?: () => void }) {
   const screen = useAtomValue(authScreenAtom);
   const show = useSetAtom(showAuthScreenAtom);
   const signIn = useSetAtom(signInAtom);
-  const startOnboarding = useSetAtom(startOnboardingAtom);
   const knownEmail = screen.name === 'verify' ? screen.email : '';
   const masked = screen.name === 'verify' ? (screen.maskedEmail ?? '') : '';
   const [typedEmail, setTypedEmail] = useState('');
@@ -54,7 +56,7 @@ export function VerifyEmailPage() {
     try {
       const session = await verifyOtp(email, otp);
       // Onboarding first, in the same update, so the feed never flashes.
-      startOnboarding();
+      onVerified?.();
       signIn(session);
     } catch {
       setBusy(false);

@@ -4,7 +4,7 @@
 
 import { atom } from 'jotai';
 import type { Role } from '../../api/models';
-import { scrollToTop } from '../../ui/scroll';
+import { scrollToTop } from '../../lib/scroll';
 
 export type AuthScreen =
   | { name: 'login'; identifier?: string; role?: Role; notice?: string }

@@ -1,8 +1,8 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { Suspense, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import { productNameAtom } from '../../app/config';
-import { useRetryWhenOnline } from '../../app/connectivity';
-import { navigateAtom, presetFriendsTab } from '../../app/navigation';
+import { productNameAtom } from '../../api/config';
+import { useRetryWhenOnline } from '../../ui/connectivity';
+import { navigateAtom, presetFriendsTab } from '../../lib/navigation';
 import { FEED_SKELETON_CARDS } from '../../constants';
 import { ChunkBoundary } from '../../ui/ChunkBoundary';
 import { PullToRefresh } from '../../ui/PullToRefresh';

@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { userSubtitle } from '../../api/models';
-import { navigateAtom, presetFriendsTab } from '../../app/navigation';
+import { navigateAtom, presetFriendsTab } from '../../lib/navigation';
 import { FEED_SUGGESTIONS } from '../../constants';
 import { Avatar } from '../../ui/Avatar';
 import { CheckIcon, PlusUserIcon } from '../../ui/icons';

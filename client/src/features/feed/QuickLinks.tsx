@@ -1,6 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { supportEmailAtom } from '../../app/config';
-import { navigateAtom, setStoredProfileTab } from '../../app/navigation';
+import { supportEmailAtom } from '../../api/config';
+import { navigateAtom, setStoredProfileTab } from '../../lib/navigation';
 import { BookmarkIcon, ClockIcon, GiftIcon, HelpIcon, SettingsIcon } from '../../ui/icons';
 
 /** docs/product.md §2.12 left column. */

@@ -1,18 +1,16 @@
 // Issue 16: the live feed (post:new → "N new posts" pill that keeps the
-// reader's place), live edits, live friend:removed, the card's like count
-// and the reason of a suggestion.
+// reader's place), the card's like count and the reason of a suggestion.
+// Live edits and friend:removed, frames into the store, are app/realtime.test's.
 
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { handleServerFrame } from '../../api/socket';
 import { installFakeFetch, json } from '../../test/fakeFetch';
-import { friendshipVersionAtom, friendsListAtom, loadAllFriendsDataAtom, receivedRequestsAtom, sentRequestsAtom } from '../friends/friendsAtoms';
 import { suggestionReason } from '../friends/friendsApi';
 import { notificationTarget, toAppNotification } from '../notifications/model';
-import { postAtom, postCreatedAtom, upsertPostsAtom } from '../posts/postsAtoms';
+import { postCreatedAtom } from '../posts/postsAtoms';
 import { makePost } from '../posts/testPosts';
-import { newPostIdsAtom, newPostsLabel } from './feedAtoms';
+import { newPostIdsAtom, newPostsLabel, postAnnouncedAtom } from './feedAtoms';
 import { FeedPage } from './FeedPage';
 
 const me = { id: 'u1', name: 'Asha Rao', role: 'student' as const, universityId: 'BWU/BCA/20/123', avatar: { url: '' } };
@@ -37,7 +35,7 @@ function renderFeed() {
 }
 
 const announce = (store: ReturnType<typeof createStore>, postId: string) =>
-  act(() => handleServerFrame(store, { event: 'post:new', data: { postId, authorId: friend.id } }));
+  act(() => store.set(postAnnouncedAtom, postId));
 
 beforeEach(() => {
   localStorage.clear();
@@ -132,47 +130,6 @@ describe('new posts pill (issue 16)', { timeout: 20_000 }, () => {
     expect(scrollBy).toHaveBeenCalledWith(0, 200);
     const old2 = document.querySelector('article[data-post-id="old2"]')!;
     expect(old2.getBoundingClientRect().top).toBe(300 + 100 - 420);
-  });
-});
-
-describe('live edits and removals (issue 16)', () => {
-  it('post:edited changes the text everywhere and marks it edited', () => {
-    const store = createStore();
-    store.set(upsertPostsAtom, [makePost({ id: 'p1', content: 'before' })]);
-    handleServerFrame(store, {
-      event: 'post:edited',
-      data: { postId: 'p1', content: 'after', images: [], updatedAt: '2025-01-01T10:05:00Z' },
-    });
-    expect(store.get(postAtom('p1'))).toMatchObject({ content: 'after', editedAt: '2025-01-01T10:05:00Z' });
-    handleServerFrame(store, { event: 'post:edited', data: { postId: 'unknown', content: 'x', updatedAt: '' } });
-    expect(store.get(postAtom('unknown'))).toBeUndefined();
-  });
-
-  it('friend:removed takes the person out of requests and friends', async () => {
-    const req = (id: string, sender: object, receiver: object) => ({ id, sender, receiver, status: 'pending', createdAt: '' });
-    const p3 = { id: 'u3', name: 'Chitra', avatar: { url: '' } };
-    const p4 = { id: 'u4', name: 'Dev', avatar: { url: '' } };
-    installFakeFetch({
-      '/api/friends/friends-list': () => ok({ friends: [friend] }),
-      '/api/friends/pending-requests': () => ok({ pendingRequests: [req('r1', p3, me)] }),
-      '/api/friends/sent-requests': () => ok({ sentRequests: [req('r2', me, p4)] }),
-      '/api/friends/suggestions': () => ok([]),
-    });
-    const store = createStore();
-    await store.set(loadAllFriendsDataAtom);
-    expect(store.get(receivedRequestsAtom)).toHaveLength(1);
-    expect(store.get(sentRequestsAtom)).toHaveLength(1);
-    expect(store.get(friendsListAtom)).toHaveLength(1);
-    const removed = (userId: string, reason: string, requestId?: string) =>
-      handleServerFrame(store, { event: 'friend:removed', data: { fromUser: { id: userId, name: '', avatar: '' }, userId, requestId, reason } });
-    const v = store.get(friendshipVersionAtom);
-    removed('u3', 'cancelled', 'r1');
-    expect(store.get(receivedRequestsAtom)).toEqual([]);
-    expect(store.get(friendshipVersionAtom)).toBe(v + 1); // open profiles re-check their button
-    removed('u4', 'declined', 'r2');
-    expect(store.get(sentRequestsAtom)).toEqual([]);
-    removed('u2', 'unfriended');
-    expect(store.get(friendsListAtom)).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { userSubtitle, type UserSummary } from '../../api/models';
-import { consumeFriendsTab, navigateAtom, type FriendsTab } from '../../app/navigation';
+import { consumeFriendsTab, navigateAtom, type FriendsTab } from '../../lib/navigation';
 import { Avatar } from '../../ui/Avatar';
 import { CheckIcon, CloseIcon, MoreIcon, PlusUserIcon } from '../../ui/icons';
 import { PullToRefresh } from '../../ui/PullToRefresh';

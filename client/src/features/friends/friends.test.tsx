@@ -1,12 +1,13 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { handleServerFrame } from '../../api/socket';
 import { installFakeFetch, json } from '../../test/fakeFetch';
 import { FriendsPage, matchesUser } from './FriendsPage';
 import { normalizeSuggestions } from './friendsApi';
 import {
   cancelRequestAtom,
+  friendAcceptedAtom,
+  friendRequestReceivedAtom,
   friendshipVersionAtom,
   hasPendingRequestsAtom,
   loadAllFriendsDataAtom,
@@ -104,15 +105,15 @@ describe('friends data', () => {
     expect(store.get(friendshipVersionAtom)).toBe(v + 1);
   });
 
-  it('live friend:request turns the buttons red at once; friend:accept re-reads', async () => {
+  it('a live friend request turns the buttons red at once; an acceptance re-reads', async () => {
     const fetchMock = routes({ '/api/friends/pending-requests': () => ok({ pendingRequests: [] }) });
     const store = createStore();
     expect(store.get(hasPendingRequestsAtom)).toBe(false);
-    handleServerFrame(store, { event: 'friend:request', data: { fromUser: { id: 'u2', name: 'Ravi', avatar: { url: '' } } } });
+    store.set(friendRequestReceivedAtom);
     expect(store.get(hasPendingRequestsAtom)).toBe(true);
     await waitFor(() => expect(fetchMock).toHaveBeenCalled());
     const v = store.get(friendshipVersionAtom);
-    handleServerFrame(store, { event: 'friend:accept', data: { fromUser: { id: 'u2', name: 'Ravi', avatar: { url: '' } } } });
+    store.set(friendAcceptedAtom);
     expect(store.get(friendshipVersionAtom)).toBe(v + 1);
   });
 });

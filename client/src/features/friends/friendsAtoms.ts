@@ -1,11 +1,11 @@
 // Friends state (docs/product.md §2.15, §4 Friend request): the friends list, received
 // and sent requests, suggestions, and the pending count behind the red
-// Friends buttons (docs/product.md §2.9). The socket writes into it (friend:request,
-// friend:accept, friend:removed). Primitive atoms stay private.
+// Friends buttons (docs/product.md §2.9). The socket's frames write into it (friend:request,
+// friend:accept, friend:removed, through app/realtime). Primitive atoms stay private.
 
 import { atom, type Getter, type Setter } from 'jotai';
 import type { UserSummary } from '../../api/models';
-import type { FriendsTab } from '../../app/navigation';
+import type { FriendsTab } from '../../lib/navigation';
 import {
   acceptFriendRequest,
   cancelFriendRequest,

@@ -1,7 +1,7 @@
 import { useSetAtom } from 'jotai';
 import { useEffect, useId, useRef, useState } from 'react';
 import { isApiError } from '../../api/http';
-import { navigateAtom } from '../../app/navigation';
+import { navigateAtom } from '../../lib/navigation';
 import { Modal } from '../../ui/Modal';
 import { showToastAtom } from '../../ui/toast';
 import { createGroupAtom, updateGroupAtom } from './groupsAtoms';

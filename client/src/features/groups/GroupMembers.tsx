@@ -2,13 +2,13 @@ import { useSetAtom } from 'jotai';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../api/http';
 import { userSubtitle, type UserSummary } from '../../api/models';
-import { navigateAtom } from '../../app/navigation';
+import { navigateAtom } from '../../lib/navigation';
 import { Avatar } from '../../ui/Avatar';
 import { MoreIcon } from '../../ui/icons';
 import { Skeleton } from '../../ui/Skeleton';
 import { showToastAtom } from '../../ui/toast';
 import { useOutsideClick } from '../../ui/useOutsideClick';
-import { ConfirmDialog } from '../safety/ConfirmDialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import {
   answerJoinRequest,
   fetchJoinRequests,

@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useId, useRef, useState } from 'react';
 import { isApiError } from '../../api/http';
-import { navigateAtom } from '../../app/navigation';
+import { navigateAtom } from '../../lib/navigation';
 import { fullDate } from '../../lib/time';
 import { checkImageFile, IMAGE_ACCEPT } from '../../lib/imageFiles';
 import { Avatar } from '../../ui/Avatar';
@@ -16,7 +16,7 @@ import { PostCard } from '../posts/PostCard';
 import { fetchPost } from '../posts/postsApi';
 import { postAtom, upsertPostsAtom } from '../posts/postsAtoms';
 import { notificationsAtom } from '../notifications/notificationsAtoms';
-import { ConfirmDialog } from '../safety/ConfirmDialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { GroupFormDialog } from './GroupFormDialog';
 import { MembersPanel, RequestsPanel } from './GroupMembers';
 import {

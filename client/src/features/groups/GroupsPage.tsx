@@ -1,6 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useState } from 'react';
-import { navigateAtom } from '../../app/navigation';
+import { navigateAtom } from '../../lib/navigation';
 import { Avatar } from '../../ui/Avatar';
 import { SearchField } from '../../ui/SearchField';
 import { Skeleton } from '../../ui/Skeleton';

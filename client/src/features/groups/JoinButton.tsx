@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { isApiError } from '../../api/http';
 import { showToastAtom } from '../../ui/toast';
 import { currentUserAtom } from '../auth/authAtoms';
-import { ConfirmDialog } from '../safety/ConfirmDialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { cancelJoinRequestAtom, declineInvitationAtom, groupAtom, joinGroupAtom, leaveGroupAtom } from './groupsAtoms';
 import { courseEligible, JOIN_LABELS, joinAction, type Group } from './model';
 

@@ -1,6 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
-import { navigateAtom } from '../../app/navigation';
+import { navigateAtom } from '../../lib/navigation';
 import { Avatar } from '../../ui/Avatar';
 import { CommentIcon, HeartIcon } from '../../ui/icons';
 import { postAtom } from '../posts/postsAtoms';

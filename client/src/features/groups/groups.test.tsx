@@ -12,6 +12,7 @@ import { addNotificationAtom, openNotificationsPanelAtom, setNotificationsAtom }
 import { toAppNotification } from '../notifications/model';
 import { applyPostCountsAtom, postAtom } from '../posts/postsAtoms';
 import { watchedPostIdsAtom } from '../posts/watchAtoms';
+import { GroupInvitationActions } from './GroupInvitationActions';
 import { GroupPage } from './GroupPage';
 import { GroupsPage } from './GroupsPage';
 import { groupAtom, groupFeedAtom, liveAtom, loadLiveAtom, myGroupsAtom } from './groupsAtoms';
@@ -268,7 +269,7 @@ describe('group notifications', () => {
       '/api/notifications': () => ok({ notifications: [], pagination: { unreadCount: 0, nextCursor: null } }),
       '/api/groups/secret-society/join': () => ok(group({ handle: 'secret-society', name: 'Secret Society', visibility: 'secret', me: { status: 'member', role: 'member', followClosely: false } })),
     });
-    const store = renderIn(<NotificationsPanel />);
+    const store = renderIn(<NotificationsPanel InvitationActions={GroupInvitationActions} />);
     const g = { id: 'g9', handle: 'secret-society', name: 'Secret Society' };
     act(() => {
       store.set(setNotificationsAtom, [

@@ -3,7 +3,7 @@
 // viewer may do, labels.
 
 import { idOf, isRecord, normalizeUserSummary, num, str, type UserSummary } from '../../api/models';
-import { GROUP_HANDLE } from '../../app/navigation';
+import { GROUP_HANDLE } from '../../lib/navigation';
 
 export const GROUP_KINDS = ['course', 'club', 'department', 'event', 'other'] as const;
 export type GroupKind = (typeof GROUP_KINDS)[number];

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { isApiError } from '../../api/http';
 import { fullDate } from '../../lib/time';
 import { showToastAtom } from '../../ui/toast';
-import { ConfirmDialog } from '../safety/ConfirmDialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { fetchAudit, fetchModerators, setModerator, type AuditEntry, type Moderator } from './moderationApi';
 
 const ACTION_LABELS: Record<string, string> = {

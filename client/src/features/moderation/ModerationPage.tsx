@@ -178,7 +178,7 @@ export function ModerationPage() {
               {error}
             </p>
           )}
-          <div className="safety-dialog__actions">
+          <div className="modal__actions">
             <button type="button" className="button button--secondary" onClick={() => setPending(null)} disabled={busy}>
               Cancel
             </button>

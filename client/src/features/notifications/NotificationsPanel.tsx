@@ -1,7 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { Suspense, useEffect, useState } from 'react';
-import { lazyScreen } from '../../app/lazyScreen';
-import { navigateAtom, presetFriendsTab } from '../../app/navigation';
+import { Suspense, useEffect, useState, type ComponentType } from 'react';
+import { navigateAtom, presetFriendsTab } from '../../lib/navigation';
 import { fullDate, relativeTime } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
 import { ChunkBoundary } from '../../ui/ChunkBoundary';
@@ -25,8 +24,12 @@ import {
 } from './notificationsAtoms';
 import './Notifications.css';
 
-// Groups' code stays out of the first screen: fetched when an invitation shows.
-const GroupInvitationActions = lazyScreen(() => import('../groups/GroupInvitationActions').then((m) => m.GroupInvitationActions)).Component;
+/**
+ * Accept / Decline on a group invitation: the groups feature's, which sits
+ * above this one, so the shell passes it in (as a lazy part, so that
+ * groups' code stays out of the first screen).
+ */
+export type InvitationActions = ComponentType<{ group: { handle: string; name: string } }>;
 
 /** Re-renders every 30 s so relative times stay true while the panel is open. */
 function useNow(active: boolean): number {
@@ -40,7 +43,17 @@ function useNow(active: boolean): number {
   return now;
 }
 
-function Item({ n, now, onOpen }: { n: AppNotification; now: number; onOpen: (n: AppNotification) => void }) {
+function Item({
+  n,
+  now,
+  onOpen,
+  InvitationActions,
+}: {
+  n: AppNotification;
+  now: number;
+  onOpen: (n: AppNotification) => void;
+  InvitationActions: InvitationActions | undefined;
+}) {
   const clear = useSetAtom(clearNotificationAtom);
   return (
     <li className={`notification${n.read ? '' : ' is-unread'}`} data-notification-id={n.id}>
@@ -65,10 +78,10 @@ function Item({ n, now, onOpen }: { n: AppNotification; now: number; onOpen: (n:
         )}
       </button>
       {n.type === 'friend_request' && n.userId && <AcceptRequestButton senderId={n.userId} />}
-      {n.type === 'group_invitation' && n.group && (
+      {n.type === 'group_invitation' && n.group && InvitationActions && (
         <ChunkBoundary className="chunk-error--inline">
           <Suspense fallback={null}>
-            <GroupInvitationActions group={n.group} />
+            <InvitationActions group={n.group} />
           </Suspense>
         </ChunkBoundary>
       )}
@@ -85,7 +98,7 @@ function Item({ n, now, onOpen }: { n: AppNotification; now: number; onOpen: (n:
  * the empty state; Escape and an outside click close it (the Modal does).
  * Clicking an item marks it read and goes where it points.
  */
-export function NotificationsPanel() {
+export function NotificationsPanel({ InvitationActions }: { InvitationActions?: InvitationActions }) {
   const open = useAtomValue(notificationsPanelOpenAtom);
   const setOpen = useSetAtom(openNotificationsPanelAtom);
   const list = useAtomValue(notificationsAtom);
@@ -132,7 +145,7 @@ export function NotificationsPanel() {
       ) : (
         <ul className="notifications-panel__list" aria-label="Notifications list">
           {list.map((n) => (
-            <Item key={n.id || n.timestamp} n={n} now={now} onOpen={onOpen} />
+            <Item key={n.id || n.timestamp} n={n} now={now} onOpen={onOpen} InvitationActions={InvitationActions} />
           ))}
         </ul>
       )}

@@ -3,7 +3,6 @@
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { unreadTitle } from '../../app/App';
 import { installFakeFetch, json } from '../../test/fakeFetch';
 import { postHint } from './NotificationExtras';
 import { NotificationsPanel } from './NotificationsPanel';
@@ -21,12 +20,6 @@ describe('notification extras', () => {
     expect(postHint('x'.repeat(80), 0)).toBe(`“${'x'.repeat(60)}…”`);
     expect(postHint('', 2)).toBe('your photo');
     expect(postHint('', 0)).toBe('');
-  });
-
-  it('puts the unread count in the tab title', () => {
-    expect(unreadTitle('Campus', 0)).toBe('Campus');
-    expect(unreadTitle('Campus', 3)).toBe('(3) Campus');
-    expect(unreadTitle('Campus', 120)).toBe('(99+) Campus');
   });
 
   it('shows the post under a like, and accepts a friend request in place', async () => {

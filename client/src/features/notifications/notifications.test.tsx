@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routeAtom } from '../../app/navigation';
+import { routeAtom } from '../../lib/navigation';
 import { installFakeFetch, json } from '../../test/fakeFetch';
 import { notificationTarget, rollupActors, toAppNotification, type AppNotification } from './model';
 import { NotificationsPanel } from './NotificationsPanel';

@@ -1,7 +1,8 @@
 // Notification state (docs/product.md §3 client form, §4 Notifications): the list, the
 // unread count behind the bell, the panel's visibility, and the operations
 // markAsRead, markAllAsRead, addNotification, clearNotification and
-// refreshNotifications. The socket writes live arrivals and the count in.
+// refreshNotifications. The socket's frames write live arrivals and the count
+// in (app/realtime).
 // Primitive atoms stay private.
 
 import { atom } from 'jotai';

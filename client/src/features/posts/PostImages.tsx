@@ -1,5 +1,5 @@
 import { Suspense, useState } from 'react';
-import { lazyScreen } from '../../app/lazyScreen';
+import { lazyScreen } from '../../ui/lazyScreen';
 import { srcOf, srcSetOf } from '../../lib/srcset';
 import { Carousel } from '../../ui/Carousel';
 import { ChunkBoundary } from '../../ui/ChunkBoundary';

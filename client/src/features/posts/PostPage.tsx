@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { isApiError } from '../../api/http';
-import { canGoBackInApp, navigateAtom } from '../../app/navigation';
+import { canGoBackInApp, navigateAtom } from '../../lib/navigation';
 import { ArrowLeftIcon } from '../../ui/icons';
 import { PostSkeleton } from '../../ui/Skeleton';
 import type { Comment } from './model';

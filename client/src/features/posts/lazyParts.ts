@@ -5,7 +5,7 @@
 // fetches them once the feed is on the glass and the browser is idle, so the
 // first click opens them at once; a click before that waits for its chunk.
 
-import { lazyScreen } from '../../app/lazyScreen';
+import { lazyScreen } from '../../ui/lazyScreen';
 
 export const LazyComments = lazyScreen(() => import('./Comments').then((m) => m.Comments));
 export const LazyCreatePostDialog = lazyScreen(() => import('./CreatePostDialog').then((m) => m.CreatePostDialog));

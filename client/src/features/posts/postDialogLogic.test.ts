@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, MSG_NETWORK, MSG_OFFLINE, MSG_TIMEOUT } from '../../api/http';
+import { MSG_NETWORK, MSG_OFFLINE, MSG_TIMEOUT } from '../../constants';
+import { ApiError } from '../../api/http';
 import {
   checkNewImages,
   isRetryable,

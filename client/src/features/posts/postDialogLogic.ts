@@ -1,12 +1,13 @@
 // The create-post dialog's rules (docs/product.md §2.13, §5 Post, §8.3), as pure
 // functions: the dialog calls them and the tests pin the messages.
 
-import { isApiError, MSG_OFFLINE } from '../../api/http';
+import { isApiError } from '../../api/http';
 import {
   ACCEPTED_IMAGE_TYPES,
   MAX_IMAGE_BYTES,
   MAX_POST_IMAGES,
   MAX_POST_LENGTH,
+  MSG_OFFLINE,
   POST_RETRIES,
   POST_RETRY_DELAY_MS,
 } from '../../constants';

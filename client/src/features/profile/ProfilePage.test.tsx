@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { navigateAtom, routeAtom } from '../../app/navigation';
+import { navigateAtom, routeAtom } from '../../lib/navigation';
 import { installFakeFetch, json, type Route } from '../../test/fakeFetch';
 import { installFakeXhr } from '../../test/fakeXhr';
 import { Toaster } from '../../ui/Toaster';

@@ -1,6 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useId, useRef, useState } from 'react';
-import { navigateAtom, readStoredProfileTab, routeAtom, setStoredProfileTab, type ProfileTab } from '../../app/navigation';
+import { navigateAtom, readStoredProfileTab, routeAtom, setStoredProfileTab, type ProfileTab } from '../../lib/navigation';
 import { checkImageFile, IMAGE_ACCEPT } from '../../lib/imageFiles';
 import { Avatar } from '../../ui/Avatar';
 import { CameraIcon, SettingsIcon } from '../../ui/icons';
@@ -9,6 +9,7 @@ import { friendshipVersionAtom } from '../friends/friendsAtoms';
 import { CreatePostDialog } from '../posts/CreatePostDialog';
 import { EditProfileModal, MSG_AVATAR_FAILED } from './EditProfileModal';
 import { capitalize, profileYear, type Profile } from './model';
+import { MakeModerator } from '../moderation/MakeModerator';
 import { ProfileSafety } from '../safety/ProfileSafety';
 import { ConnectButton, ProfileLikeButton } from './ProfileActions';
 import {
@@ -182,6 +183,7 @@ function ProfileHeader({ profile, own, onTab, onEdit }: { profile: Profile; own:
               <ConnectButton user={profile} />
               <ProfileLikeButton name={profile.name} />
               <ProfileSafety userId={profile.id} name={profile.name} />
+              <MakeModerator userId={profile.id} name={profile.name} />
             </>
           )}
         </div>

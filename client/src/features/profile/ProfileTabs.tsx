@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useMemo, useState } from 'react';
 import { userSubtitle } from '../../api/models';
-import { navigateAtom } from '../../app/navigation';
+import { navigateAtom } from '../../lib/navigation';
 import { Avatar } from '../../ui/Avatar';
 import { srcOf } from '../../lib/srcset';
 import { ImageIcon, PlusUserIcon } from '../../ui/icons';

@@ -3,8 +3,7 @@
 
 import { atom } from 'jotai';
 import type { ServerFrame } from '../../api/protocol';
-
-export type SocketStatus = 'idle' | 'connecting' | 'open' | 'reconnecting';
+import type { SocketStatus } from '../../api/socket';
 
 const socketStatusBaseAtom = atom<SocketStatus>('idle');
 const lastEventBaseAtom = atom<ServerFrame | null>(null);

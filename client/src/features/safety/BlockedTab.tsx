@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { isApiError } from '../../api/http';
 import { Avatar } from '../../ui/Avatar';
 import { showToastAtom } from '../../ui/toast';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { listBlocked, listMuted, unblockUser, unmuteUser, type ListedPage, type ListedUser } from './safetyApi';
 import './Safety.css';
 

@@ -1,36 +1,23 @@
 import { useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { isApiError } from '../../api/http';
-import { navigateAtom } from '../../app/navigation';
+import { navigateAtom } from '../../lib/navigation';
 import { showToastAtom } from '../../ui/toast';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { ReportDialog } from './ReportDialog';
-import { setModerator } from '../moderation/moderationApi';
-import { useCapabilities } from '../moderation/useCapabilities';
 import { blockUser } from './safetyApi';
 
-/** Report and Block on someone else's profile (issue 17). Blocking leaves the profile: to each, the other is gone. */
+/**
+ * Report and Block on someone else's profile (issue 17). Blocking leaves the
+ * profile: to each, the other is gone. (An admin's "Make moderator" beside
+ * them is moderation's.)
+ */
 export function ProfileSafety({ userId, name }: { userId: string; name: string }) {
   const toast = useSetAtom(showToastAtom);
   const navigate = useSetAtom(navigateAtom);
   const [reporting, setReporting] = useState(false);
   const [confirmBlock, setConfirmBlock] = useState(false);
   const [busy, setBusy] = useState(false);
-  const caps = useCapabilities(true);
-  const [confirmGrant, setConfirmGrant] = useState(false);
-
-  const grant = async () => {
-    setBusy(true);
-    try {
-      await setModerator(userId, true, 'Granted from the profile');
-      toast({ message: `${name} is now a moderator`, tone: 'success' });
-    } catch (err) {
-      toast({ message: isApiError(err) ? err.message : 'Something went wrong. Please try again.', tone: 'error' });
-    } finally {
-      setBusy(false);
-      setConfirmGrant(false);
-    }
-  };
 
   const block = async () => {
     setBusy(true);
@@ -53,20 +40,6 @@ export function ProfileSafety({ userId, name }: { userId: string; name: string }
       <button type="button" className="button button--ghost button--sm" onClick={() => setConfirmBlock(true)}>
         Block
       </button>
-      {caps.admin && (
-        <button type="button" className="button button--ghost button--sm" onClick={() => setConfirmGrant(true)}>
-          Make moderator
-        </button>
-      )}
-      <ConfirmDialog
-        open={confirmGrant}
-        title={`Make ${name} a moderator?`}
-        body="Moderators see every report and can remove content and suspend accounts."
-        confirmLabel="Make moderator"
-        busy={busy}
-        onConfirm={() => void grant()}
-        onClose={() => setConfirmGrant(false)}
-      />
       <ReportDialog open={reporting} itemType="profile" itemId={userId} onClose={() => setReporting(false)} />
       <ConfirmDialog
         open={confirmBlock}

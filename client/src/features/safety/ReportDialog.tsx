@@ -60,7 +60,7 @@ export function ReportDialog({ open, itemType, itemId, onClose }: { open: boolea
             {error}
           </p>
         )}
-        <div className="safety-dialog__actions">
+        <div className="modal__actions">
           <button type="button" className="button button--secondary" onClick={onClose} disabled={busy}>
             Cancel
           </button>

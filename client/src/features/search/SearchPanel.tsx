@@ -1,6 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { productNameAtom } from '../../app/config';
-import { navigateAtom } from '../../app/navigation';
+import { productNameAtom } from '../../api/config';
+import { navigateAtom } from '../../lib/navigation';
 import { AVATAR_SIZE_SEARCH } from '../../constants';
 import { Avatar } from '../../ui/Avatar';
 import { Modal } from '../../ui/Modal';

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routeAtom } from '../../app/navigation';
+import { routeAtom } from '../../lib/navigation';
 import { installFakeFetch, json } from '../../test/fakeFetch';
 import { SearchPanel } from './SearchPanel';
 import { normalizeResults, resultTarget, search } from './searchApi';

@@ -1,6 +1,6 @@
 import { useSetAtom } from 'jotai';
 import { useState } from 'react';
-import { backFromSettingsAtom } from '../../app/navigation';
+import { backFromSettingsAtom } from '../../lib/navigation';
 import { ArrowLeftIcon } from '../../ui/icons';
 import { BlockedTab } from '../safety/BlockedTab';
 import { DeleteAccountTab } from './DeleteAccountTab';

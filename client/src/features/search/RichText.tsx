@@ -1,9 +1,9 @@
 import { useSetAtom } from 'jotai';
 import { Fragment, useState, type MouseEvent } from 'react';
-import { navigateAtom, pathOf, searchHref } from '../app/navigation';
-import { search } from '../features/search/searchApi';
-import { openSearchWithAtom } from '../features/search/searchAtoms';
-import { tokenize } from '../lib/richText';
+import { navigateAtom, pathOf, searchHref } from '../../lib/navigation';
+import { tokenize } from '../../lib/richText';
+import { search } from './searchApi';
+import { openSearchWithAtom } from './searchAtoms';
 
 /** The handle a name answers to: "Asha Rao" → "asharao". */
 function handleOf(name: string): string {

@@ -1,10 +1,11 @@
 // Public product configuration from GET /api/config (docs/architecture.md §3.2):
 // {"productName":"Campus","supportEmail":"…"}. Until it answers, or if it
-// fails, the product is called "Campus".
+// fails, the product is called "Campus". It sits with the API calls (not in
+// app/) because screens of every feature show the product's name.
 
 import { atom } from 'jotai';
-import { apiGet } from '../api/http';
 import { DEFAULT_PRODUCT_NAME } from '../constants';
+import { apiGet } from './http';
 
 export interface AppConfig {
   productName: string;

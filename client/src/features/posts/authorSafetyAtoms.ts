@@ -1,6 +1,10 @@
+// Block and Mute in a post's menu: the safety feature's call, then the
+// author's posts leave the screen. Posts' own, since it changes the posts on
+// screen (safety sits below posts and knows nothing of them).
+
 import { atom } from 'jotai';
-import { postsByIdReadAtom, removePostAtom } from '../posts/postsAtoms';
-import { blockUser, muteUser } from './safetyApi';
+import { blockUser, muteUser } from '../safety/safetyApi';
+import { postsByIdReadAtom, removePostAtom } from './postsAtoms';
 
 /** Blocks a person and drops every post of theirs already on screen. */
 export const blockAuthorAtom = atom(null, async (get, set, authorId: string) => {

@@ -1,4 +1,4 @@
-import { Modal } from '../../ui/Modal';
+import { Modal } from './Modal';
 
 /** Asks before a destructive action; the confirm button says what happens. */
 export function ConfirmDialog({
@@ -21,7 +21,7 @@ export function ConfirmDialog({
   return (
     <Modal open={open} onClose={onClose} title={title} size="sm" closable={!busy}>
       <p>{body}</p>
-      <div className="safety-dialog__actions">
+      <div className="modal__actions">
         <button type="button" className="button button--secondary" onClick={onClose} disabled={busy}>
           Cancel
         </button>

@@ -7,8 +7,8 @@
 // answers index.html for any non-API path.
 
 import { atom } from 'jotai';
-import { readString, removeKey, STORAGE_KEYS, writeString } from '../lib/storage';
-import { scrollToTop } from '../ui/scroll';
+import { readString, removeKey, STORAGE_KEYS, writeString } from './storage';
+import { scrollToTop } from './scroll';
 
 export const PAGES = ['feed', 'profile', 'friends', 'groups', 'settings', 'moderation'] as const;
 export type PageName = (typeof PAGES)[number];

@@ -1,0 +1,154 @@
+// The realtime connection's wiring into the app: api/socket keeps the
+// connection and hands over each server frame; here each frame becomes the
+// features' store updates, the socket's status goes into the store, the
+// posts on screen (posts/watchAtoms) are what it watches, and after a
+// reconnect what may have been missed is read again over REST (REST is the
+// truth; frames only bring news early).
+
+import type { createStore } from 'jotai';
+import type { PostCounts, ServerFrame } from '../api/protocol';
+import { SocketClient, type SocketClientOptions } from '../api/socket';
+import { postAnnouncedAtom } from '../features/feed/feedAtoms';
+import {
+  friendAcceptedAtom,
+  friendRemovedAtom,
+  friendRequestReceivedAtom,
+  refreshPendingRequestsAtom,
+} from '../features/friends/friendsAtoms';
+import { toAppNotification } from '../features/notifications/model';
+import {
+  addNotificationAtom,
+  notificationsReconnectedAtom,
+  setUnreadCountAtom,
+} from '../features/notifications/notificationsAtoms';
+import { fetchPost } from '../features/posts/postsApi';
+import {
+  applyPostCountsAtom,
+  applyPostEditedAtom,
+  removePostAtom,
+  upsertPostsAtom,
+} from '../features/posts/postsAtoms';
+import { watchedPostIdsAtom } from '../features/posts/watchAtoms';
+import {
+  recordServerEventAtom,
+  recordTestResponseAtom,
+  setSocketStatusAtom,
+} from '../features/realtime/realtimeAtoms';
+
+export type Store = ReturnType<typeof createStore>;
+
+/** Most posts whose counts are re-fetched after a reconnect (the ones on screen are few). */
+const MAX_REFETCH = 50;
+
+/** Writes one server event into the store. */
+export function handleServerFrame(store: Store, frame: ServerFrame): void {
+  store.set(recordServerEventAtom, frame);
+  switch (frame.event) {
+    case 'ready':
+      store.set(setUnreadCountAtom, Number(frame.data.unreadCount) || 0);
+      break;
+    case 'notification': {
+      const unread = typeof frame.data.unreadCount === 'number' ? frame.data.unreadCount : undefined;
+      store.set(addNotificationAtom, toAppNotification(frame.data), unread);
+      break;
+    }
+    case 'friend:request':
+      store.set(friendRequestReceivedAtom);
+      break;
+    case 'post:counts':
+      if (Array.isArray(frame.data.posts)) {
+        store.set(applyPostCountsAtom, frame.data.posts.filter(isPostCounts));
+      }
+      break;
+    case 'post:deleted':
+      if (typeof frame.data.postId === 'string') store.set(removePostAtom, frame.data.postId);
+      break;
+    case 'post:new':
+      if (typeof frame.data.postId === 'string') store.set(postAnnouncedAtom, frame.data.postId);
+      break;
+    case 'post:edited':
+      if (typeof frame.data.postId === 'string' && typeof frame.data.content === 'string') {
+        store.set(applyPostEditedAtom, {
+          postId: frame.data.postId,
+          content: frame.data.content,
+          images: Array.isArray(frame.data.images) ? frame.data.images : undefined,
+          updatedAt: typeof frame.data.updatedAt === 'string' ? frame.data.updatedAt : '',
+        });
+      }
+      break;
+    case 'friend:removed':
+      if (typeof frame.data.userId === 'string') {
+        store.set(friendRemovedAtom, {
+          userId: frame.data.userId,
+          requestId: typeof frame.data.requestId === 'string' ? frame.data.requestId : undefined,
+        });
+      }
+      break;
+    case 'test:response':
+      store.set(recordTestResponseAtom, Date.now());
+      break;
+    case 'error':
+      console.warn('Realtime server error:', frame.data.message);
+      break;
+    case 'friend:accept':
+      store.set(friendAcceptedAtom);
+      break;
+    case 'post:like':
+    case 'post:comment':
+      // Personal events: the matching `notification` frame updates the bell;
+      // features that care read lastServerEventAtom.
+      break;
+  }
+}
+
+/** Whether a `post:counts` entry is well formed; a bad one is skipped, never thrown on. */
+function isPostCounts(v: unknown): v is PostCounts {
+  if (typeof v !== 'object' || v === null) return false;
+  const e = v as Record<string, unknown>;
+  return (
+    typeof e.postId === 'string' &&
+    typeof e.likesCount === 'number' &&
+    typeof e.commentsCount === 'number' &&
+    (e.countsVersion === undefined || typeof e.countsVersion === 'number')
+  );
+}
+
+/** Re-fetches the posts on screen after a reconnect: counts and the viewer's isLiked. */
+export async function refetchPosts(store: Store, ids: readonly string[]): Promise<void> {
+  await Promise.all(
+    ids.slice(0, MAX_REFETCH).map(async (id) => {
+      try {
+        const { post } = await fetchPost(id);
+        store.set(upsertPostsAtom, [post]);
+      } catch (err) {
+        if (err instanceof Error && 'status' in err && (err as { status: number }).status === 404) {
+          store.set(removePostAtom, id);
+        }
+      }
+    }),
+  );
+}
+
+export interface RealtimeOptions
+  extends Pick<SocketClientOptions, 'token' | 'onAuthError' | 'WebSocketImpl' | 'url' | 'random'> {
+  /** After a reconnect, with the posts on screen (never none). Default: refetchPosts. */
+  refetch?: (postIds: string[]) => void;
+}
+
+/** A socket (not started) whose frames and status go into store, watching the posts on screen there. */
+export function realtimeClient(store: Store, opts: RealtimeOptions): SocketClient {
+  const { refetch = (ids: string[]) => void refetchPosts(store, ids), ...socket } = opts;
+  return new SocketClient({
+    ...socket,
+    onFrame: (frame) => handleServerFrame(store, frame),
+    onStatus: (status) => store.set(setSocketStatusAtom, status),
+    onReconnect: () => {
+      store.set(notificationsReconnectedAtom);
+      void store.set(refreshPendingRequestsAtom);
+      const ids = store.get(watchedPostIdsAtom);
+      if (ids.length > 0) refetch(ids);
+    },
+    watchedPostIds: () => store.get(watchedPostIdsAtom),
+    subscribeWatched: (fn) => store.sub(watchedPostIdsAtom, fn),
+  });
+}
