@@ -32,6 +32,9 @@ type bench struct {
 	dial  *dialer
 	cpu   *cpuMeter
 	avail map[string]error // endpoint probe results, nil = available
+	// pprofAddr is the server's net/http/pprof listener (host:port), for
+	// the soak's heap profiles; empty: none.
+	pprofAddr string
 
 	base       base
 	one        *fasthttp.HostClient // single requests: probes, polls, fan-out likes
@@ -105,6 +108,8 @@ func (b *bench) setup(ctx context.Context) error {
 		b.dial.forTarget(b.addr)
 		b.dsn = b.o.dbURL
 		b.cpu = newCPUMeter(b.o.serverPID)
+		// The target's own pprof listener, if the user says where it is.
+		b.pprofAddr = os.Getenv("CAMPUS_PPROF_ADDR")
 		b.progress("targeting %s (database from --database-url)", b.o.url)
 	} else {
 		port, err := freePort()
@@ -112,8 +117,21 @@ func (b *bench) setup(ctx context.Context) error {
 			return err
 		}
 		b.addr = net.JoinHostPort("127.0.0.1", fmt.Sprint(port))
+		var env []string
+		if b.o.soak > 0 {
+			// The soak takes heap profiles; the scenarios run unprofiled
+			// unless the user sets CAMPUS_PPROF_ADDR (it passes through).
+			addr, own, err := pprofAddrFor(b.addr)
+			if err != nil {
+				return err
+			}
+			if own {
+				env = append(env, "CAMPUS_PPROF_ADDR="+addr)
+			}
+			b.pprofAddr = addr
+		}
 		b.progress("starting %s serve on %s (data dir %s)", b.o.bin, b.addr, tmp)
-		b.srv, err = startServer(ctx, serverConfig{bin: b.o.bin, dir: tmp, addr: b.addr, dbURL: b.o.dbURL})
+		b.srv, err = startServer(ctx, serverConfig{bin: b.o.bin, dir: tmp, addr: b.addr, dbURL: b.o.dbURL, env: env})
 		if err != nil {
 			return err
 		}

@@ -76,6 +76,9 @@ type opts struct {
 	soakWarmup  time.Duration
 	soakRate    float64
 	soakSockets int
+	// soakProfiles is where the soak writes the server's heap profiles
+	// (empty: bench-out/soak-<UTC time>).
+	soakProfiles string
 }
 
 // preset fills every size the user left at zero.
@@ -186,6 +189,7 @@ func parseFlags(args []string) (opts, error) {
 	fs.DurationVar(&o.soakWarmup, "soak-warmup", 0, "soak: samples before this are not judged (default a fifth of the run or 2m, at most half)")
 	fs.Float64Var(&o.soakRate, "soak-rate", 0, "soak: requests/s (default half the mix's measured closed-loop capacity)")
 	fs.IntVar(&o.soakSockets, "soak-sockets", 100, "soak: websockets kept open, each closing and reopening after ~30s")
+	fs.StringVar(&o.soakProfiles, "soak-profiles", "", "soak: directory for the server's heap profiles at the end of the warm-up, mid-way and at the end (default bench-out/soak-<UTC time>)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -205,6 +209,9 @@ func parseFlags(args []string) (opts, error) {
 		if !contains(scenarioNames, s) {
 			return o, fmt.Errorf("--only: unknown scenario %q (want %s)", s, strings.Join(scenarioNames, ","))
 		}
+	}
+	if o.soakProfiles != "" && o.soak <= 0 {
+		return o, errors.New("--soak-profiles needs --soak")
 	}
 	if o.soak > 0 {
 		if o.only != "" {
