@@ -68,9 +68,9 @@ type Sessions struct {
 
 // SafetyChange is a change another node (or this one) announced on the
 // safety channel that cached gates must hear: a block made or lifted
-// between A and B, a post (Post) removed by a moderator, a membership of
-// Member in Group changed, or (Member zero) Group's visibility changed or
-// the group went.
+// between A and B, a post (Post) removed by a moderator or deleted, a
+// membership of Member in Group changed, or (Member zero) Group's
+// visibility changed or the group went.
 type SafetyChange struct {
 	A, B          uuid.UUID
 	Post          uuid.UUID
@@ -163,8 +163,8 @@ func (s *Sessions) OnBlock(fn func(blocker, blocked uuid.UUID)) {
 }
 
 // OnSafetyChange registers fn to run (on this node) whenever a block is
-// made or lifted, or a post removed, on any node: cached gates forget what
-// it touched.
+// made or lifted, or a post removed or deleted, on any node: cached gates
+// forget what it touched.
 func (s *Sessions) OnSafetyChange(fn func(SafetyChange)) {
 	s.hooksMu.Lock()
 	s.changeHooks = append(s.changeHooks, fn)

@@ -21,9 +21,9 @@ const gateCacheMax = 100_000
 // post grain (the query per like was most of Postgres' work in a storm).
 //
 // What it holds is only trusted while the node hears every change: blocks
-// made and lifted and posts removed reach every node by NOTIFY (Sessions'
-// listener, OnSafetyChange), and a cache filled under an older listener
-// generation, or while the listener is down, is not used. A load that raced
+// made and lifted and posts removed or deleted reach every node by NOTIFY
+// (Sessions' listener, OnSafetyChange), and a cache filled under an older
+// listener generation, or while the listener is down, is not used. A load that raced
 // a change is not stored (epoch). Safe for concurrent use.
 type Gates struct {
 	db       bun.IDB

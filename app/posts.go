@@ -491,6 +491,11 @@ func (a *Posts) Delete(ctx context.Context, p Principal, id uuid.UUID) (MessageR
 	if err != nil {
 		return MessageResult{}, err
 	}
+	// This node's next request sees the post gone without waiting for the
+	// NOTIFY DeletePost sent; other nodes hear that.
+	if a.d.Gates != nil {
+		a.d.Gates.Changed(SafetyChange{Post: id})
+	}
 	// Files go only once the rows are gone for good: a rolled-back delete
 	// must not leave a post pointing at missing images.
 	for _, k := range keys {

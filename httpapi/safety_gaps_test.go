@@ -201,3 +201,32 @@ func TestFeedPagesStayFullAfterFiltering(t *testing.T) {
 		})
 	}
 }
+
+// TestDeletedPostIsGoneEverywhere: once its author deletes a post, its
+// comments answer 404 as the post does, also to a reader whose node had
+// cached the post's gate (by reading its comments) before the delete; a
+// like or a comment on it is refused the same way.
+func TestDeletedPostIsGoneEverywhere(t *testing.T) {
+	sw := newSweepStack(t)
+	_, aTok := sw.member(t, "Deleted Asha")
+	_, bTok := sw.member(t, "Deleted Bikram")
+	post := sw.post(t, aTok, "soon gone")
+	sw.comment(t, bTok, post, "before the delete")
+	// The reader's reads fill this node's gate cache.
+	if _, env := sw.call(t, "GET", "/api/posts/"+post+"/comments", bTok, nil); len(data(env)["comments"].([]any)) != 1 {
+		t.Fatalf("comments before the delete: %v", env)
+	}
+	sw.must(t, 200, "DELETE", "/api/posts/"+post, aTok, nil)
+	for _, c := range []struct{ method, path string }{
+		{"GET", "/api/posts/" + post},
+		{"GET", "/api/posts/" + post + "/comments"},
+		{"POST", "/api/posts/" + post + "/comments"},
+		{"POST", "/api/posts/" + post + "/like"},
+	} {
+		t.Run(c.method+" "+c.path, func(t *testing.T) {
+			if status, env := sw.call(t, c.method, c.path, bTok, map[string]any{"content": "after"}); status != 404 {
+				t.Errorf("%d %v, want 404", status, env)
+			}
+		})
+	}
+}

@@ -315,8 +315,9 @@ func SetPostImageAlts(ctx context.Context, db bun.IDB, id uuid.UUID, alts []stri
 }
 
 // DeletePost removes a post and, by cascade, its images, likes, comments and
-// notifications, telling search about the post and each comment. It answers
-// the storage keys of the images, to delete once the transaction commits.
+// notifications, telling search about the post and each comment, and every
+// node's cached gate of it (at commit). It answers the storage keys of the
+// images, to delete once the transaction commits.
 func DeletePost(ctx context.Context, tx bun.IDB, id uuid.UUID) ([]string, error) {
 	var keys []string
 	if err := tx.NewSelect().Model((*PostImage)(nil)).Column("storage_key").Where("post_id = ?", id).
@@ -342,6 +343,11 @@ func DeletePost(ctx context.Context, tx bun.IDB, id uuid.UUID) ([]string, error)
 		if _, err := tx.ExecContext(ctx, "UPDATE groups SET posts_count = posts_count - 1 WHERE id = ?", group.UUID); err != nil {
 			return nil, fmt.Errorf("persistence: group posts count: %w", err)
 		}
+	}
+	// A node that cached the post's gate would otherwise go on answering
+	// its comments as an empty list until the cache starts over.
+	if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, ?)", BlockChannel, PostRemovedPayload(id)); err != nil {
+		return nil, fmt.Errorf("persistence: delete post: notify: %w", err)
 	}
 	return keys, nil
 }

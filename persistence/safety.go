@@ -143,7 +143,8 @@ func ParseGroupChangedPayload(payload string) (uuid.UUID, bool) {
 	return id, err == nil
 }
 
-// PostRemovedPayload is the NOTIFY payload of a post a moderator removed.
+// PostRemovedPayload is the NOTIFY payload of a post a moderator removed
+// or its author (or a group admin) deleted: cached gates forget it.
 func PostRemovedPayload(id uuid.UUID) string { return postRemovedPrefix + id.String() }
 
 // ParsePostRemovedPayload reads a PostRemovedPayload.
