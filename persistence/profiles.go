@@ -227,11 +227,12 @@ type ProfileCounts struct {
 	Friends int `bun:"friends"`
 }
 
-// CountsOf counts userID's posts and friends.
+// CountsOf counts userID's posts and friends. A post a moderator removed
+// is no longer one of the user's posts: no list shows it.
 func CountsOf(ctx context.Context, db bun.IDB, userID uuid.UUID) (ProfileCounts, error) {
 	var c ProfileCounts
 	err := db.QueryRowContext(ctx, `SELECT
-		(SELECT count(*) FROM posts WHERE user_id = ?0),
+		(SELECT count(*) FROM posts WHERE user_id = ?0 AND removed_at IS NULL),
 		(SELECT count(*) FROM friendships WHERE user_low = ?0) + (SELECT count(*) FROM friendships WHERE user_high = ?0)`,
 		userID).Scan(&c.Posts, &c.Friends)
 	if err != nil {
