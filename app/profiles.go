@@ -169,7 +169,7 @@ func (a *Profiles) view(ctx context.Context, p Principal, u *persistence.User) (
 	if err != nil {
 		return ProfileView{}, err
 	}
-	counts, err := persistence.CountsOf(ctx, a.d.DB, u.ID)
+	counts, err := persistence.CountsOf(ctx, a.d.DB, u.ID, p.UserID)
 	if err != nil {
 		return ProfileView{}, err
 	}

@@ -52,3 +52,61 @@ func TestRemovedPostLeavesPostsCount(t *testing.T) {
 		}
 	}
 }
+
+// TestPostsCountIsWhatTheViewerCanList: a profile's postsCount is the
+// number of posts its viewer can list there: an author's posts in a closed
+// or secret group count only for the group's members (and the author),
+// and the list, walked a page at a time, holds exactly those posts.
+func TestPostsCountIsWhatTheViewerCanList(t *testing.T) {
+	sw := newSweepStack(t)
+	author, aTok := sw.member(t, "Count Vis Author")
+	member, mTok := sw.member(t, "Count Vis Member")
+	_, oTok := sw.member(t, "Count Vis Outsider")
+	groupID := map[string]string{}
+	for _, vis := range []string{"public", "closed", "secret"} {
+		handle := "count-vis-" + vis
+		groupID[vis] = sw.group(t, aTok, map[string]any{"name": "Count " + vis, "handle": handle, "kind": "club", "visibility": vis})["id"].(string)
+		if vis == "closed" {
+			sw.must(t, 200, "POST", "/api/groups/"+handle+"/join", mTok, nil)
+			sw.must(t, 200, "POST", "/api/groups/"+handle+"/requests/"+member.ID.String()+"/approve", aTok, nil)
+		}
+	}
+	// The newest posts are the locked ones, so a page of one post read by
+	// an outsider starts with posts they may not see.
+	posts := map[string]string{"outside": sw.post(t, aTok, "outside any group")}
+	for _, vis := range []string{"public", "closed", "secret"} {
+		posts[vis] = sw.groupPost(t, aTok, groupID[vis], "in the "+vis+" group")
+	}
+	for _, v := range []struct {
+		who  string
+		tok  string
+		sees []string
+	}{
+		{"the author", aTok, []string{"outside", "public", "closed", "secret"}},
+		{"a closed group's member", mTok, []string{"outside", "public", "closed"}},
+		{"an outsider", oTok, []string{"outside", "public"}},
+	} {
+		t.Run(v.who, func(t *testing.T) {
+			want := map[string]bool{}
+			for _, k := range v.sees {
+				want[posts[k]] = true
+			}
+			if n := sw.postsCount(t, v.tok, author.ID.String()); n != len(want) {
+				t.Errorf("postsCount %d, want %d", n, len(want))
+			}
+			for _, limit := range []int{100, 1} {
+				got := sw.listedPosts(t, v.tok, author.ID.String(), limit)
+				seen := map[string]bool{}
+				for _, id := range got {
+					seen[id] = true
+					if !want[id] {
+						t.Errorf("pages of %d list a post they may not read: %s", limit, id)
+					}
+				}
+				if len(got) != len(want) || len(seen) != len(want) {
+					t.Errorf("pages of %d list %d posts, want %d", limit, len(got), len(want))
+				}
+			}
+		})
+	}
+}

@@ -114,10 +114,12 @@ func hiddenSQL(mutes bool) string {
 	return q + ` ORDER BY v.i)`
 }
 
-// hiddenFromSQL is the condition that leaves out the posts of the people
-// with a block between them and the reader $n (and, with mutes, of those
-// the reader mutes). The list is read once per query (a hashed subplan, a
-// reader blocks few people), not probed per post.
+// hiddenFromSQL is the condition that leaves out what hiddenSQL marks as
+// hidden from the reader $n: the posts of the people with a block between
+// them and the reader (and, with mutes, of those the reader mutes), and the
+// posts of closed and secret groups the reader is not a member of. The
+// lists are read once per query (hashed subplans: a reader blocks few
+// people and belongs to few groups), not probed per post.
 func hiddenFromSQL(n int, mutes bool) string {
 	q := fmt.Sprintf(` AND user_id NOT IN (SELECT blocked_id FROM user_blocks WHERE blocker_id = $%[1]d
 		UNION ALL SELECT blocker_id FROM user_blocks WHERE blocked_id = $%[1]d`, n)
@@ -125,7 +127,9 @@ func hiddenFromSQL(n int, mutes bool) string {
 		q += fmt.Sprintf(`
 		UNION ALL SELECT muted_id FROM user_mutes WHERE muter_id = $%d`, n)
 	}
-	return q + `)`
+	return q + fmt.Sprintf(`)
+		AND (group_id IS NULL OR group_id NOT IN (SELECT id FROM groups WHERE visibility IN ('closed', 'secret'))
+			OR group_id IN (SELECT group_id FROM group_members WHERE user_id = $%d AND status = 'member'))`, n)
 }
 
 // postsSQLHiding is postsSQL that also hides posts from readers who block
