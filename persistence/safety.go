@@ -424,26 +424,41 @@ func SuspensionOf(ctx context.Context, db bun.IDB, user uuid.UUID) (*Suspension,
 	return &s, nil
 }
 
-// ItemAuthor answers who wrote a reportable item that is still shown: a
-// post or comment not removed, a verified profile. domain.ErrNotFound if none.
-func ItemAuthor(ctx context.Context, db bun.IDB, itemType string, id uuid.UUID) (uuid.UUID, error) {
+// ItemAuthor answers who wrote a reportable item that reader can see: a
+// post or comment not removed, on a post outside groups, in a public group
+// or in one reader is a member of; a verified profile; and none with a
+// block between reader and its author (or, for a comment, its post's
+// author). domain.ErrNotFound otherwise, alike whether the item does not
+// exist or reader may not see it: a report must not tell which.
+func ItemAuthor(ctx context.Context, db bun.IDB, itemType string, id, reader uuid.UUID) (uuid.UUID, error) {
 	var q string
 	switch itemType {
 	case "post":
-		q = `SELECT user_id FROM posts WHERE id = ? AND removed_at IS NULL`
+		q = `SELECT p.user_id FROM posts p WHERE p.id = ?0 AND p.removed_at IS NULL
+			AND NOT ` + blockedSQL("p.user_id", "?1") + ` AND (` + groupReadableBy("?1") + `)`
 	case "comment":
 		q = `SELECT c.user_id FROM comments c JOIN posts p ON p.id = c.post_id
-			WHERE c.id = ? AND c.removed_at IS NULL AND p.removed_at IS NULL`
+			WHERE c.id = ?0 AND c.removed_at IS NULL AND p.removed_at IS NULL
+			AND NOT ` + blockedSQL("c.user_id", "?1") + ` AND NOT ` + blockedSQL("p.user_id", "?1") + `
+			AND (` + groupReadableBy("?1") + `)`
 	case "profile":
-		q = `SELECT id FROM users WHERE id = ? AND email_verified_at IS NOT NULL`
+		q = `SELECT u.id FROM users u WHERE u.id = ?0 AND u.email_verified_at IS NOT NULL
+			AND NOT ` + blockedSQL("u.id", "?1")
 	default:
 		return uuid.Nil, notFound(sql.ErrNoRows, "persistence: item author")
 	}
 	var author uuid.UUID
-	if err := db.QueryRowContext(ctx, q, id).Scan(&author); err != nil {
+	if err := db.QueryRowContext(ctx, q, id, reader).Scan(&author); err != nil {
 		return uuid.Nil, notFound(err, "persistence: item author")
 	}
 	return author, nil
+}
+
+// blockedSQL is the condition that a block stands between the users a and
+// b (SQL expressions), either way.
+func blockedSQL(a, b string) string {
+	return `(EXISTS (SELECT FROM user_blocks bl WHERE bl.blocker_id = ` + a + ` AND bl.blocked_id = ` + b + `)
+		OR EXISTS (SELECT FROM user_blocks bl WHERE bl.blocker_id = ` + b + ` AND bl.blocked_id = ` + a + `))`
 }
 
 // Report is one report row.
