@@ -91,7 +91,8 @@ type PostImageView struct {
 }
 
 // PostView is the post JSON of spec §3. Author and User are the same
-// summary: clients read either.
+// summary: clients read either. Visibility is "public" outside groups and
+// the group's visibility (public, closed, secret) inside one.
 type PostView struct {
 	ID            string          `json:"id"`
 	Content       string          `json:"content"`
@@ -144,6 +145,11 @@ func NewPostView(r *persistence.PostRow) PostView {
 	}
 	if g := r.Group; g != nil {
 		v.Group = &PostGroupView{ID: g.ID.String(), Handle: g.Handle, Name: g.Name, Visibility: g.Visibility}
+		// A group post is read by whom its group lets read it: the row's
+		// "public" (the only visibility a post is created with) would
+		// contradict a closed or secret group, and the group's visibility
+		// may change after the post.
+		v.Visibility = g.Visibility
 	}
 	return v
 }
