@@ -69,12 +69,13 @@ type Sessions struct {
 // SafetyChange is a change another node (or this one) announced on the
 // safety channel that cached gates must hear: a block made or lifted
 // between A and B, a post (Post) removed by a moderator or deleted, a
-// membership of Member in Group changed, or (Member zero) Group's
-// visibility changed or the group went.
+// membership of Member in Group changed, (Member zero) Group's visibility
+// changed or the group went, or a suspension of Suspension made or lifted.
 type SafetyChange struct {
 	A, B          uuid.UUID
 	Post          uuid.UUID
 	Group, Member uuid.UUID
+	Suspension    uuid.UUID
 }
 
 type cachedVersion struct {
@@ -208,6 +209,10 @@ func (s *Sessions) heard(payload string) {
 	}
 	if id, ok := persistence.ParsePostRemovedPayload(payload); ok {
 		s.changed(SafetyChange{Post: id})
+		return
+	}
+	if id, ok := persistence.ParseSuspensionPayload(payload); ok {
+		s.changed(SafetyChange{Suspension: id})
 		return
 	}
 	if g, u, ok := persistence.ParseMemberChangedPayload(payload); ok {

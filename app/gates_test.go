@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/rs/zerolog"
 	"github.com/uptrace/bun"
 
@@ -40,7 +41,7 @@ func TestGatesFollowEveryNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	safety := NewSafety(SafetyDeps{DB: db, Gates: one, Log: zerolog.Nop()})
-	type want struct{ blocked, removed, gone bool }
+	type want struct{ blocked, removed, suspended, gone bool }
 	// state is what g answers of the post for reader.
 	state := func(t *testing.T, g *Gates) want {
 		t.Helper()
@@ -54,7 +55,7 @@ func TestGatesFollowEveryNode(t *testing.T) {
 		if got.AuthorID != author.ID {
 			t.Fatalf("author %v, want %v", got.AuthorID, author.ID)
 		}
-		return want{blocked: got.Blocked, removed: got.Removed}
+		return want{blocked: got.Blocked, removed: got.Removed, suspended: got.AuthorSuspended}
 	}
 	steps := []struct {
 		name   string
@@ -81,6 +82,20 @@ func TestGatesFollowEveryNode(t *testing.T) {
 			if _, err := safety.Unblock(ctx, Principal{UserID: reader.ID}, author.ID); err != nil {
 				t.Fatal(err)
 			}
+		}, want{}},
+		{"a moderator suspends the author", func(t *testing.T) {
+			until := time.Now().Add(time.Hour)
+			if err := persistence.SuspendUser(ctx, db, author.ID, &until, "spam", uuid.Nil); err != nil {
+				t.Fatal(err)
+			}
+			// What Moderation.Suspend does on its node after the commit.
+			one.Changed(SafetyChange{Suspension: author.ID})
+		}, want{suspended: true}},
+		{"the suspension is lifted", func(t *testing.T) {
+			if ok, err := persistence.UnsuspendUser(ctx, db, author.ID); err != nil || !ok {
+				t.Fatal(ok, err)
+			}
+			one.Changed(SafetyChange{Suspension: author.ID})
 		}, want{}},
 		{"a moderator removes the post", func(t *testing.T) {
 			err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {

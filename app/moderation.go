@@ -323,7 +323,11 @@ func (m *Moderation) afterRemove(ctx context.Context, t domain.ItemType, item pe
 
 // Suspend suspends an account for in.Days (0: for good): its tokens are
 // revoked on every node at once (sockets close), login is refused, and
-// the open reports of its content are closed.
+// the account and everything it wrote are hidden from everyone but
+// moderators until the suspension ends (README, Safety and moderation).
+// The open reports of its content stay open: the queue keeps each item,
+// marked suspended, for a moderator to open and remove or dismiss, since
+// the content comes back when the suspension ends.
 func (m *Moderation) Suspend(ctx context.Context, p Principal, userID uuid.UUID, in domain.ModerationInput) (ActionResult, error) {
 	if err := m.requireModerator(ctx, p); err != nil {
 		return ActionResult{}, err
@@ -339,7 +343,6 @@ func (m *Moderation) Suspend(ctx context.Context, p Principal, userID uuid.UUID,
 	if err != nil {
 		return ActionResult{}, err
 	}
-	var n int
 	err = m.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := persistence.UserByID(ctx, tx, userID); err != nil {
 			if isNotFound(err) {
@@ -355,9 +358,6 @@ func (m *Moderation) Suspend(ctx context.Context, p Principal, userID uuid.UUID,
 			return errCannotSuspendMod
 		}
 		if err := persistence.SuspendUser(ctx, tx, userID, until, reason, p.UserID); err != nil {
-			return err
-		}
-		if n, err = persistence.ResolveReportsAbout(ctx, tx, userID, p.UserID); err != nil {
 			return err
 		}
 		snapshot := "for good"
@@ -376,8 +376,17 @@ func (m *Moderation) Suspend(ctx context.Context, p Principal, userID uuid.UUID,
 		return ActionResult{}, err
 	}
 	m.d.Sessions.Forget(userID)
+	m.suspensionChanged(userID)
 	m.d.Log.Info().Str("moderator_id", p.UserID.String()).Str("user_id", userID.String()).Msg("account suspended")
-	return ActionResult{Message: "Account suspended", Reports: n}, nil
+	return ActionResult{Message: "Account suspended"}, nil
+}
+
+// suspensionChanged tells this node's cached gates at once (other nodes
+// hear the NOTIFY the suspension's transaction sent).
+func (m *Moderation) suspensionChanged(userID uuid.UUID) {
+	if m.d.Gates != nil {
+		m.d.Gates.Changed(SafetyChange{Suspension: userID})
+	}
 }
 
 // Unsuspend lifts a suspension.
@@ -403,6 +412,7 @@ func (m *Moderation) Unsuspend(ctx context.Context, p Principal, userID uuid.UUI
 	if err != nil {
 		return ActionResult{}, err
 	}
+	m.suspensionChanged(userID)
 	return ActionResult{Message: "Suspension lifted"}, nil
 }
 

@@ -191,6 +191,16 @@ type PostDetail struct {
 	Post       PostView      `json:"post"`
 	Comments   []CommentView `json:"comments"`
 	NextCursor *string       `json:"nextCursor"`
+	// Moderation marks, for the moderators who alone still read it, a post
+	// hidden from everyone else; absent from a post anyone may read.
+	Moderation *HiddenMarks `json:"moderation,omitempty"`
+}
+
+// HiddenMarks say why a post a moderator reads is hidden from everyone
+// else: a moderator removed it, or its author is suspended.
+type HiddenMarks struct {
+	Removed         bool `json:"removed"`
+	AuthorSuspended bool `json:"authorSuspended"`
 }
 
 // CommentPage answers GET /posts/{id}/comments.
@@ -345,10 +355,17 @@ func (a *Posts) Feed(ctx context.Context, p Principal, limit int, cursor string)
 
 // UserPosts is one user's posts, newest first.
 func (a *Posts) UserPosts(ctx context.Context, p Principal, userID uuid.UUID, limit int, cursor string) (PostPage, error) {
-	// A block hides a profile's posts as if the profile were gone.
+	// A block hides a profile's posts as if the profile were gone, and so
+	// does a suspension (but to moderators, whose list is empty: lists
+	// leave a suspended account's posts out for everyone).
 	if blocked, err := blockedWith(ctx, a.d.DB, p.UserID, userID); err != nil {
 		return PostPage{}, err
 	} else if blocked {
+		return PostPage{}, errUserNotFound
+	}
+	if _, hidden, err := suspendedFor(ctx, a.d.DB, p.UserID, userID); err != nil {
+		return PostPage{}, err
+	} else if hidden {
 		return PostPage{}, errUserNotFound
 	}
 	return a.page(ctx, p, userID, limit, cursor)
@@ -373,10 +390,14 @@ func (a *Posts) Get(ctx context.Context, p Principal, id uuid.UUID) (PostDetail,
 		return PostDetail{}, err
 	}
 	// A block hides the post as if it were gone, and so does a closed or
-	// secret group to a non-member; a removed post is shown to moderators
-	// only. Moderators read group posts too (reports reach them), but a
-	// block still stands.
-	if len(row.HiddenFor) > 0 || row.Removed {
+	// secret group to a non-member; a removed post, and the post of a
+	// suspended author, is shown to moderators only, marked. Moderators
+	// read group posts too (reports reach them), but a block still stands.
+	suspended, err := a.authorSuspended(ctx, row.UserID)
+	if err != nil {
+		return PostDetail{}, err
+	}
+	if len(row.HiddenFor) > 0 || row.Removed || suspended {
 		if err := a.moderatorMayRead(ctx, p, id, row); err != nil {
 			return PostDetail{}, err
 		}
@@ -385,7 +406,21 @@ func (a *Posts) Get(ctx context.Context, p Principal, id uuid.UUID) (PostDetail,
 	if err != nil {
 		return PostDetail{}, err
 	}
-	return PostDetail{Post: NewPostView(row), Comments: cs.Comments, NextCursor: cs.NextCursor}, nil
+	d := PostDetail{Post: NewPostView(row), Comments: cs.Comments, NextCursor: cs.NextCursor}
+	if row.Removed || suspended {
+		d.Moderation = &HiddenMarks{Removed: row.Removed, AuthorSuspended: suspended}
+	}
+	return d, nil
+}
+
+// authorSuspended reports whether author is suspended now, from the gate
+// cache when there is one.
+func (a *Posts) authorSuspended(ctx context.Context, author uuid.UUID) (bool, error) {
+	if a.d.Gates != nil {
+		return a.d.Gates.AuthorSuspended(ctx, author)
+	}
+	s, err := persistence.SuspensionOf(ctx, a.d.DB, author)
+	return s != nil, err
 }
 
 // moderatorMayRead answers nil when p may read the hidden or removed post
@@ -540,9 +575,10 @@ func (a *Posts) Comments(ctx context.Context, p Principal, id uuid.UUID, limit i
 }
 
 // gate answers the post's gate for the caller: errPostNotFound if it is
-// gone, removed, or a block stands between the caller and its author, so
-// that nothing of it (likes, comments, the notifications they make)
-// reaches the author from someone they blocked or who blocked them.
+// gone, removed, its author suspended, its group closed to the caller, or
+// a block stands between the caller and its author, so that nothing of it
+// (likes, comments, the notifications they make) reaches the author from
+// someone they blocked or who blocked them.
 func (a *Posts) gate(ctx context.Context, p Principal, id uuid.UUID) (persistence.PostGate, error) {
 	var g persistence.PostGate
 	var err error
@@ -551,7 +587,7 @@ func (a *Posts) gate(ctx context.Context, p Principal, id uuid.UUID) (persistenc
 	} else {
 		g, err = persistence.PostGateOf(ctx, a.d.DB, id, p.UserID)
 	}
-	if isNotFound(err) || (err == nil && (g.Removed || g.Blocked || g.GroupLocked)) {
+	if isNotFound(err) || (err == nil && (g.Removed || g.Blocked || g.GroupLocked || g.AuthorSuspended)) {
 		return g, errPostNotFound
 	}
 	return g, err

@@ -205,9 +205,10 @@ func queryPosts(ctx context.Context, db bun.IDB, query string, args ...any) ([]*
 // Posts answers a page of posts, newest first, and whether there are more.
 func Posts(ctx context.Context, db bun.IDB, pq PostQuery) ([]*PostRow, bool, error) {
 	args := []any{uuidArray(pq.Viewers)}
-	// Removed posts are never listed; a reader's mutes hide posts from
-	// the feed only (not from the author's own page).
-	where := " WHERE removed_at IS NULL"
+	// Removed posts are never listed, nor a suspended account's; a
+	// reader's mutes hide posts from the feed only (not from the author's
+	// own page).
+	where := " WHERE removed_at IS NULL AND user_id NOT IN (" + suspendedUsersSQL + ")"
 	switch {
 	case pq.Group != uuid.Nil:
 		args = append(args, pq.Group)
@@ -357,12 +358,14 @@ func DeletePost(ctx context.Context, tx bun.IDB, id uuid.UUID) ([]string, error)
 }
 
 // Comments answers a page of a post's comments, oldest first, with their
-// authors, and whether there are more. Removed comments and those of people
-// with a block between them and viewer are left out.
+// authors, and whether there are more. Removed comments, those of
+// suspended accounts and those of people with a block between them and
+// viewer are left out.
 func Comments(ctx context.Context, db bun.IDB, postID, viewer uuid.UUID, after Keyset, limit int) ([]*Comment, bool, error) {
 	var cs []*Comment
 	q := db.NewSelect().Model(&cs).Relation("Author", authorColumns).
 		Where("c.post_id = ? AND c.removed_at IS NULL", postID).
+		Where(notSuspendedSQL("c.user_id")).
 		Where("NOT EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = ?0 AND b.blocked_id = c.user_id)", viewer).
 		Where("NOT EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = c.user_id AND b.blocked_id = ?0)", viewer).
 		OrderExpr("c.created_at ASC, c.id ASC").Limit(int64(limit) + 1)
