@@ -1,7 +1,10 @@
 package httpapi
 
 import (
+	"context"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestSuspensionHidesTheAccount: "Suspend author" from the moderation
@@ -106,4 +109,77 @@ func TestSuspensionHidesTheAccount(t *testing.T) {
 		t.Errorf("after the suspension was lifted the reader sees %+v, want everything", got)
 	}
 	sw.must(t, 200, "POST", "/api/moderation/items/post/"+reported+"/remove", modTok, map[string]any{"reason": "Spam"})
+}
+
+// TestSuspendedUserIsToldWhy: a suspended member is told why and until
+// when, in the error envelope the client shows on its login page: on the
+// first call their refused token makes (the bounce to /login) and on every
+// login attempt; and by an e-mail that carries no token or code.
+func TestSuspendedUserIsToldWhy(t *testing.T) {
+	sw := newSweepStack(t)
+	_, modTok := sw.moderator(t, "Told Moderator")
+	author, aTok := sw.member(t, "Told Author")
+	const reason = "Spamming the feed"
+	sw.must(t, 200, "POST", "/api/moderation/users/"+author.ID.String()+"/suspend", modTok, map[string]any{"reason": reason, "days": 7})
+	var until time.Time
+	if err := sw.db.QueryRowContext(context.Background(), "SELECT until_at FROM account_suspensions WHERE user_id = ?", author.ID).Scan(&until); err != nil {
+		t.Fatal(err)
+	}
+	want := "Your account has been suspended until " + until.UTC().Format("2 January 2006 15:04 UTC") + ". Reason: " + reason
+	fields := func(env map[string]any) map[string]string {
+		out := map[string]string{}
+		list, _ := env["errors"].([]any)
+		for _, x := range list {
+			e := x.(map[string]any)
+			out[e["field"].(string)] = e["msg"].(string)
+		}
+		return out
+	}
+	check := func(t *testing.T, what string, status, wantStatus int, env map[string]any) {
+		t.Helper()
+		if status != wantStatus || env["message"] != want {
+			t.Errorf("%s: %d %v, want %d %q", what, status, env["message"], wantStatus, want)
+		}
+		f := fields(env)
+		if f["suspension"] != reason || f["suspendedUntil"] != until.UTC().Format(time.RFC3339) {
+			t.Errorf("%s: fields %v, want the reason and the end", what, f)
+		}
+	}
+	status, env := sw.call(t, "GET", "/api/users/me", aTok, nil)
+	check(t, "the refused token", status, 401, env)
+	status, env = sw.call(t, "POST", "/api/auth/login", "", map[string]any{"email": author.Email, "password": sweepPassword, "role": "student"})
+	check(t, "the login", status, 403, env)
+
+	// The e-mail says the same, and carries no token.
+	var msg string
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var err error
+		if msg, err = mailLatest(sw.mailDir, author.Email); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no suspension mail to %s: %v", author.Email, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, s := range []string{"suspended", reason, until.UTC().Format("2 January 2006 15:04 UTC"), "support@campus.test"} {
+		if !strings.Contains(msg, s) {
+			t.Errorf("the mail lacks %q:\n%s", s, msg)
+		}
+	}
+	if strings.Contains(msg, aTok) || strings.Contains(msg, "eyJ") {
+		t.Errorf("the mail carries a token:\n%s", msg)
+	}
+
+	// A suspension for good says so.
+	other, oTok := sw.member(t, "Told Forever")
+	sw.must(t, 200, "POST", "/api/moderation/users/"+other.ID.String()+"/suspend", modTok, map[string]any{"reason": reason, "days": 0})
+	status, env = sw.call(t, "GET", "/api/posts/feed", oTok, nil)
+	if status != 401 || env["message"] != "Your account has been suspended permanently. Reason: "+reason || fields(env)["suspension"] != reason {
+		t.Errorf("the refused token of a suspension for good: %d %v", status, env)
+	}
+	if _, ok := fields(env)["suspendedUntil"]; ok {
+		t.Errorf("a suspension for good has an end: %v", env)
+	}
 }
