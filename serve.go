@@ -135,6 +135,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Hosts:         cfg.ClusterHosts,
 		ManagePort:    cfg.ClusterAutoManagePort,
 		EtcdEndpoints: cfg.EtcdEndpoints,
+		EtcdLease:     cfg.EtcdLease,
 		Kinds:         live.Kinds(),
 		Log:           log,
 	})
