@@ -136,6 +136,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Hosts:         cfg.ClusterHosts,
 		ManagePort:    cfg.ClusterAutoManagePort,
 		EtcdEndpoints: cfg.EtcdEndpoints,
+		EtcdLease:     cfg.EtcdLease,
 		Kinds:         live.Kinds(),
 		Log:           log,
 	})
@@ -225,7 +226,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Search:   app.NewSearch(app.SearchDeps{DB: db, Index: searchIdx}),
 		Safety:   app.NewSafety(app.SafetyDeps{DB: db, Gates: gates, Log: log}),
 		Moderation: app.NewModeration(app.ModerationDeps{DB: db, Sessions: sessions, Pusher: live, Grains: live,
-			Counts: live, Gates: gates, Log: log}),
+			Counts: live, Gates: gates, Mail: mailSender, Product: cfg.ProductName, Support: cfg.SupportEmail, Log: log}),
 		Groups: app.NewGroups(app.GroupsDeps{DB: db, Media: store, Pusher: live, Index: searchIdx, Log: log}),
 		Push:   app.NewPush(app.PushDeps{DB: db, VAPID: keys.VAPID, AllowLoopbackHTTP: cfg.PushAllowLoopbackHTTP}),
 		Ready: func(ctx context.Context) error {

@@ -23,7 +23,8 @@ type Principal struct {
 }
 
 // ErrBadToken answers every token problem alike (401), so a caller learns
-// nothing about why a token was refused.
+// nothing about why a token was refused; the one exception is a revoked
+// token of a suspended account (revokedRefusal).
 var ErrBadToken = domain.Unauthorized("Invalid or expired token. Please log in again.")
 
 // versionTTL bounds how long a cached token version is trusted without a
@@ -68,13 +69,14 @@ type Sessions struct {
 
 // SafetyChange is a change another node (or this one) announced on the
 // safety channel that cached gates must hear: a block made or lifted
-// between A and B, a post (Post) removed by a moderator, a membership of
-// Member in Group changed, or (Member zero) Group's visibility changed or
-// the group went.
+// between A and B, a post (Post) removed by a moderator or deleted, a
+// membership of Member in Group changed, (Member zero) Group's visibility
+// changed or the group went, or a suspension of Suspension made or lifted.
 type SafetyChange struct {
 	A, B          uuid.UUID
 	Post          uuid.UUID
 	Group, Member uuid.UUID
+	Suspension    uuid.UUID
 }
 
 type cachedVersion struct {
@@ -114,10 +116,36 @@ func (s *Sessions) Authenticate(ctx context.Context, token string) (Principal, e
 		return Principal{}, err
 	}
 	if current != c.Version {
-		return Principal{}, ErrBadToken
+		return Principal{}, s.revokedRefusal(ctx, id)
 	}
 	return Principal{UserID: id, Version: c.Version}, nil
 }
+
+// revokedRefusal is the refusal of a token we signed for id that was
+// revoked since: ErrBadToken, but for a suspended account the suspension's
+// refusal (why and until when), so that a member signed out by a
+// suspension is told why on the login page the client sends them to. Only
+// the account's own token gets that far: its holder learns nothing of
+// anyone else.
+func (s *Sessions) revokedRefusal(ctx context.Context, id uuid.UUID) error {
+	sus, err := persistence.SuspensionOf(ctx, s.db, id)
+	if err != nil {
+		return err
+	}
+	if sus == nil {
+		return ErrBadToken
+	}
+	return &suspendedToken{domain.Suspended(domain.KindUnauthorized, sus.Until, sus.Reason)}
+}
+
+// suspendedToken is a suspended account's refused token: it is ErrBadToken
+// to errors.Is (sockets close, checks fail as for any bad token) and its
+// *domain.Error to errors.As (the 401 envelope says why).
+type suspendedToken struct{ e *domain.Error }
+
+func (t *suspendedToken) Error() string        { return t.e.Error() }
+func (t *suspendedToken) Unwrap() error        { return t.e }
+func (t *suspendedToken) Is(target error) bool { return target == ErrBadToken }
 
 func (s *Sessions) version(ctx context.Context, id uuid.UUID) (int, error) {
 	now := s.now()
@@ -163,8 +191,8 @@ func (s *Sessions) OnBlock(fn func(blocker, blocked uuid.UUID)) {
 }
 
 // OnSafetyChange registers fn to run (on this node) whenever a block is
-// made or lifted, or a post removed, on any node: cached gates forget what
-// it touched.
+// made or lifted, or a post removed or deleted, on any node: cached gates
+// forget what it touched.
 func (s *Sessions) OnSafetyChange(fn func(SafetyChange)) {
 	s.hooksMu.Lock()
 	s.changeHooks = append(s.changeHooks, fn)
@@ -208,6 +236,10 @@ func (s *Sessions) heard(payload string) {
 	}
 	if id, ok := persistence.ParsePostRemovedPayload(payload); ok {
 		s.changed(SafetyChange{Post: id})
+		return
+	}
+	if id, ok := persistence.ParseSuspensionPayload(payload); ok {
+		s.changed(SafetyChange{Suspension: id})
 		return
 	}
 	if g, u, ok := persistence.ParseMemberChangedPayload(payload); ok {

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
@@ -16,14 +17,16 @@ import (
 const gateCacheMax = 100_000
 
 // Gates answers a post's gate — its author, whether a moderator removed it,
-// and whether a block stands between its author and a viewer — from memory,
+// whether its author is suspended, and whether a block stands between its
+// author and a viewer — from memory,
 // so that a like or a comment at a campus event costs no query before the
 // post grain (the query per like was most of Postgres' work in a storm).
 //
 // What it holds is only trusted while the node hears every change: blocks
-// made and lifted and posts removed reach every node by NOTIFY (Sessions'
-// listener, OnSafetyChange), and a cache filled under an older listener
-// generation, or while the listener is down, is not used. A load that raced
+// made and lifted, posts removed or deleted and suspensions made or lifted
+// reach every node by NOTIFY
+// (Sessions' listener, OnSafetyChange), and a cache filled under an older
+// listener generation, or while the listener is down, is not used. A load that raced
 // a change is not stored (epoch). Safe for concurrent use.
 type Gates struct {
 	db       bun.IDB
@@ -40,6 +43,21 @@ type Gates struct {
 	// a member; memberOf each user's member groups (the home feed's).
 	groups   map[uuid.UUID]*groupAccess
 	memberOf map[uuid.UUID][]uuid.UUID
+	// suspended holds, per post author, their suspension as last read: a
+	// suspension ends by itself at its end, so the end is kept, not a flag.
+	suspended map[uuid.UUID]suspensionState
+}
+
+// suspensionState is an author's suspension as Gates knows it.
+type suspensionState struct {
+	on      bool
+	forever bool
+	until   time.Time
+}
+
+// at reports whether the suspension holds at now.
+func (s suspensionState) at(now time.Time) bool {
+	return s.on && (s.forever || now.Before(s.until))
 }
 
 type groupAccess struct {
@@ -61,6 +79,7 @@ func (g *Gates) reset(gen uint64) {
 	g.blocks = make(map[uuid.UUID]map[uuid.UUID]bool)
 	g.groups = make(map[uuid.UUID]*groupAccess)
 	g.memberOf = make(map[uuid.UUID][]uuid.UUID)
+	g.suspended = make(map[uuid.UUID]suspensionState)
 }
 
 // Changed forgets what c touched. The listener calls it for every node's
@@ -75,6 +94,9 @@ func (g *Gates) Changed(c SafetyChange) {
 	if c.A != uuid.Nil {
 		delete(g.blocks, c.A)
 		delete(g.blocks, c.B)
+	}
+	if c.Suspension != uuid.Nil {
+		delete(g.suspended, c.Suspension)
 	}
 	switch {
 	case c.Group != uuid.Nil && c.Member != uuid.Nil:
@@ -198,7 +220,14 @@ func (g *Gates) Post(ctx context.Context, id, viewer uuid.UUID) (persistence.Pos
 		})
 	}
 	gate := persistence.PostGate{AuthorID: meta.AuthorID, Removed: meta.Removed}
-	if meta.Removed || viewer == meta.AuthorID {
+	if meta.Removed {
+		return gate, nil
+	}
+	suspended, err := g.authorSuspended(ctx, gen, meta.AuthorID)
+	if err != nil {
+		return persistence.PostGate{}, err
+	}
+	if gate.AuthorSuspended = suspended; suspended || viewer == meta.AuthorID {
 		return gate, nil
 	}
 	if meta.GroupID != uuid.Nil {
@@ -231,6 +260,44 @@ func (g *Gates) Post(ctx context.Context, id, viewer uuid.UUID) (persistence.Pos
 	}
 	gate.Blocked = set[viewer]
 	return gate, nil
+}
+
+// AuthorSuspended reports whether author is suspended now (their posts and
+// comments are hidden from everyone but moderators).
+func (g *Gates) AuthorSuspended(ctx context.Context, author uuid.UUID) (bool, error) {
+	gen := g.generation()
+	if gen == 0 {
+		s, err := persistence.SuspensionOf(ctx, g.db, author)
+		return s != nil, err
+	}
+	return g.authorSuspended(ctx, gen, author)
+}
+
+func (g *Gates) authorSuspended(ctx context.Context, gen uint64, author uuid.UUID) (bool, error) {
+	g.mu.RLock()
+	st, ok := g.suspended[author]
+	g.mu.RUnlock()
+	if ok {
+		return st.at(time.Now()), nil
+	}
+	epoch := g.currentEpoch()
+	s, err := persistence.SuspensionOf(ctx, g.db, author)
+	if err != nil {
+		return false, err
+	}
+	if s != nil {
+		st = suspensionState{on: true, forever: s.Until == nil}
+		if s.Until != nil {
+			st.until = *s.Until
+		}
+	}
+	g.store(gen, epoch, func() {
+		if len(g.suspended) >= gateCacheMax {
+			g.suspended = make(map[uuid.UUID]suspensionState)
+		}
+		g.suspended[author] = st
+	})
+	return s != nil, nil
 }
 
 func (g *Gates) currentEpoch() uint64 {

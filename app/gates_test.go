@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/rs/zerolog"
 	"github.com/uptrace/bun"
 
@@ -13,8 +14,9 @@ import (
 )
 
 // TestGatesFollowEveryNode: a node's cached post gates hear the blocks
-// made and lifted and the posts removed through another node, and the node
-// that made a change sees it at once, without waiting for its NOTIFY.
+// made and lifted and the posts removed or deleted through another node,
+// and the node that made a change sees it at once, without waiting for its
+// NOTIFY.
 func TestGatesFollowEveryNode(t *testing.T) {
 	ctx := context.Background()
 	db := testdb.New(t)
@@ -39,7 +41,22 @@ func TestGatesFollowEveryNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	safety := NewSafety(SafetyDeps{DB: db, Gates: one, Log: zerolog.Nop()})
-	type want struct{ blocked, removed bool }
+	type want struct{ blocked, removed, suspended, gone bool }
+	// state is what g answers of the post for reader.
+	state := func(t *testing.T, g *Gates) want {
+		t.Helper()
+		got, err := g.Post(ctx, post.ID, reader.ID)
+		if isNotFound(err) {
+			return want{gone: true}
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.AuthorID != author.ID {
+			t.Fatalf("author %v, want %v", got.AuthorID, author.ID)
+		}
+		return want{blocked: got.Blocked, removed: got.Removed, suspended: got.AuthorSuspended}
+	}
 	steps := []struct {
 		name   string
 		change func(t *testing.T)
@@ -66,6 +83,20 @@ func TestGatesFollowEveryNode(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, want{}},
+		{"a moderator suspends the author", func(t *testing.T) {
+			until := time.Now().Add(time.Hour)
+			if err := persistence.SuspendUser(ctx, db, author.ID, &until, "spam", uuid.Nil); err != nil {
+				t.Fatal(err)
+			}
+			// What Moderation.Suspend does on its node after the commit.
+			one.Changed(SafetyChange{Suspension: author.ID})
+		}, want{suspended: true}},
+		{"the suspension is lifted", func(t *testing.T) {
+			if ok, err := persistence.UnsuspendUser(ctx, db, author.ID); err != nil || !ok {
+				t.Fatal(ok, err)
+			}
+			one.Changed(SafetyChange{Suspension: author.ID})
+		}, want{}},
 		{"a moderator removes the post", func(t *testing.T) {
 			err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 				_, err := persistence.RemovePost(ctx, tx, post.ID)
@@ -77,6 +108,17 @@ func TestGatesFollowEveryNode(t *testing.T) {
 			// What Moderation.Remove does on its node after the commit.
 			one.Changed(SafetyChange{Post: post.ID})
 		}, want{removed: true}},
+		{"the author deletes the post", func(t *testing.T) {
+			err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+				_, err := persistence.DeletePost(ctx, tx, post.ID)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// What Posts.Delete does on its node after the commit.
+			one.Changed(SafetyChange{Post: post.ID})
+		}, want{gone: true}},
 	}
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
@@ -87,20 +129,13 @@ func TestGatesFollowEveryNode(t *testing.T) {
 				}
 			}
 			s.change(t)
-			got, err := one.Post(ctx, post.ID, reader.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if (want{got.Blocked, got.Removed}) != s.want || got.AuthorID != author.ID {
+			if got := state(t, one); got != s.want {
 				t.Fatalf("the node that made the change: %+v, want %+v", got, s.want)
 			}
 			deadline := time.Now().Add(10 * time.Second)
 			for {
-				got, err := two.Post(ctx, post.ID, reader.ID)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if (want{got.Blocked, got.Removed}) == s.want {
+				got := state(t, two)
+				if got == s.want {
 					break
 				}
 				if time.Now().After(deadline) {

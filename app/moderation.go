@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -45,7 +46,12 @@ type ModerationDeps struct {
 	Counts   CountsPublisher
 	// Gates, when set, forgets a removed post's gate at once on this node.
 	Gates *Gates
-	Log   zerolog.Logger
+	// Mail delivers the notice a suspended account gets; nil: none.
+	Mail *MailSender
+	// Product and Support name the product and the address to write to
+	// in that notice.
+	Product, Support string
+	Log              zerolog.Logger
 }
 
 // CountsPublisher sends a post's committed counts to its watchers on every
@@ -324,7 +330,11 @@ func (m *Moderation) afterRemove(ctx context.Context, t domain.ItemType, item pe
 
 // Suspend suspends an account for in.Days (0: for good): its tokens are
 // revoked on every node at once (sockets close), login is refused, and
-// the open reports of its content are closed.
+// the account and everything it wrote are hidden from everyone but
+// moderators until the suspension ends (README, Safety and moderation).
+// The open reports of its content stay open: the queue keeps each item,
+// marked suspended, for a moderator to open and remove or dismiss, since
+// the content comes back when the suspension ends.
 func (m *Moderation) Suspend(ctx context.Context, p Principal, userID uuid.UUID, in domain.ModerationInput) (ActionResult, error) {
 	if err := m.requireModerator(ctx, p); err != nil {
 		return ActionResult{}, err
@@ -340,25 +350,27 @@ func (m *Moderation) Suspend(ctx context.Context, p Principal, userID uuid.UUID,
 	if err != nil {
 		return ActionResult{}, err
 	}
-	var n int
 	err = m.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := persistence.UserByID(ctx, tx, userID); err != nil {
+		target, err := persistence.UserByID(ctx, tx, userID)
+		if err != nil {
 			if isNotFound(err) {
 				return errUserNotFound
 			}
 			return err
 		}
-		target, err := capabilitiesOf(ctx, tx, userID)
+		caps, err := capabilitiesOf(ctx, tx, userID)
 		if err != nil {
 			return err
 		}
-		if target.Moderator {
+		if caps.Moderator {
 			return errCannotSuspendMod
 		}
 		if err := persistence.SuspendUser(ctx, tx, userID, until, reason, p.UserID); err != nil {
 			return err
 		}
-		if n, err = persistence.ResolveReportsAbout(ctx, tx, userID, p.UserID); err != nil {
+		// The notice commits with the suspension: the account hears of
+		// every suspension that happened and of none that did not.
+		if err := m.queueSuspensionMail(ctx, tx, target, until, reason); err != nil {
 			return err
 		}
 		snapshot := "for good"
@@ -377,8 +389,49 @@ func (m *Moderation) Suspend(ctx context.Context, p Principal, userID uuid.UUID,
 		return ActionResult{}, err
 	}
 	m.d.Sessions.Forget(userID)
+	m.suspensionChanged(userID)
+	if m.d.Mail != nil {
+		m.d.Mail.Wake()
+	}
 	m.d.Log.Info().Str("moderator_id", p.UserID.String()).Str("user_id", userID.String()).Msg("account suspended")
-	return ActionResult{Message: "Account suspended", Reports: n}, nil
+	return ActionResult{Message: "Account suspended"}, nil
+}
+
+// queueSuspensionMail queues, in the suspension's transaction, the e-mail
+// that tells u why and until when their account is suspended. It carries
+// no token and no code: nothing in it signs anyone in.
+func (m *Moderation) queueSuspensionMail(ctx context.Context, tx bun.IDB, u *persistence.User, until *time.Time, reason string) error {
+	if m.d.Mail == nil {
+		return nil
+	}
+	product := m.d.Product
+	if product == "" {
+		product = "Campus"
+	}
+	how := "for good"
+	if until != nil {
+		how = "until " + domain.SuspensionEndText(*until)
+	}
+	text := fmt.Sprintf("Hello %s,\n\nA moderator suspended your %s account %s.\n\nReason: %s\n\n"+
+		"While it is suspended you cannot sign in, and your profile, posts and comments are hidden from other members. "+
+		"Nothing is deleted: they show again when the suspension ends.\n", u.Name, product, how, reason)
+	if m.d.Support != "" {
+		text += fmt.Sprintf("\nIf you think this is a mistake, write to %s.\n", m.d.Support)
+	}
+	text += "\n" + product + "\n"
+	return persistence.QueueMail(ctx, tx, &persistence.QueuedMail{
+		Kind: "suspension_notice", UserID: u.ID, Recipient: u.Email,
+		Subject: product + ": your account has been suspended", Text: text,
+		ExpiresAt: m.now().Add(noticeTTL),
+	})
+}
+
+// suspensionChanged tells this node's cached gates at once (other nodes
+// hear the NOTIFY the suspension's transaction sent).
+func (m *Moderation) suspensionChanged(userID uuid.UUID) {
+	if m.d.Gates != nil {
+		m.d.Gates.Changed(SafetyChange{Suspension: userID})
+	}
 }
 
 // Unsuspend lifts a suspension.
@@ -404,6 +457,7 @@ func (m *Moderation) Unsuspend(ctx context.Context, p Principal, userID uuid.UUI
 	if err != nil {
 		return ActionResult{}, err
 	}
+	m.suspensionChanged(userID)
 	return ActionResult{Message: "Suspension lifted"}, nil
 }
 
@@ -511,7 +565,8 @@ func GrantAdmin(ctx context.Context, db bun.IDB, email string) (uuid.UUID, error
 	return u.ID, nil
 }
 
-// suspensionRefusal answers the login refusal of a suspended account, or nil.
+// suspensionRefusal answers the login refusal of a suspended account (why
+// and until when), or nil.
 func suspensionRefusal(ctx context.Context, db bun.IDB, user uuid.UUID) error {
 	s, err := persistence.SuspensionOf(ctx, db, user)
 	if err != nil {
@@ -520,7 +575,7 @@ func suspensionRefusal(ctx context.Context, db bun.IDB, user uuid.UUID) error {
 	if s == nil {
 		return nil
 	}
-	return domain.Forbidden(domain.SuspendedMessage(s.Until))
+	return domain.Suspended(domain.KindForbidden, s.Until, s.Reason)
 }
 
 // Authorize answers 403 unless the caller is a moderator (admin: an

@@ -92,7 +92,8 @@ type PostImageView struct {
 }
 
 // PostView is the post JSON of docs/product.md §3. Author and User are the same
-// summary: clients read either.
+// summary: clients read either. Visibility is "public" outside groups and
+// the group's visibility (public, closed, secret) inside one.
 type PostView struct {
 	ID            string          `json:"id"`
 	Content       string          `json:"content"`
@@ -145,6 +146,11 @@ func NewPostView(r *persistence.PostRow) PostView {
 	}
 	if g := r.Group; g != nil {
 		v.Group = &PostGroupView{ID: g.ID.String(), Handle: g.Handle, Name: g.Name, Visibility: g.Visibility}
+		// A group post is read by whom its group lets read it: the row's
+		// "public" (the only visibility a post is created with) would
+		// contradict a closed or secret group, and the group's visibility
+		// may change after the post.
+		v.Visibility = g.Visibility
 	}
 	return v
 }
@@ -186,6 +192,16 @@ type PostDetail struct {
 	Post       PostView      `json:"post"`
 	Comments   []CommentView `json:"comments"`
 	NextCursor *string       `json:"nextCursor"`
+	// Moderation marks, for the moderators who alone still read it, a post
+	// hidden from everyone else; absent from a post anyone may read.
+	Moderation *HiddenMarks `json:"moderation,omitempty"`
+}
+
+// HiddenMarks say why a post a moderator reads is hidden from everyone
+// else: a moderator removed it, or its author is suspended.
+type HiddenMarks struct {
+	Removed         bool `json:"removed"`
+	AuthorSuspended bool `json:"authorSuspended"`
 }
 
 // CommentPage answers GET /posts/{id}/comments.
@@ -330,10 +346,17 @@ func (a *Posts) Feed(ctx context.Context, p Principal, limit int, cursor string)
 
 // UserPosts is one user's posts, newest first.
 func (a *Posts) UserPosts(ctx context.Context, p Principal, userID uuid.UUID, limit int, cursor string) (PostPage, error) {
-	// A block hides a profile's posts as if the profile were gone.
+	// A block hides a profile's posts as if the profile were gone, and so
+	// does a suspension (but to moderators, whose list is empty: lists
+	// leave a suspended account's posts out for everyone).
 	if blocked, err := blockedWith(ctx, a.d.DB, p.UserID, userID); err != nil {
 		return PostPage{}, err
 	} else if blocked {
+		return PostPage{}, errUserNotFound
+	}
+	if _, hidden, err := suspendedFor(ctx, a.d.DB, p.UserID, userID); err != nil {
+		return PostPage{}, err
+	} else if hidden {
 		return PostPage{}, errUserNotFound
 	}
 	return a.page(ctx, p, userID, limit, cursor)
@@ -358,10 +381,14 @@ func (a *Posts) Get(ctx context.Context, p Principal, id uuid.UUID) (PostDetail,
 		return PostDetail{}, err
 	}
 	// A block hides the post as if it were gone, and so does a closed or
-	// secret group to a non-member; a removed post is shown to moderators
-	// only. Moderators read group posts too (reports reach them), but a
-	// block still stands.
-	if len(row.HiddenFor) > 0 || row.Removed {
+	// secret group to a non-member; a removed post, and the post of a
+	// suspended author, is shown to moderators only, marked. Moderators
+	// read group posts too (reports reach them), but a block still stands.
+	suspended, err := a.authorSuspended(ctx, row.UserID)
+	if err != nil {
+		return PostDetail{}, err
+	}
+	if len(row.HiddenFor) > 0 || row.Removed || suspended {
 		if err := a.moderatorMayRead(ctx, p, id, row); err != nil {
 			return PostDetail{}, err
 		}
@@ -370,7 +397,21 @@ func (a *Posts) Get(ctx context.Context, p Principal, id uuid.UUID) (PostDetail,
 	if err != nil {
 		return PostDetail{}, err
 	}
-	return PostDetail{Post: NewPostView(row), Comments: cs.Comments, NextCursor: cs.NextCursor}, nil
+	d := PostDetail{Post: NewPostView(row), Comments: cs.Comments, NextCursor: cs.NextCursor}
+	if row.Removed || suspended {
+		d.Moderation = &HiddenMarks{Removed: row.Removed, AuthorSuspended: suspended}
+	}
+	return d, nil
+}
+
+// authorSuspended reports whether author is suspended now, from the gate
+// cache when there is one.
+func (a *Posts) authorSuspended(ctx context.Context, author uuid.UUID) (bool, error) {
+	if a.d.Gates != nil {
+		return a.d.Gates.AuthorSuspended(ctx, author)
+	}
+	s, err := persistence.SuspensionOf(ctx, a.d.DB, author)
+	return s != nil, err
 }
 
 // moderatorMayRead answers nil when p may read the hidden or removed post
@@ -482,6 +523,11 @@ func (a *Posts) Delete(ctx context.Context, p Principal, id uuid.UUID) (MessageR
 	if err != nil {
 		return MessageResult{}, err
 	}
+	// This node's next request sees the post gone without waiting for the
+	// NOTIFY DeletePost sent; other nodes hear that.
+	if a.d.Gates != nil {
+		a.d.Gates.Changed(SafetyChange{Post: id})
+	}
 	// Files go only once the rows are gone for good: a rolled-back delete
 	// must not leave a post pointing at missing images.
 	for _, k := range keys {
@@ -520,9 +566,10 @@ func (a *Posts) Comments(ctx context.Context, p Principal, id uuid.UUID, limit i
 }
 
 // gate answers the post's gate for the caller: errPostNotFound if it is
-// gone, removed, or a block stands between the caller and its author, so
-// that nothing of it (likes, comments, the notifications they make)
-// reaches the author from someone they blocked or who blocked them.
+// gone, removed, its author suspended, its group closed to the caller, or
+// a block stands between the caller and its author, so that nothing of it
+// (likes, comments, the notifications they make) reaches the author from
+// someone they blocked or who blocked them.
 func (a *Posts) gate(ctx context.Context, p Principal, id uuid.UUID) (persistence.PostGate, error) {
 	var g persistence.PostGate
 	var err error
@@ -531,7 +578,7 @@ func (a *Posts) gate(ctx context.Context, p Principal, id uuid.UUID) (persistenc
 	} else {
 		g, err = persistence.PostGateOf(ctx, a.d.DB, id, p.UserID)
 	}
-	if isNotFound(err) || (err == nil && (g.Removed || g.Blocked || g.GroupLocked)) {
+	if isNotFound(err) || (err == nil && (g.Removed || g.Blocked || g.GroupLocked || g.AuthorSuspended)) {
 		return g, errPostNotFound
 	}
 	return g, err

@@ -88,6 +88,9 @@ type ProfileView struct {
 	PostsCount      int                       `json:"postsCount"`
 	FriendsCount    int                       `json:"friendsCount"`
 	SetupCompleted  bool                      `json:"setupCompleted"`
+	// Suspended marks, for the moderators who alone still see it, a
+	// profile hidden by its account's suspension.
+	Suspended bool `json:"suspended,omitempty"`
 }
 
 // UserResult answers the /users calls that carry one user: {user}.
@@ -103,17 +106,19 @@ func (a *Profiles) Me(ctx context.Context, p Principal) (ProfileView, error) {
 // Profile is the profile of user id as the caller sees it: the caller's own
 // carries the e-mail address, anyone else's does not.
 func (a *Profiles) Profile(ctx context.Context, p Principal, id uuid.UUID) (ProfileView, error) {
-	u, err := a.visibleUser(ctx, p, id)
+	u, suspended, err := a.visibleUser(ctx, p, id)
 	if err != nil {
 		return ProfileView{}, err
 	}
-	return a.view(ctx, p, u)
+	v, err := a.view(ctx, p, u)
+	v.Suspended = suspended
+	return v, err
 }
 
 // User is user id in the short form of GET /users/{id}: {user}, without the
 // e-mail address unless it is the caller.
 func (a *Profiles) User(ctx context.Context, p Principal, id uuid.UUID) (UserResult, error) {
-	u, err := a.visibleUser(ctx, p, id)
+	u, _, err := a.visibleUser(ctx, p, id)
 	if err != nil {
 		return UserResult{}, err
 	}
@@ -121,28 +126,51 @@ func (a *Profiles) User(ctx context.Context, p Principal, id uuid.UUID) (UserRes
 	return UserResult{User: v}, err
 }
 
-// visibleUser loads id for the caller: themselves, or a verified account.
-func (a *Profiles) visibleUser(ctx context.Context, p Principal, id uuid.UUID) (*persistence.User, error) {
-	var u *persistence.User
-	var err error
+// visibleUser loads id for the caller: themselves, or a verified account
+// that neither a block nor a suspension hides from them. suspended says the
+// account is suspended (and the caller a moderator, who still sees it).
+func (a *Profiles) visibleUser(ctx context.Context, p Principal, id uuid.UUID) (u *persistence.User, suspended bool, err error) {
 	if id == p.UserID {
 		u, err = persistence.UserByID(ctx, a.d.DB, id)
 	} else {
 		u, err = persistence.VerifiedUserByID(ctx, a.d.DB, id)
 	}
 	if isNotFound(err) {
-		return nil, errUserNotFound
+		return nil, false, errUserNotFound
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	// A block hides each from the other as if the account were gone.
 	if blocked, err := blockedWith(ctx, a.d.DB, p.UserID, id); err != nil {
-		return nil, err
+		return nil, false, err
 	} else if blocked {
-		return nil, errUserNotFound
+		return nil, false, errUserNotFound
 	}
-	return u, nil
+	suspended, hidden, err := suspendedFor(ctx, a.d.DB, p.UserID, id)
+	if err != nil {
+		return nil, false, err
+	}
+	if hidden {
+		return nil, false, errUserNotFound
+	}
+	return u, suspended, nil
+}
+
+// suspendedFor answers whether user's account is suspended now, and
+// whether that hides it (its profile and everything it wrote) from viewer:
+// from everyone but the account itself and moderators (README, Safety and
+// moderation).
+func suspendedFor(ctx context.Context, db bun.IDB, viewer, user uuid.UUID) (suspended, hidden bool, err error) {
+	s, err := persistence.SuspensionOf(ctx, db, user)
+	if err != nil || s == nil || viewer == user {
+		return s != nil, false, err
+	}
+	c, err := capabilitiesOf(ctx, db, viewer)
+	if err != nil {
+		return false, false, err
+	}
+	return true, !c.Moderator, nil
 }
 
 func (a *Profiles) userView(ctx context.Context, p Principal, u *persistence.User) (UserView, error) {
@@ -169,7 +197,7 @@ func (a *Profiles) view(ctx context.Context, p Principal, u *persistence.User) (
 	if err != nil {
 		return ProfileView{}, err
 	}
-	counts, err := persistence.CountsOf(ctx, a.d.DB, u.ID)
+	counts, err := persistence.CountsOf(ctx, a.d.DB, u.ID, p.UserID)
 	if err != nil {
 		return ProfileView{}, err
 	}
@@ -485,7 +513,7 @@ func (a *Profiles) like(ctx context.Context, p Principal, id uuid.UUID, like boo
 	if id == p.UserID {
 		return LikeResult{}, errLikeOwnProfile
 	}
-	if _, err := a.visibleUser(ctx, p, id); err != nil {
+	if _, _, err := a.visibleUser(ctx, p, id); err != nil {
 		return LikeResult{}, err
 	}
 	var n int

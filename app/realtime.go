@@ -78,7 +78,7 @@ func (r *Realtime) Watchable(ctx context.Context, viewer uuid.UUID, ids []uuid.U
 		if err != nil {
 			return nil, err
 		}
-		if !g.Removed && !g.Blocked && !g.GroupLocked {
+		if !g.Removed && !g.Blocked && !g.GroupLocked && !g.AuthorSuspended {
 			out = append(out, id)
 		}
 	}

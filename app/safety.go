@@ -200,8 +200,8 @@ func (s *Safety) Unmute(ctx context.Context, p Principal, id uuid.UUID) (Relatio
 	return RelationResult{Message: "User unmuted", UserID: id.String()}, nil
 }
 
-// Report files a report of a post, comment or profile. One open report per
-// reporter per item: a second answers 409.
+// Report files a report of a post, comment or profile the caller can see.
+// One open report per reporter per item: a second answers 409.
 func (s *Safety) Report(ctx context.Context, p Principal, in domain.ReportInput) (ReportResult, error) {
 	r, err := in.Validate()
 	if err != nil {
@@ -211,7 +211,10 @@ func (s *Safety) Report(ctx context.Context, p Principal, in domain.ReportInput)
 	if err != nil {
 		return ReportResult{}, errItemNotFound
 	}
-	author, err := persistence.ItemAuthor(ctx, s.d.DB, string(r.ItemType), id)
+	// What the reporter cannot read answers as what does not exist (404,
+	// as GET /api/posts/{id} does): a report must not reveal a closed or
+	// secret group's posts, nor anything across a block.
+	author, err := persistence.ItemAuthor(ctx, s.d.DB, string(r.ItemType), id, p.UserID)
 	if isNotFound(err) {
 		return ReportResult{}, errItemNotFound
 	}

@@ -54,6 +54,11 @@ type Options struct {
 	ManagePort int
 	// EtcdEndpoints are the etcd servers (host:port or URLs) of the etcd provider.
 	EtcdEndpoints []string
+	// EtcdLease is how long a node that stopped keeping its etcd key alive
+	// (killed, cut off) stays listed, unless its peers prove it dead first
+	// (whole seconds; 0: 3 s). Tests that must tell the peers' own proof
+	// from the lease set it far beyond their length.
+	EtcdLease time.Duration
 	// Kinds are the grain kinds this node hosts.
 	Kinds []*protocluster.Kind
 	// RequestTimeout bounds one grain call made with protoactor's own
@@ -159,7 +164,7 @@ func newProvider(o Options) (protocluster.ClusterProvider, error) {
 		}
 		return automanaged.NewWithConfig(500*time.Millisecond, o.ManagePort, o.Hosts...), nil
 	case ProviderEtcd:
-		return newEtcdProvider(o.EtcdEndpoints, o.Log)
+		return newEtcdProvider(o.EtcdEndpoints, o.EtcdLease, o.Log)
 	case ProviderKubernetes:
 		return newKubernetesProvider()
 	}

@@ -27,9 +27,10 @@ const (
 	// etcdDialTimeout bounds the first contact with etcd at start-up: a
 	// node that cannot reach etcd fails instead of hanging.
 	etcdDialTimeout = 5 * time.Second
-	// etcdLeaseTTL is how long a killed node stays listed; the client keeps
-	// the lease alive every TTL/3.
-	etcdLeaseTTL = 3 // seconds
+	// defaultEtcdLease is how long a killed node stays listed unless
+	// Options.EtcdLease says otherwise; the client keeps the lease alive
+	// every third of it.
+	defaultEtcdLease = 3 * time.Second
 	// etcdRetry paces re-registration after etcd was unreachable.
 	etcdRetry = 500 * time.Millisecond
 )
@@ -50,6 +51,8 @@ const (
 type etcdProvider struct {
 	client *clientv3.Client
 	log    zerolog.Logger
+	// leaseTTL is this node's lease, in seconds (etcd's unit).
+	leaseTTL int64
 
 	cluster *protocluster.Cluster
 	prefix  string // <base>/<cluster name>/
@@ -107,7 +110,10 @@ type etcdMember struct {
 	Leaving bool `json:"leaving,omitempty"`
 }
 
-func newEtcdProvider(endpoints []string, log zerolog.Logger) (protocluster.ClusterProvider, error) {
+// newEtcdProvider makes the provider over endpoints; lease is how long a
+// node that stops keeping its key alive stays listed (0: defaultEtcdLease;
+// rounded up to whole seconds).
+func newEtcdProvider(endpoints []string, lease time.Duration, log zerolog.Logger) (protocluster.ClusterProvider, error) {
 	if len(endpoints) == 0 {
 		return nil, errors.New("cluster: the etcd provider needs at least one endpoint")
 	}
@@ -127,7 +133,11 @@ func newEtcdProvider(endpoints []string, log zerolog.Logger) (protocluster.Clust
 		client.Close()
 		return nil, fmt.Errorf("cluster: etcd at %v: %w", endpoints, err)
 	}
-	return &etcdProvider{client: client, log: log.With().Str("component", "etcd").Logger()}, nil
+	if lease <= 0 {
+		lease = defaultEtcdLease
+	}
+	ttl := int64((lease + time.Second - 1) / time.Second)
+	return &etcdProvider{client: client, log: log.With().Str("component", "etcd").Logger(), leaseTTL: ttl}, nil
 }
 
 // StartMember registers this node and starts following the members.
@@ -227,7 +237,7 @@ func (p *etcdProvider) register(ctx context.Context) (registration, error) {
 	}
 	rctx, cancel := context.WithTimeout(ctx, etcdDialTimeout)
 	defer cancel()
-	lease, err := p.client.Grant(rctx, etcdLeaseTTL)
+	lease, err := p.client.Grant(rctx, p.leaseTTL)
 	if err != nil {
 		return registration{}, fmt.Errorf("cluster: etcd: grant lease: %w", err)
 	}
@@ -441,7 +451,7 @@ const (
 // listens there any more. The port belongs to the process for its lifetime
 // (a new process there has a new member ID), so a refusal means this member
 // is dead and may be dropped while its key still lives: a kill leaves the
-// cluster in well under a second instead of the lease's 3 s plus the
+// cluster in well under a second instead of the lease (3 s) plus the
 // etcdGoneGrace. Anything else (a timeout, an unreachable host, a connect
 // that succeeds) proves nothing: a paused process or a partition heals,
 // and protoactor would block a member dropped in error for good; those

@@ -54,7 +54,7 @@ func TestEtcdMembership(t *testing.T) {
 		if err := etcd.Signal(syscall.SIGSTOP); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(2 * etcdLeaseTTL * time.Second) // the leases expire meanwhile
+		time.Sleep(2 * defaultEtcdLease) // the leases expire meanwhile
 		if err := etcd.Signal(syscall.SIGCONT); err != nil {
 			t.Fatal(err)
 		}

@@ -84,6 +84,10 @@ type Config struct {
 	// EtcdEndpoints are the etcd servers of the etcd provider
 	// (CAMPUS_ETCD_ENDPOINTS, comma-separated host:port or http(s) URLs).
 	EtcdEndpoints []string
+	// EtcdLease is how long a node that stopped keeping its etcd key alive
+	// (killed, cut off) stays listed, unless its peers prove it dead first
+	// (CAMPUS_ETCD_LEASE, whole seconds, default 3s).
+	EtcdLease time.Duration
 	// PprofAddr serves Go's net/http/pprof profiles on a loopback address
 	// when set (CAMPUS_PPROF_ADDR, e.g. 127.0.0.1:6060); empty (the default) serves none.
 	PprofAddr string
@@ -185,6 +189,7 @@ func Load(getenv func(string) string) (Config, error) {
 		ClusterAutoManagePort: r.intRange("CAMPUS_CLUSTER_MANAGE_PORT", 6330, 1, 65535),
 		ClusterProvider:       r.oneOf("CAMPUS_CLUSTER_PROVIDER", "", "automanaged", "etcd", "k8s"),
 		EtcdEndpoints:         r.endpoints("CAMPUS_ETCD_ENDPOINTS"),
+		EtcdLease:             r.duration("CAMPUS_ETCD_LEASE", 3*time.Second),
 		PprofAddr:             r.loopbackAddr("CAMPUS_PPROF_ADDR"),
 		Media:                 r.media("CAMPUS_MEDIA_URL", filepath.Join(dataDir, "media")),
 	}
@@ -240,6 +245,14 @@ func (r *reader) clusterProvider(c Config) {
 	}
 	if c.ClusterProvider != "etcd" && len(c.EtcdEndpoints) > 0 {
 		r.fail("CAMPUS_ETCD_ENDPOINTS", endpoints, "only used with CAMPUS_CLUSTER_PROVIDER=etcd")
+	}
+	if lease, set := r.raw("CAMPUS_ETCD_LEASE"); set {
+		switch {
+		case c.ClusterProvider != "etcd":
+			r.fail("CAMPUS_ETCD_LEASE", lease, "only used with CAMPUS_CLUSTER_PROVIDER=etcd")
+		case c.EtcdLease%time.Second != 0:
+			r.fail("CAMPUS_ETCD_LEASE", lease, "etcd leases are whole seconds, e.g. 3s")
+		}
 	}
 	if (c.ClusterProvider == "etcd" || c.ClusterProvider == "k8s") && len(c.ClusterHosts) > 0 {
 		r.fail("CAMPUS_CLUSTER_HOSTS", hosts, "only used by the automanaged provider; "+c.ClusterProvider+" finds the nodes itself")

@@ -100,6 +100,8 @@ func TestClusterProvider(t *testing.T) {
 		{"etcd", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "ETCD", "CAMPUS_ETCD_ENDPOINTS": "10.0.0.5:2379, https://etcd.example.edu:2379",
 			"CAMPUS_CLUSTER_ADDR": "10.0.0.7:6331"}, "etcd"},
 		{"k8s", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "k8s", "CAMPUS_CLUSTER_ADDR": "10.1.2.3:6331"}, "k8s"},
+		{"etcd with a lease", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": "10.0.0.5:2379, 10.0.0.6:2379",
+			"CAMPUS_CLUSTER_ADDR": "10.0.0.7:6331", "CAMPUS_ETCD_LEASE": "10m"}, "etcd"},
 	}
 	for _, tt := range ok {
 		t.Run(tt.name, func(t *testing.T) {
@@ -112,6 +114,13 @@ func TestClusterProvider(t *testing.T) {
 			}
 			if tt.want == "etcd" && len(c.EtcdEndpoints) != 2 {
 				t.Fatalf("endpoints %v", c.EtcdEndpoints)
+			}
+			wantLease := 3 * time.Second
+			if tt.env["CAMPUS_ETCD_LEASE"] == "10m" {
+				wantLease = 10 * time.Minute
+			}
+			if c.EtcdLease != wantLease {
+				t.Fatalf("lease %v, want %v", c.EtcdLease, wantLease)
 			}
 		})
 	}
@@ -133,6 +142,11 @@ func TestClusterProvider(t *testing.T) {
 		{"etcd advertising a wildcard", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": "127.0.0.1:2379",
 			"CAMPUS_CLUSTER_ADDR": "0.0.0.0:6331"}, "CAMPUS_CLUSTER_ADDR"},
 		{"k8s advertising no host", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "k8s", "CAMPUS_CLUSTER_ADDR": ":6331"}, "CAMPUS_CLUSTER_ADDR"},
+		{"lease without etcd", map[string]string{"CAMPUS_ETCD_LEASE": "3s"}, "CAMPUS_ETCD_LEASE"},
+		{"lease of part of a second", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": "127.0.0.1:2379",
+			"CAMPUS_CLUSTER_ADDR": "10.0.0.7:6331", "CAMPUS_ETCD_LEASE": "1500ms"}, "CAMPUS_ETCD_LEASE"},
+		{"lease of nothing", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": "127.0.0.1:2379",
+			"CAMPUS_CLUSTER_ADDR": "10.0.0.7:6331", "CAMPUS_ETCD_LEASE": "0s"}, "CAMPUS_ETCD_LEASE"},
 	}
 	for _, tt := range bad {
 		t.Run(tt.name, func(t *testing.T) {

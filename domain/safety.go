@@ -159,13 +159,37 @@ func (in ModerationInput) SuspensionEnd(now time.Time) (*time.Time, error) {
 	return &end, nil
 }
 
-// SuspendedMessage is the login refusal of a suspended account: until when,
-// or that it is for good.
-func SuspendedMessage(until *time.Time) string {
-	if until == nil {
-		return MsgSuspended + " permanently."
+// SuspendedMessage is the refusal of a suspended account: until when (or
+// that it is for good), and the moderator's reason.
+func SuspendedMessage(until *time.Time, reason string) string {
+	msg := MsgSuspended + " permanently."
+	if until != nil {
+		msg = MsgSuspended + " until " + SuspensionEndText(*until) + "."
 	}
-	return MsgSuspended + " until " + until.UTC().Format("2 January 2006 15:04 UTC") + "."
+	if reason != "" {
+		msg += " Reason: " + reason
+	}
+	return msg
+}
+
+// SuspensionEndText is a suspension's end as messages and mails write it.
+func SuspensionEndText(until time.Time) string {
+	return until.UTC().Format("2 January 2006 15:04 UTC")
+}
+
+// Suspended is the refusal of a suspended account: kind KindForbidden for a
+// login, KindUnauthorized for a token it held. The message says why and
+// until when (SuspendedMessage); the fields say the same to clients, which
+// show it on the login page rather than anything else a refused login may
+// suggest: "suspension" the reason and, unless it is for good,
+// "suspendedUntil" the end (RFC 3339).
+func Suspended(kind Kind, until *time.Time, reason string) *Error {
+	e := &Error{Kind: kind, Message: SuspendedMessage(until, reason),
+		Fields: []FieldError{{Field: "suspension", Msg: reason}}}
+	if until != nil {
+		e.Fields = append(e.Fields, FieldError{Field: "suspendedUntil", Msg: until.UTC().Format(time.RFC3339)})
+	}
+	return e
 }
 
 // RemovalNote is what the author of removed content is told.

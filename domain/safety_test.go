@@ -84,10 +84,18 @@ func TestModerationInput(t *testing.T) {
 			}
 		})
 	}
-	if got := SuspendedMessage(nil); got != "Your account has been suspended permanently." {
+	if got := SuspendedMessage(nil, "spam"); got != "Your account has been suspended permanently. Reason: spam" {
 		t.Errorf("for good: %q", got)
 	}
-	if got := SuspendedMessage(&now); got != "Your account has been suspended until 24 November 2026 12:00 UTC." {
+	if got := SuspendedMessage(&now, "spam"); got != "Your account has been suspended until 24 November 2026 12:00 UTC. Reason: spam" {
 		t.Errorf("until: %q", got)
+	}
+	e := Suspended(KindForbidden, &now, "spam")
+	if e.Kind != KindForbidden || len(e.Fields) != 2 || e.Fields[0] != (FieldError{Field: "suspension", Msg: "spam"}) ||
+		e.Fields[1] != (FieldError{Field: "suspendedUntil", Msg: "2026-11-24T12:00:00Z"}) {
+		t.Errorf("refusal %+v", e)
+	}
+	if e := Suspended(KindUnauthorized, nil, "spam"); len(e.Fields) != 1 {
+		t.Errorf("a suspension for good has an end: %+v", e)
 	}
 }

@@ -643,3 +643,45 @@ func hasKey[K comparable, V any](m map[K]V, k K) bool {
 	_, ok := m[k]
 	return ok
 }
+
+// TestGroupPostVisibility: a group post's visibility is its group's (the
+// readers it has), on every path that renders it: the create answer, the
+// post page, the group's list, the author's profile and the home feed; a
+// post outside groups is public.
+func TestGroupPostVisibility(t *testing.T) {
+	sw := newSweepStack(t)
+	author, aTok := sw.member(t, "Visibility Author")
+	want := map[string]string{sw.post(t, aTok, "outside groups"): "public"}
+	handles := map[string]string{}
+	for _, vis := range []string{"public", "closed", "secret"} {
+		handles[vis] = "visibility-" + vis
+		id := sw.group(t, aTok, map[string]any{"name": "Visibility " + vis, "handle": handles[vis], "kind": "club", "visibility": vis})["id"].(string)
+		env := sw.must(t, 201, "POST", "/api/posts", aTok, map[string]any{"content": "in " + vis, "groupId": id})
+		post := data(env)["post"].(map[string]any)
+		if post["visibility"] != vis || post["group"].(map[string]any)["visibility"] != vis {
+			t.Errorf("create answer of a %s group's post: visibility %v, group %v", vis, post["visibility"], post["group"])
+		}
+		want[post["id"].(string)] = vis
+	}
+	check := func(t *testing.T, what string, list []any) {
+		t.Helper()
+		for _, x := range list {
+			p := x.(map[string]any)
+			if w, ok := want[p["id"].(string)]; ok && p["visibility"] != w {
+				t.Errorf("%s: post %q has visibility %v, want %s", what, p["content"], p["visibility"], w)
+			}
+		}
+	}
+	for id := range want {
+		env := sw.must(t, 200, "GET", "/api/posts/"+id, aTok, nil)
+		check(t, "post page", []any{data(env)["post"]})
+	}
+	for vis, h := range handles {
+		env := sw.must(t, 200, "GET", "/api/groups/"+h+"/posts", aTok, nil)
+		check(t, vis+" group's list", data(env)["posts"].([]any))
+	}
+	env := sw.must(t, 200, "GET", "/api/posts/user/"+author.ID.String(), aTok, nil)
+	check(t, "profile", data(env)["posts"].([]any))
+	env = sw.must(t, 200, "GET", "/api/posts/feed", aTok, nil)
+	check(t, "feed", data(env)["posts"].([]any))
+}

@@ -44,6 +44,10 @@ type liveStack struct {
 	srv      *Server
 	addr     string // host:port
 	client   *fasthttp.Client
+	// mailDir holds the mail the node sent (one .eml file each), through
+	// the outbox sender mail.
+	mailDir string
+	mail    *app.MailSender
 }
 
 type liveOptions struct {
@@ -99,10 +103,12 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	st.sessions.OnBlock(st.hub.UsersBlocked)
 	st.sockets = realtime.New(node.Cluster.ActorSystem, st.hub, log, realtime.Options{})
 
-	mailer, err := mail.NewDir(t.TempDir(), "Campus <no-reply@campus.test>")
+	st.mailDir = t.TempDir()
+	mailer, err := mail.NewDir(st.mailDir, "Campus <no-reply@campus.test>")
 	if err != nil {
 		t.Fatal(err)
 	}
+	st.mail = startMailSender(t, st.db, mailer)
 	cfg, err := config.Load(func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +117,7 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	d := Deps{
 		Config: cfg, Log: log, Media: st.media.Handler(), Sessions: st.sessions,
 		Accounts: app.NewAccounts(app.AccountsDeps{DB: st.db, Hasher: app.NewHasher(2), Sessions: st.sessions,
-			Mail: startMailSender(t, st.db, mailer), Media: st.media, CodeKey: keys.Code, Product: "Campus", Log: zerolog.Nop()}),
+			Mail: st.mail, Media: st.media, CodeKey: keys.Code, Product: "Campus", Log: zerolog.Nop()}),
 		Posts:         app.NewPosts(app.PostsDeps{DB: st.db, Media: st.media, Grains: st.live, Fanout: st.live, Log: log}),
 		Realtime:      app.NewRealtime(st.db, st.sessions, nil),
 		Sockets:       st.sockets,

@@ -201,3 +201,101 @@ func TestFeedPagesStayFullAfterFiltering(t *testing.T) {
 		})
 	}
 }
+
+// TestDeletedPostIsGoneEverywhere: once its author deletes a post, its
+// comments answer 404 as the post does, also to a reader whose node had
+// cached the post's gate (by reading its comments) before the delete; a
+// like or a comment on it is refused the same way.
+func TestDeletedPostIsGoneEverywhere(t *testing.T) {
+	sw := newSweepStack(t)
+	_, aTok := sw.member(t, "Deleted Asha")
+	_, bTok := sw.member(t, "Deleted Bikram")
+	post := sw.post(t, aTok, "soon gone")
+	sw.comment(t, bTok, post, "before the delete")
+	// The reader's reads fill this node's gate cache.
+	if _, env := sw.call(t, "GET", "/api/posts/"+post+"/comments", bTok, nil); len(data(env)["comments"].([]any)) != 1 {
+		t.Fatalf("comments before the delete: %v", env)
+	}
+	sw.must(t, 200, "DELETE", "/api/posts/"+post, aTok, nil)
+	for _, c := range []struct{ method, path string }{
+		{"GET", "/api/posts/" + post},
+		{"GET", "/api/posts/" + post + "/comments"},
+		{"POST", "/api/posts/" + post + "/comments"},
+		{"POST", "/api/posts/" + post + "/like"},
+	} {
+		t.Run(c.method+" "+c.path, func(t *testing.T) {
+			if status, env := sw.call(t, c.method, c.path, bTok, map[string]any{"content": "after"}); status != 404 {
+				t.Errorf("%d %v, want 404", status, env)
+			}
+		})
+	}
+}
+
+// TestReportNeedsWhatTheReporterCanRead: reporting a post, or a comment on
+// a post, that the reporter cannot read (a closed or secret group they are
+// not in, a block between them) answers exactly what reporting something
+// that does not exist answers, so a report tells nobody what exists; a
+// reader who can see the item reports it.
+func TestReportNeedsWhatTheReporterCanRead(t *testing.T) {
+	sw := newSweepStack(t)
+	owner, oTok := sw.member(t, "Report Owner")
+	member, mTok := sw.member(t, "Report Member")
+	_, xTok := sw.member(t, "Report Outsider")
+	blocked, bTok := sw.member(t, "Report Blocked")
+	posts, comments := map[string]string{}, map[string]string{}
+	for _, vis := range []string{"closed", "secret"} {
+		handle := "report-" + vis
+		id := sw.group(t, oTok, map[string]any{"name": "Report " + vis, "handle": handle, "kind": "club", "visibility": vis})["id"].(string)
+		if vis == "closed" {
+			sw.must(t, 200, "POST", "/api/groups/"+handle+"/join", mTok, nil)
+			sw.must(t, 200, "POST", "/api/groups/"+handle+"/requests/"+member.ID.String()+"/approve", oTok, nil)
+		} else {
+			sw.must(t, 200, "POST", "/api/groups/"+handle+"/invitations", oTok, map[string]any{"userId": member.ID.String()})
+			sw.must(t, 200, "POST", "/api/groups/"+handle+"/join", mTok, nil)
+		}
+		posts[vis] = sw.groupPost(t, oTok, id, "a "+vis+" post")
+		comments[vis] = sw.comment(t, oTok, posts[vis], "a "+vis+" comment")
+	}
+	posts["public"] = sw.post(t, oTok, "a public post")
+	comments["public"] = sw.comment(t, oTok, posts["public"], "a public comment")
+	sw.must(t, 200, "POST", "/api/safety/blocks/"+blocked.ID.String(), oTok, nil)
+
+	report := func(tok, itemType, id string) (int, map[string]any) {
+		return sw.call(t, "POST", "/api/reports", tok, map[string]any{"itemType": itemType, "itemId": id, "reason": "spam"})
+	}
+	_, missing := report(xTok, "post", uuid.NewString())
+	if missing["status"] != "error" {
+		t.Fatalf("reporting a post that does not exist: %v", missing)
+	}
+	for _, c := range []struct {
+		who, tok, vis string
+		readable      bool
+	}{
+		{"outsider", xTok, "closed", false},
+		{"outsider", xTok, "secret", false},
+		{"blocked", bTok, "public", false},
+		{"blocked", bTok, "closed", false},
+		{"member", mTok, "closed", true},
+		{"member", mTok, "secret", true},
+		{"outsider", xTok, "public", true},
+	} {
+		for _, item := range []struct{ itemType, id string }{{"post", posts[c.vis]}, {"comment", comments[c.vis]}} {
+			t.Run(c.who+" "+c.vis+" "+item.itemType, func(t *testing.T) {
+				status, env := report(c.tok, item.itemType, item.id)
+				if c.readable {
+					if status != 201 {
+						t.Fatalf("%d %v, want 201", status, env)
+					}
+					return
+				}
+				if status != 404 || env["message"] != missing["message"] {
+					t.Fatalf("%d %v, want 404 %v as for a post that does not exist", status, env, missing["message"])
+				}
+			})
+		}
+	}
+	// The blocked person cannot report the profile that is gone for them.
+	if status, env := report(bTok, "profile", owner.ID.String()); status != 404 {
+		t.Errorf("reporting a profile across a block: %d %v, want 404", status, env)
+	}
+}

@@ -303,7 +303,7 @@ func TestReportsModerationAndAudit(t *testing.T) {
 		t.Errorf("suspended token: %d, want 401", status)
 	}
 	status, env := sw.call(t, "POST", "/api/auth/login", "", map[string]any{"email": b.Email, "password": sweepPassword, "role": "student"})
-	if status != 403 || env["message"] != "Your account has been suspended permanently." {
+	if status != 403 || env["message"] != "Your account has been suspended permanently. Reason: spammer" {
 		t.Errorf("suspended login: %d %v", status, env)
 	}
 	if status, _ := sw.call(t, "POST", "/api/moderation/users/"+admin.ID.String()+"/suspend", modTok, map[string]any{"reason": "x"}); status != 403 {

@@ -303,7 +303,8 @@ func newSweepStack(t *testing.T) *sweepStack {
 			Log: d.Log})
 		d.Safety = app.NewSafety(app.SafetyDeps{DB: st.db, Gates: gates, Log: d.Log})
 		d.Moderation = app.NewModeration(app.ModerationDeps{DB: st.db, Sessions: st.sessions, Pusher: st.live,
-			Grains: st.live, Counts: st.live, Gates: gates, Log: d.Log})
+			Grains: st.live, Counts: st.live, Gates: gates, Mail: st.mail, Product: "Campus",
+			Support: "support@campus.test", Log: d.Log})
 		d.Groups = app.NewGroups(app.GroupsDeps{DB: st.db, Media: st.media, Pusher: st.live, Index: idx, Log: d.Log})
 		keys, err := app.LoadKeys(context.Background(), st.db, filepath.Join(t.TempDir(), "secret"))
 		if err != nil {

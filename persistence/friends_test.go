@@ -69,7 +69,7 @@ func TestFriendships(t *testing.T) {
 	if err != nil || len(page) != 1 || page[0].Name != "Zed" {
 		t.Fatalf("after Bob %v %v", page, err)
 	}
-	counts, err := persistence.CountsOf(ctx, db, me.ID)
+	counts, err := persistence.CountsOf(ctx, db, me.ID, me.ID)
 	if err != nil || counts.Friends != 3 || counts.Posts != 0 {
 		t.Fatalf("counts %+v %v", counts, err)
 	}

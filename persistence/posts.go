@@ -114,10 +114,12 @@ func hiddenSQL(mutes bool) string {
 	return q + ` ORDER BY v.i)`
 }
 
-// hiddenFromSQL is the condition that leaves out the posts of the people
-// with a block between them and the reader $n (and, with mutes, of those
-// the reader mutes). The list is read once per query (a hashed subplan, a
-// reader blocks few people), not probed per post.
+// hiddenFromSQL is the condition that leaves out what hiddenSQL marks as
+// hidden from the reader $n: the posts of the people with a block between
+// them and the reader (and, with mutes, of those the reader mutes), and the
+// posts of closed and secret groups the reader is not a member of. The
+// lists are read once per query (hashed subplans: a reader blocks few
+// people and belongs to few groups), not probed per post.
 func hiddenFromSQL(n int, mutes bool) string {
 	q := fmt.Sprintf(` AND user_id NOT IN (SELECT blocked_id FROM user_blocks WHERE blocker_id = $%[1]d
 		UNION ALL SELECT blocker_id FROM user_blocks WHERE blocked_id = $%[1]d`, n)
@@ -125,7 +127,9 @@ func hiddenFromSQL(n int, mutes bool) string {
 		q += fmt.Sprintf(`
 		UNION ALL SELECT muted_id FROM user_mutes WHERE muter_id = $%d`, n)
 	}
-	return q + `)`
+	return q + fmt.Sprintf(`)
+		AND (group_id IS NULL OR group_id NOT IN (SELECT id FROM groups WHERE visibility IN ('closed', 'secret'))
+			OR group_id IN (SELECT group_id FROM group_members WHERE user_id = $%d AND status = 'member'))`, n)
 }
 
 // postsSQLHiding is postsSQL that also hides posts from readers who block
@@ -201,9 +205,10 @@ func queryPosts(ctx context.Context, db bun.IDB, query string, args ...any) ([]*
 // Posts answers a page of posts, newest first, and whether there are more.
 func Posts(ctx context.Context, db bun.IDB, pq PostQuery) ([]*PostRow, bool, error) {
 	args := []any{uuidArray(pq.Viewers)}
-	// Removed posts are never listed; a reader's mutes hide posts from
-	// the feed only (not from the author's own page).
-	where := " WHERE removed_at IS NULL"
+	// Removed posts are never listed, nor a suspended account's; a
+	// reader's mutes hide posts from the feed only (not from the author's
+	// own page).
+	where := " WHERE removed_at IS NULL AND user_id NOT IN (" + suspendedUsersSQL + ")"
 	switch {
 	case pq.Group != uuid.Nil:
 		args = append(args, pq.Group)
@@ -315,8 +320,9 @@ func SetPostImageAlts(ctx context.Context, db bun.IDB, id uuid.UUID, alts []stri
 }
 
 // DeletePost removes a post and, by cascade, its images, likes, comments and
-// notifications, telling search about the post and each comment. It answers
-// the storage keys of the images, to delete once the transaction commits.
+// notifications, telling search about the post and each comment, and every
+// node's cached gate of it (at commit). It answers the storage keys of the
+// images, to delete once the transaction commits.
 func DeletePost(ctx context.Context, tx bun.IDB, id uuid.UUID) ([]string, error) {
 	var keys []string
 	if err := tx.NewSelect().Model((*PostImage)(nil)).Column("storage_key").Where("post_id = ?", id).
@@ -343,16 +349,23 @@ func DeletePost(ctx context.Context, tx bun.IDB, id uuid.UUID) ([]string, error)
 			return nil, fmt.Errorf("persistence: group posts count: %w", err)
 		}
 	}
+	// A node that cached the post's gate would otherwise go on answering
+	// its comments as an empty list until the cache starts over.
+	if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, ?)", BlockChannel, PostRemovedPayload(id)); err != nil {
+		return nil, fmt.Errorf("persistence: delete post: notify: %w", err)
+	}
 	return keys, nil
 }
 
 // Comments answers a page of a post's comments, oldest first, with their
-// authors, and whether there are more. Removed comments and those of people
-// with a block between them and viewer are left out.
+// authors, and whether there are more. Removed comments, those of
+// suspended accounts and those of people with a block between them and
+// viewer are left out.
 func Comments(ctx context.Context, db bun.IDB, postID, viewer uuid.UUID, after Keyset, limit int) ([]*Comment, bool, error) {
 	var cs []*Comment
 	q := db.NewSelect().Model(&cs).Relation("Author", authorColumns).
 		Where("c.post_id = ? AND c.removed_at IS NULL", postID).
+		Where(notSuspendedSQL("c.user_id")).
 		Where("NOT EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = ?0 AND b.blocked_id = c.user_id)", viewer).
 		Where("NOT EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = c.user_id AND b.blocked_id = ?0)", viewer).
 		OrderExpr("c.created_at ASC, c.id ASC").Limit(int64(limit) + 1)

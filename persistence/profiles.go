@@ -227,13 +227,17 @@ type ProfileCounts struct {
 	Friends int `bun:"friends"`
 }
 
-// CountsOf counts userID's posts and friends.
-func CountsOf(ctx context.Context, db bun.IDB, userID uuid.UUID) (ProfileCounts, error) {
+// CountsOf counts userID's posts as viewer can list them on the profile,
+// and userID's friends. A post a moderator removed is no one's to list, nor
+// are a suspended account's, and one of a closed or secret group only its
+// members': the count is what the profile's list (Posts) shows viewer.
+func CountsOf(ctx context.Context, db bun.IDB, userID, viewer uuid.UUID) (ProfileCounts, error) {
 	var c ProfileCounts
 	err := db.QueryRowContext(ctx, `SELECT
-		(SELECT count(*) FROM posts WHERE user_id = ?0),
+		(SELECT count(*) FROM posts p WHERE p.user_id = ?0 AND p.removed_at IS NULL AND `+notSuspendedSQL("p.user_id")+`
+			AND (`+groupReadableBy("?1")+`)),
 		(SELECT count(*) FROM friendships WHERE user_low = ?0) + (SELECT count(*) FROM friendships WHERE user_high = ?0)`,
-		userID).Scan(&c.Posts, &c.Friends)
+		userID, viewer).Scan(&c.Posts, &c.Friends)
 	if err != nil {
 		return ProfileCounts{}, fmt.Errorf("persistence: profile counts: %w", err)
 	}

@@ -96,13 +96,41 @@ func ParseBlockPayload(payload string) (a, b uuid.UUID, ok bool) {
 	return a, b, errA == nil && errB == nil
 }
 
-// unblockPrefix and postRemovedPrefix mark the other payloads of
-// BlockChannel; neither parses as a BlockPayload, so a listener that knows
-// only blocks skips them.
+// unblockPrefix, postRemovedPrefix and suspensionPrefix mark the other
+// payloads of BlockChannel; none parses as a BlockPayload, so a listener
+// that knows only blocks skips them.
 const (
 	unblockPrefix     = "unblock:"
 	postRemovedPrefix = "post-removed:"
+	suspensionPrefix  = "suspension:"
 )
+
+// SuspensionPayload is the NOTIFY payload of a suspension of user made,
+// replaced or lifted: cached gates forget whether user is suspended.
+func SuspensionPayload(user uuid.UUID) string { return suspensionPrefix + user.String() }
+
+// ParseSuspensionPayload reads a SuspensionPayload.
+func ParseSuspensionPayload(payload string) (uuid.UUID, bool) {
+	rest, found := strings.CutPrefix(payload, suspensionPrefix)
+	if !found {
+		return uuid.Nil, false
+	}
+	id, err := uuid.Parse(rest)
+	return id, err == nil
+}
+
+// suspendedUsersSQL selects the users suspended now. A suspension hides
+// its account and everything it wrote from everyone but moderators while
+// it lasts (README, Safety and moderation); the lists read it once per
+// query (a hashed subplan: few accounts are suspended at a time).
+const suspendedUsersSQL = `SELECT user_id FROM account_suspensions WHERE until_at IS NULL OR until_at > now()`
+
+// notSuspendedSQL is the condition that the user user (an SQL expression)
+// is not suspended now: an index probe, for queries of a few rows.
+func notSuspendedSQL(user string) string {
+	return `NOT EXISTS (SELECT FROM account_suspensions sus WHERE sus.user_id = ` + user + `
+		AND (sus.until_at IS NULL OR sus.until_at > now()))`
+}
 
 // UnblockPayload is the NOTIFY payload of a lifted block of b by a.
 func UnblockPayload(a, b uuid.UUID) string { return unblockPrefix + BlockPayload(a, b) }
@@ -143,7 +171,8 @@ func ParseGroupChangedPayload(payload string) (uuid.UUID, bool) {
 	return id, err == nil
 }
 
-// PostRemovedPayload is the NOTIFY payload of a post a moderator removed.
+// PostRemovedPayload is the NOTIFY payload of a post a moderator removed
+// or its author (or a group admin) deleted: cached gates forget it.
 func PostRemovedPayload(id uuid.UUID) string { return postRemovedPrefix + id.String() }
 
 // ParsePostRemovedPayload reads a PostRemovedPayload.
@@ -201,6 +230,7 @@ func WatchablePosts(ctx context.Context, db bun.IDB, viewer uuid.UUID, ids []uui
 	}
 	var out []uuid.UUID
 	err := db.NewRaw(`SELECT p.id FROM posts p WHERE p.id = ANY (?0::uuid[]) AND p.removed_at IS NULL
+		AND `+notSuspendedSQL("p.user_id")+`
 		AND NOT EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = ?1)
 		AND NOT EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = p.user_id)
 		AND (p.group_id IS NULL OR `+groupReadableBy("?1")+`)`,
@@ -384,7 +414,7 @@ type Suspension struct {
 }
 
 // SuspendUser suspends user until until (nil: for good), replacing any
-// earlier suspension.
+// earlier suspension, and tells every node's cached gates (at commit).
 func SuspendUser(ctx context.Context, db bun.IDB, user uuid.UUID, until *time.Time, reason string, by uuid.UUID) error {
 	_, err := db.ExecContext(ctx, `INSERT INTO account_suspensions (user_id, until_at, reason, created_by)
 		VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE
@@ -393,10 +423,11 @@ func SuspendUser(ctx context.Context, db bun.IDB, user uuid.UUID, until *time.Ti
 	if err != nil {
 		return fmt.Errorf("persistence: suspend: %w", err)
 	}
-	return nil
+	return notifySuspension(ctx, db, user)
 }
 
-// UnsuspendUser lifts user's suspension; it answers whether one was in force.
+// UnsuspendUser lifts user's suspension and tells every node's cached
+// gates (at commit); it answers whether one was in force.
 func UnsuspendUser(ctx context.Context, db bun.IDB, user uuid.UUID) (bool, error) {
 	res, err := db.ExecContext(ctx, `DELETE FROM account_suspensions WHERE user_id = ? AND (until_at IS NULL OR until_at > now())`, user)
 	if err != nil {
@@ -406,7 +437,19 @@ func UnsuspendUser(ctx context.Context, db bun.IDB, user uuid.UUID) (bool, error
 	if _, err := db.ExecContext(ctx, `DELETE FROM account_suspensions WHERE user_id = ?`, user); err != nil {
 		return false, fmt.Errorf("persistence: unsuspend: %w", err)
 	}
+	if n == 1 {
+		if err := notifySuspension(ctx, db, user); err != nil {
+			return false, err
+		}
+	}
 	return n == 1, nil
+}
+
+func notifySuspension(ctx context.Context, db bun.IDB, user uuid.UUID) error {
+	if _, err := db.ExecContext(ctx, "SELECT pg_notify(?, ?)", BlockChannel, SuspensionPayload(user)); err != nil {
+		return fmt.Errorf("persistence: suspension: notify: %w", err)
+	}
+	return nil
 }
 
 // SuspensionOf answers user's suspension in force now, or nil.
@@ -423,26 +466,44 @@ func SuspensionOf(ctx context.Context, db bun.IDB, user uuid.UUID) (*Suspension,
 	return &s, nil
 }
 
-// ItemAuthor answers who wrote a reportable item that is still shown: a
-// post or comment not removed, a verified profile. domain.ErrNotFound if none.
-func ItemAuthor(ctx context.Context, db bun.IDB, itemType string, id uuid.UUID) (uuid.UUID, error) {
+// ItemAuthor answers who wrote a reportable item that reader can see: a
+// post or comment not removed, on a post outside groups, in a public group
+// or in one reader is a member of; a verified profile; and none with a
+// block between reader and its author (or, for a comment, its post's
+// author), nor by a suspended account (hidden while suspended).
+// domain.ErrNotFound otherwise, alike whether the item does not exist or
+// reader may not see it: a report must not tell which.
+func ItemAuthor(ctx context.Context, db bun.IDB, itemType string, id, reader uuid.UUID) (uuid.UUID, error) {
 	var q string
 	switch itemType {
 	case "post":
-		q = `SELECT user_id FROM posts WHERE id = ? AND removed_at IS NULL`
+		q = `SELECT p.user_id FROM posts p WHERE p.id = ?0 AND p.removed_at IS NULL
+			AND NOT ` + blockedSQL("p.user_id", "?1") + ` AND ` + notSuspendedSQL("p.user_id") + `
+			AND (` + groupReadableBy("?1") + `)`
 	case "comment":
 		q = `SELECT c.user_id FROM comments c JOIN posts p ON p.id = c.post_id
-			WHERE c.id = ? AND c.removed_at IS NULL AND p.removed_at IS NULL`
+			WHERE c.id = ?0 AND c.removed_at IS NULL AND p.removed_at IS NULL
+			AND NOT ` + blockedSQL("c.user_id", "?1") + ` AND NOT ` + blockedSQL("p.user_id", "?1") + `
+			AND ` + notSuspendedSQL("c.user_id") + ` AND ` + notSuspendedSQL("p.user_id") + `
+			AND (` + groupReadableBy("?1") + `)`
 	case "profile":
-		q = `SELECT id FROM users WHERE id = ? AND email_verified_at IS NOT NULL`
+		q = `SELECT u.id FROM users u WHERE u.id = ?0 AND u.email_verified_at IS NOT NULL
+			AND NOT ` + blockedSQL("u.id", "?1") + ` AND ` + notSuspendedSQL("u.id")
 	default:
 		return uuid.Nil, notFound(sql.ErrNoRows, "persistence: item author")
 	}
 	var author uuid.UUID
-	if err := db.QueryRowContext(ctx, q, id).Scan(&author); err != nil {
+	if err := db.QueryRowContext(ctx, q, id, reader).Scan(&author); err != nil {
 		return uuid.Nil, notFound(err, "persistence: item author")
 	}
 	return author, nil
+}
+
+// blockedSQL is the condition that a block stands between the users a and
+// b (SQL expressions), either way.
+func blockedSQL(a, b string) string {
+	return `(EXISTS (SELECT FROM user_blocks bl WHERE bl.blocker_id = ` + a + ` AND bl.blocked_id = ` + b + `)
+		OR EXISTS (SELECT FROM user_blocks bl WHERE bl.blocker_id = ` + b + ` AND bl.blocked_id = ` + a + `))`
 }
 
 // Report is one report row.
@@ -540,18 +601,6 @@ func ResolveReports(ctx context.Context, db bun.IDB, itemType string, id uuid.UU
 		WHERE item_type = ? AND item_id = ? AND status = 'open'`, status, by, itemType, id)
 	if err != nil {
 		return 0, fmt.Errorf("persistence: resolve reports: %w", err)
-	}
-	n, _ := res.RowsAffected()
-	return int(n), nil
-}
-
-// ResolveReportsAbout closes every open report of content by author (a
-// suspension answers them all).
-func ResolveReportsAbout(ctx context.Context, db bun.IDB, author uuid.UUID, by uuid.UUID) (int, error) {
-	res, err := db.ExecContext(ctx, `UPDATE reports SET status = 'actioned', resolved_by = ?, resolved_at = now()
-		WHERE item_author_id = ? AND status = 'open'`, by, author)
-	if err != nil {
-		return 0, fmt.Errorf("persistence: resolve reports about: %w", err)
 	}
 	n, _ := res.RowsAffected()
 	return int(n), nil
@@ -664,6 +713,9 @@ type PostGate struct {
 	// GroupLocked: the post is in a closed or secret group the viewer is
 	// not a member of.
 	GroupLocked bool
+	// AuthorSuspended: the post's author is suspended now, which hides it
+	// from everyone but moderators.
+	AuthorSuspended bool
 }
 
 // PostMeta is what a post's gate needs of the post itself.
@@ -707,8 +759,9 @@ func PostGateOf(ctx context.Context, db bun.IDB, id, viewer uuid.UUID) (PostGate
 		EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = ?1)
 		OR EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = p.user_id),
 		p.group_id IS NOT NULL AND EXISTS (SELECT FROM groups g WHERE g.id = p.group_id AND g.visibility <> 'public')
-		AND NOT EXISTS (SELECT FROM group_members gm WHERE gm.group_id = p.group_id AND gm.user_id = ?1 AND gm.status = 'member')
-		FROM posts p WHERE p.id = ?0`, id, viewer).Scan(&g.AuthorID, &g.Removed, &g.Blocked, &g.GroupLocked)
+		AND NOT EXISTS (SELECT FROM group_members gm WHERE gm.group_id = p.group_id AND gm.user_id = ?1 AND gm.status = 'member'),
+		NOT `+notSuspendedSQL("p.user_id")+`
+		FROM posts p WHERE p.id = ?0`, id, viewer).Scan(&g.AuthorID, &g.Removed, &g.Blocked, &g.GroupLocked, &g.AuthorSuspended)
 	if err != nil {
 		return g, notFound(err, "persistence: post gate")
 	}

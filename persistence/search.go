@@ -103,15 +103,16 @@ func SearchUsersByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID) ([]User,
 
 // ShownUsersByIDs loads, of the users among ids, those search may show:
 // the ones who verified their e-mail (an unfinished signup is nobody yet,
-// as on profiles). Verifying adds no outbox entry, so the index holds every
-// account and the filter is here.
+// as on profiles) and are not suspended. Neither verifying nor a suspension
+// adds an outbox entry, so the index holds every account and the filter is
+// here.
 func ShownUsersByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID) ([]User, error) {
 	var out []User
 	if len(ids) == 0 {
 		return out, nil
 	}
 	if err := db.NewSelect().Model(&out).Column(searchUserColumns...).
-		Where("id IN (?) AND email_verified_at IS NOT NULL", bun.In(ids)).Scan(ctx); err != nil {
+		Where("id IN (?) AND email_verified_at IS NOT NULL", bun.In(ids)).Where(notSuspendedSQL("?TableAlias.id")).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("persistence: shown users: %w", err)
 	}
 	return out, nil
@@ -224,9 +225,9 @@ type SearchPost struct {
 
 // SearchPostsByIDs loads the posts among ids that exist, with their authors.
 //
-// Posts of closed and secret groups are left out unless reader is a member
-// (the index holds every post; who may read one is decided here, per
-// reader, at query time).
+// Posts of closed and secret groups are left out unless reader is a member,
+// and posts of suspended accounts for everyone (the index holds every
+// post; who may read one is decided here, per reader, at query time).
 func SearchPostsByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID, reader uuid.UUID) ([]SearchPost, error) {
 	var out []SearchPost
 	if len(ids) == 0 {
@@ -235,6 +236,7 @@ func SearchPostsByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID, reader u
 	err := db.NewSelect().TableExpr("posts AS p").Join("JOIN users AS u ON u.id = p.user_id").
 		ColumnExpr("p.id, p.user_id AS author_id, p.content, u.name AS author_name, u.avatar_url AS author_avatar").
 		Where("p.id IN (?) AND p.removed_at IS NULL", bun.In(ids)).
+		Where(notSuspendedSQL("p.user_id")).
 		Where(groupReadable, reader).Scan(ctx, &out)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: search posts: %w", err)
@@ -256,7 +258,7 @@ type SearchComment struct {
 
 // SearchCommentsByIDs loads the comments among ids that exist.
 // Comments on posts of closed and secret groups are left out unless reader
-// is a member.
+// is a member, and comments by or on suspended accounts for everyone.
 func SearchCommentsByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID, reader uuid.UUID) ([]SearchComment, error) {
 	var out []SearchComment
 	if len(ids) == 0 {
@@ -268,6 +270,7 @@ func SearchCommentsByIDs(ctx context.Context, db bun.IDB, ids []uuid.UUID, reade
 		Join("JOIN users AS pu ON pu.id = p.user_id").
 		ColumnExpr("c.id, c.post_id, c.user_id AS author_id, p.user_id AS post_author_id, c.content, cu.avatar_url AS author_avatar, pu.name AS post_author_name").
 		Where("c.id IN (?) AND c.removed_at IS NULL AND p.removed_at IS NULL", bun.In(ids)).
+		Where(notSuspendedSQL("c.user_id")).Where(notSuspendedSQL("p.user_id")).
 		Where(groupReadable, reader).Scan(ctx, &out)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: search comments: %w", err)

@@ -53,9 +53,23 @@ func (f *fixture) open() *Index {
 
 func (f *fixture) openAt(dir string) *Index {
 	f.t.Helper()
+	return f.openWith(Options{Dir: dir})
+}
+
+// openWith is open with options o (the fixture's directory, database and
+// log unless o sets them).
+func (f *fixture) openWith(o Options) *Index {
+	f.t.Helper()
+	if o.Dir == "" {
+		o.Dir = f.dir
+	}
+	if o.DB == nil {
+		o.DB = f.db
+	}
+	o.Log = f.log()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	x, err := Open(ctx, Options{Dir: dir, DB: f.db, Log: f.log()})
+	x, err := Open(ctx, o)
 	if err != nil {
 		f.t.Fatalf("open index: %v", err)
 	}
@@ -187,19 +201,18 @@ func (f *fixture) label(hits []Hit) []string {
 	return out
 }
 
-// eventually polls cond until it holds or the deadline passes, and says
-// how long it took.
-func eventually(t testing.TB, within time.Duration, cond func() bool) time.Duration {
+// waitUntil polls cond until it holds. It bounds nothing itself (no test
+// asserts how long something takes): only the test binary's deadline
+// does, and the test fails a little before it rather than panic.
+func waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	start := time.Now()
-	deadline := start.Add(within)
+	deadline, bounded := t.Deadline()
 	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("condition not met within %v", within)
+		if bounded && time.Until(deadline) < 10*time.Second {
+			t.Fatalf("still waiting for %s when the test binary's deadline came near", what)
 		}
 		time.Sleep(5 * time.Millisecond) // polling interval, not synchronization
 	}
-	return time.Since(start)
 }
 
 func contains(list []string, s string) bool { return slices.Contains(list, s) }

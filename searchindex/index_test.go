@@ -377,24 +377,42 @@ func TestTailStateAdvance(t *testing.T) {
 	}
 }
 
-// TestWriteSearchableWithinASecond runs the real tailer (LISTEN/NOTIFY).
-func TestWriteSearchableWithinASecond(t *testing.T) {
+// TestWriteSearchableByNotify runs the real tailer (LISTEN/NOTIFY): each
+// write becomes searchable because its NOTIFY wakes the tailer. The poll
+// is set far beyond the test, so nothing else can wake it. How long that
+// takes is the benchmark's business, not a test's (README, Tests): the
+// second write is made while the indexer is held up for longer than the
+// 1 s this test used to allow, as on a busy machine, and is not
+// searchable until it is let go.
+func TestWriteSearchableByNotify(t *testing.T) {
 	f := newFixture(t)
-	x := f.open()
+	x := f.openWith(Options{PollInterval: 24 * time.Hour})
 	x.Start()
 	ctx := context.Background()
-
-	var worst time.Duration
-	for i, name := range []string{"Zara Quill", "Yusuf Quimby", "Xena Quinlan"} {
-		f.user(userSpec{name: name, uid: "BWU/BCA/20/9" + string(rune('0'+i))})
-		first := []rune(name)[0:4]
-		took := eventually(t, time.Second, func() bool {
-			hits, err := x.Search(ctx, string(first), 5)
+	found := func(prefix string) func() bool {
+		return func() bool {
+			hits, err := x.Search(ctx, prefix, 5)
 			return err == nil && len(hits) == 1
-		})
-		worst = max(worst, took)
+		}
 	}
-	t.Logf("write to searchable: worst %v (limit 1s)", worst)
+	for i, name := range []string{"Zara Quill", "Yusuf Quimby", "Xena Quinlan"} {
+		prefix := string([]rune(name)[0:4])
+		if i == 1 {
+			// CatchUp holds tailMu while it applies: holding it here
+			// stalls the tailer, woken or not.
+			x.tailMu.Lock()
+			f.user(userSpec{name: name, uid: "BWU/BCA/20/9" + string(rune('0'+i))})
+			time.Sleep(1500 * time.Millisecond) // a stand-in for a slow machine; nothing depends on its length
+			stalled := found(prefix)()
+			x.tailMu.Unlock()
+			if stalled {
+				t.Fatalf("%q searchable while the indexer was held up", name)
+			}
+		} else {
+			f.user(userSpec{name: name, uid: "BWU/BCA/20/9" + string(rune('0'+i))})
+		}
+		waitUntil(t, "the tailer to index "+name, found(prefix))
+	}
 }
 
 func TestHousekeepingPrunesOldOutboxRows(t *testing.T) {

@@ -32,7 +32,7 @@ import {
   UPLOAD_TIMEOUT_MS,
 } from '../constants';
 import { redirectTo } from '../lib/redirect';
-import { clearAuthStorage, readString, STORAGE_KEYS } from '../lib/storage';
+import { clearAuthStorage, readString, STORAGE_KEYS, writeString } from '../lib/storage';
 
 export { API_BASE };
 
@@ -84,6 +84,17 @@ export class ApiError extends Error {
 
 export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError;
+}
+
+/**
+ * The refusal of a suspended account — a login's 403, or the 401 of a token
+ * it held — says why and until when in its message, and names the
+ * suspension in a field: that message, or null for any other error.
+ */
+export function suspensionMessage(e: unknown): string | null {
+  if (!isApiError(e) || (e.status !== 401 && e.status !== 403)) return null;
+  if (e.fieldMessage('suspension') === undefined) return null;
+  return e.serverMessage ?? null;
 }
 
 /** The message shown for an error answer with this status when the server sent none. */
@@ -167,18 +178,21 @@ export function getToken(): string | null {
   return t && t.trim() !== '' ? t : null;
 }
 
-function defaultUnauthorized(): void {
+function defaultUnauthorized(err?: ApiError): void {
   clearAuthStorage();
+  // A suspension signs the member out with a reason: the login page says it.
+  const why = suspensionMessage(err);
+  if (why) writeString(STORAGE_KEYS.signOutNotice, why);
   redirectTo('/');
 }
 
-let unauthorizedHandler: () => void = defaultUnauthorized;
+let unauthorizedHandler: (err?: ApiError) => void = defaultUnauthorized;
 
 /**
  * Replaces what a 401 does (tests; the default clears the stored auth and
  * sends the browser to '/'). Returns a function restoring the previous one.
  */
-export function setUnauthorizedHandler(fn: () => void): () => void {
+export function setUnauthorizedHandler(fn: (err?: ApiError) => void): () => void {
   const prev = unauthorizedHandler;
   unauthorizedHandler = fn;
   return () => {
@@ -186,9 +200,9 @@ export function setUnauthorizedHandler(fn: () => void): () => void {
   };
 }
 
-/** docs/product.md §8.1: a 401 on any authenticated call signs the browser out. */
-export function handleUnauthorized(): void {
-  unauthorizedHandler();
+/** docs/product.md §8.1: a 401 on any authenticated call signs the browser out; err is that 401. */
+export function handleUnauthorized(err?: ApiError): void {
+  unauthorizedHandler(err);
 }
 
 // --- token rotation ------------------------------------------------------------
@@ -222,16 +236,16 @@ export function tokenRotationSettled(): Promise<void> {
   return new Promise((resolve) => rotationWaiters.push(resolve));
 }
 
-/** A 401 for `sentToken`: signs out unless the token was (or is being) replaced. */
-function unauthorizedFor(sentToken: string | null): void {
+/** A 401 (err) for `sentToken`: signs out unless the token was (or is being) replaced. */
+function unauthorizedFor(sentToken: string | null, err: ApiError): void {
   if (rotations > 0) {
     void tokenRotationSettled().then(() => {
-      if (getToken() === sentToken) handleUnauthorized();
+      if (getToken() === sentToken) handleUnauthorized(err);
     });
     return;
   }
   if (sentToken !== null && getToken() !== sentToken) return;
-  handleUnauthorized();
+  handleUnauthorized(err);
 }
 
 function authHeaders(auth: boolean): Record<string, string> {
@@ -260,7 +274,7 @@ function settle<T>(
   try {
     return parseEnvelope<T>(status, text, retryAfter);
   } catch (e) {
-    if (e instanceof ApiError && e.status === 401 && opts.auth && opts.on401) unauthorizedFor(opts.sentToken);
+    if (e instanceof ApiError && e.status === 401 && opts.auth && opts.on401) unauthorizedFor(opts.sentToken, e);
     throw e;
   }
 }

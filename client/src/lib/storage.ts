@@ -17,6 +17,7 @@ export const SESSION_KEYS: ReadonlySet<StorageKey> = new Set<StorageKey>([
   STORAGE_KEYS.viewedUserId,
   STORAGE_KEYS.friendsTab,
   STORAGE_KEYS.chunkReload,
+  STORAGE_KEYS.signOutNotice,
 ]);
 
 function storeOf(key: StorageKey): Storage {

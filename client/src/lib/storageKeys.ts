@@ -29,6 +29,8 @@ export const STORAGE_KEYS = {
   theme: 'campus.theme',
   /** When this tab last reloaded because a chunk would not load (ui/ChunkBoundary): ms since the epoch. */
   chunkReload: 'campus.chunkReload',
+  /** Why the server signed this tab out (a suspension), for the login page to say once. */
+  signOutNotice: 'campus.signOutNotice',
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

@@ -1,8 +1,8 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useState, type FormEvent } from 'react';
-import { isApiError, type ApiError } from '../../api/http';
+import { isApiError, suspensionMessage, type ApiError } from '../../api/http';
 import { isRecord, str, type Role } from '../../api/models';
-import { clearAllStoredData } from '../../lib/storage';
+import { clearAllStoredData, readString, removeKey, STORAGE_KEYS } from '../../lib/storage';
 import { login } from './authApi';
 import { signInAtom } from './authAtoms';
 import { authScreenAtom, showAuthScreenAtom } from './authFlowAtoms';
@@ -51,6 +51,16 @@ function takeDeletedFlag(): boolean {
   return true;
 }
 
+/**
+ * Why the server signed this tab out, once: a suspension's reason and end,
+ * which the 401 that signed it out carried (api/http).
+ */
+function takeSignOutNotice(): string | null {
+  const why = readString(STORAGE_KEYS.signOutNotice);
+  if (why !== null) removeKey(STORAGE_KEYS.signOutNotice);
+  return why && why.trim() !== '' ? why : null;
+}
+
 /** docs/product.md §2.3 Login. */
 export function LoginPage() {
   const screen = useAtomValue(authScreenAtom);
@@ -65,6 +75,10 @@ export function LoginPage() {
   const [busy, setBusy] = useState(false);
   const [deleted] = useState(takeDeletedFlag);
   const notice = prefill?.notice ?? (deleted ? MSG_ACCOUNT_DELETED : undefined);
+  // A suspended account is told why and until when, on arrival (signed out
+  // by the server) and after a login attempt; nothing on this page can
+  // change it, so neither sign-up nor clearing stored data is offered.
+  const [suspended, setSuspended] = useState<string | null>(takeSignOutNotice);
 
   const submit = async () => {
     const invalid = validateLogin({ identifier, password });
@@ -74,6 +88,7 @@ export function LoginPage() {
     }
     setError(null);
     setFailure(null);
+    setSuspended(null);
     setBusy(true);
     try {
       const session = await login(identifier, password, role);
@@ -83,6 +98,11 @@ export function LoginPage() {
       const unverified = isApiError(err) && err.status === 403 ? unverifiedInfo(err, identifier) : null;
       if (unverified && isApiError(err)) {
         show({ name: 'verify', email: unverified.email, maskedEmail: unverified.masked, notice: err.serverMessage });
+        return;
+      }
+      const why = suspensionMessage(err);
+      if (why) {
+        setSuspended(why);
         return;
       }
       setFailure(loginFailure(err instanceof Error ? err.message : undefined, identifier));
@@ -121,6 +141,11 @@ export function LoginPage() {
         {error && (
           <p className="alert alert--error" role="alert">
             {error}
+          </p>
+        )}
+        {suspended && (
+          <p className="alert alert--error" role="alert">
+            {suspended}
           </p>
         )}
         {failure && (

@@ -1,6 +1,7 @@
 import { useSetAtom } from 'jotai';
 import { useCallback, useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { isApiError } from '../../api/http';
+import { navigateAtom, pathOf, type Route } from '../../lib/navigation';
 import { Modal } from '../../ui/Modal';
 import { showToastAtom } from '../../ui/toast';
 import { AdminPanel } from './AdminPanel';
@@ -26,9 +27,28 @@ const REASON_LABELS: Record<string, string> = {
   other: 'Other',
 };
 
+/**
+ * Where a queue item is: a post's page, a comment's post's page, or the
+ * profile. Moderators still open an item hidden from everyone else (removed,
+ * or its author suspended): the way back to it from the queue.
+ */
+export function itemRoute(item: QueueItem): Route | null {
+  if (item.itemType === 'post' && item.itemId) return { page: 'post', postId: item.itemId };
+  if (item.itemType === 'comment' && item.postId) return { page: 'post', postId: item.postId };
+  if (item.itemType === 'profile' && item.authorId) return { page: 'profile', userId: item.authorId };
+  return null;
+}
+
+const OPEN_LABEL: Record<QueueItem['itemType'], string> = {
+  post: 'Open post',
+  comment: 'Open the post',
+  profile: 'Open profile',
+};
+
 /** /moderation: open reports grouped by item with counts, the item in context, and the moderators' actions. */
 export function ModerationPage() {
   const toast = useSetAtom(showToastAtom);
+  const navigate = useSetAtom(navigateAtom);
   const [items, setItems] = useState<QueueItem[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [status, setStatus] = useState<'loading' | 'ready' | 'error' | 'forbidden'>('loading');
@@ -70,7 +90,12 @@ export function ModerationPage() {
       if (action === 'dismiss') await dismissItem(item, reason);
       if (action === 'remove') await removeItem(item, reason);
       if (action === 'suspend') await suspendUser(item.authorId, reason, days);
-      setItems((prev) => prev.filter((i) => !(i.itemType === item.itemType && i.itemId === item.itemId)));
+      setItems((prev) =>
+        action === 'suspend'
+          ? // The reports stay open: every item of the author stays, marked, to be opened and decided.
+            prev.map((i) => (i.authorId === item.authorId ? { ...i, suspended: true } : i))
+          : prev.filter((i) => !(i.itemType === item.itemType && i.itemId === item.itemId)),
+      );
       toast({ message: ACTION_TEXT[action].done, tone: 'success' });
       setPending(null);
     } catch (err) {
@@ -133,6 +158,24 @@ export function ModerationPage() {
               </ul>
             )}
             <div className="moderation__actions">
+              {(() => {
+                const route = itemRoute(item);
+                return (
+                  route && (
+                    <a
+                      className="button button--ghost button--sm"
+                      href={pathOf(route)}
+                      onClick={(e) => {
+                        if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+                        e.preventDefault();
+                        navigate(route);
+                      }}
+                    >
+                      {OPEN_LABEL[item.itemType]}
+                    </a>
+                  )
+                );
+              })()}
               <button type="button" className="button button--secondary button--sm" onClick={() => open(item, 'dismiss')}>
                 Dismiss
               </button>

@@ -6,11 +6,19 @@ import { ArrowLeftIcon } from '../../ui/icons';
 import { PostSkeleton } from '../../ui/Skeleton';
 import type { Comment } from './model';
 import { PostCard } from './PostCard';
-import { fetchPost } from './postsApi';
+import { fetchPost, type HiddenMarks } from './postsApi';
 import { postAtom, upsertPostsAtom } from './postsAtoms';
 import './PostPage.css';
 
 type Status = 'loading' | 'ready' | 'missing' | 'error';
+
+/** What a moderator reads above a post hidden from everyone else. */
+export function hiddenNotice(m: HiddenMarks): string {
+  const why = [m.removed ? 'removed by a moderator' : '', m.authorSuspended ? 'its author is suspended' : '']
+    .filter(Boolean)
+    .join(', and ');
+  return `Only moderators see this post: ${why}.`;
+}
 
 /** The /post/{id} page (docs/product.md §2.1): the post with its comments open. */
 export function PostPage({ postId }: { postId: string }) {
@@ -21,14 +29,16 @@ export function PostPage({ postId }: { postId: string }) {
   const [comments, setComments] = useState<Comment[] | undefined>(undefined);
   const [commentsCursor, setCommentsCursor] = useState<string | null>(null);
   const [error, setError] = useState('');
+  const [marks, setMarks] = useState<HiddenMarks | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
     fetchPost(postId, controller.signal)
-      .then(({ post: p, comments: c, commentsCursor: cur }) => {
+      .then(({ post: p, comments: c, commentsCursor: cur, moderation }) => {
         upsert([p]);
         setComments(c);
         setCommentsCursor(cur);
+        setMarks(moderation);
         setStatus('ready');
       })
       .catch((err: unknown) => {
@@ -56,6 +66,11 @@ export function PostPage({ postId }: { postId: string }) {
         <ArrowLeftIcon size={18} /> Back
       </button>
       {status === 'loading' && <PostSkeleton />}
+      {status === 'ready' && post && marks && (marks.removed || marks.authorSuspended) && (
+        <p className="alert alert--info" role="status">
+          {hiddenNotice(marks)}
+        </p>
+      )}
       {status === 'ready' && post && <PostCard postId={postId} commentsOpen initialComments={comments} initialCommentsCursor={commentsCursor} />}
       {((status === 'ready' && !post) || status === 'missing') && (
         <div className="card empty-state">

@@ -35,15 +35,26 @@ export async function fetchUserPosts(userId: string, cursor: string | null, limi
   return postsPage(await apiGet<unknown>(`/posts/user/${encodeURIComponent(userId)}${query({ limit, cursor })}`));
 }
 
+/**
+ * Why a post a moderator opened is hidden from everyone else (the server
+ * sends it to moderators only, and only for such a post).
+ */
+export interface HiddenMarks {
+  removed: boolean;
+  authorSuspended: boolean;
+}
+
 export async function fetchPost(
   postId: string,
   signal?: AbortSignal,
-): Promise<{ post: Post; comments: Comment[]; commentsCursor: string | null }> {
+): Promise<{ post: Post; comments: Comment[]; commentsCursor: string | null; moderation: HiddenMarks | null }> {
   const data = await apiGet<unknown>(`/posts/${encodeURIComponent(postId)}`, { signal });
   const r = isRecord(data) ? data : {};
   const post = normalizePost(r.post ?? data);
   const comments = Array.isArray(r.comments) ? r.comments.map((c) => normalizeComment(c, post.id)) : [];
-  return { post, comments, commentsCursor: str(r.nextCursor) || null };
+  const m = isRecord(r.moderation) ? r.moderation : null;
+  const moderation = m ? { removed: m.removed === true, authorSuspended: m.authorSuspended === true } : null;
+  return { post, comments, commentsCursor: str(r.nextCursor) || null, moderation };
 }
 
 export interface NewPost {

@@ -6,7 +6,7 @@ import { installFakeFetch, json, type Route } from '../../test/fakeFetch';
 import { installFakeXhr } from '../../test/fakeXhr';
 import { Toaster } from '../../ui/Toaster';
 import { currentUserAtom } from '../auth/authAtoms';
-import { ProfilePage } from './ProfilePage';
+import { MSG_PROFILE_SUSPENDED, ProfilePage } from './ProfilePage';
 
 const ok = (data: unknown) => json({ status: 'success', data });
 const fail = (message: string, status: number) => json({ status: 'error', message }, status);
@@ -108,6 +108,16 @@ describe('ProfilePage (docs/product.md §2.14)', () => {
 
     act(() => tile('Memories').click());
     expect(localStorage.getItem('campus.profileTab')).toBe('memories');
+  });
+
+  it('marks a suspended account, which only a moderator still sees (issue 31)', async () => {
+    setup({ '/api/profile/u2': () => ok({ ...other, suspended: true }) }, 'u2');
+    await screen.findByRole('heading', { name: 'Ravi Kumar', level: 1 });
+    expect(screen.getByText(MSG_PROFILE_SUSPENDED)).toBeTruthy();
+    cleanup();
+    setup({}, 'u2');
+    await screen.findByRole('heading', { name: 'Ravi Kumar', level: 1 });
+    expect(screen.queryByText(MSG_PROFILE_SUSPENDED)).toBeNull();
   });
 
   it("shows 'Profile not found' when the load fails", async () => {

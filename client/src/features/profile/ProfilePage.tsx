@@ -27,6 +27,10 @@ import {
 import { AboutTab, CollectionsTab, FriendsTab, MemoriesTab } from './ProfileTabs';
 import './Profile.css';
 
+/** What a moderator sees on a suspended account's profile (nobody else sees it). */
+export const MSG_PROFILE_SUSPENDED =
+  'This account is suspended: it and everything it wrote are hidden from everyone but moderators until the suspension ends.';
+
 export const MSG_COVER_FAILED = 'Failed to upload cover photo. Please try again.';
 
 const TABS: ReadonlyArray<{ id: ProfileTab; label: string }> = [
@@ -166,6 +170,11 @@ function ProfileHeader({ profile, own, onTab, onEdit }: { profile: Profile; own:
             {profile.location && <span>{profile.location}</span>}
           </p>
           {profile.bio && <p className="profile-header__bio">{profile.bio}</p>}
+          {profile.suspended && (
+            <p className="alert alert--info" role="status">
+              {MSG_PROFILE_SUSPENDED}
+            </p>
+          )}
         </div>
 
         <div className="profile-header__actions">

@@ -31,6 +31,8 @@ export interface Profile extends User {
   isLikedByViewer: boolean;
   postsCount: number;
   friendsCount: number;
+  /** Only a moderator sees a suspended account's profile (issue 31): it is marked. */
+  suspended?: boolean;
 }
 
 export const DEFAULT_SKILL_PROFICIENCY = 50;
@@ -69,6 +71,7 @@ export function normalizeProfile(v: unknown): Profile {
     isLikedByViewer: r.isLikedByViewer === true,
     postsCount: Math.max(0, num(r.postsCount)),
     friendsCount: Math.max(0, num(r.friendsCount)),
+    suspended: r.suspended === true,
   };
 }
 
