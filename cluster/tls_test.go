@@ -403,8 +403,10 @@ func TestWriteCerts(t *testing.T) {
 			t.Errorf("%s mode %v, want %v", name, fi.Mode().Perm(), want)
 		}
 	}
-	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
-		t.Errorf("dir mode %v (%v), want 0700", fi.Mode().Perm(), err)
+	if fi, err := os.Stat(dir); err != nil {
+		t.Fatal(err)
+	} else if fi.Mode().Perm() != 0o700 {
+		t.Errorf("dir mode %v, want 0700", fi.Mode().Perm())
 	}
 	c := loadTLS(t, dir)
 	if d := c.NotAfter.Sub(now); d < CertValidity-time.Minute || d > CertValidity+time.Minute {
