@@ -127,7 +127,7 @@ func Start(ctx context.Context, o Options) (n *Node, err error) {
 	if o.TLS != nil {
 		if left := time.Until(o.TLS.NotAfter); left < 30*24*time.Hour {
 			o.Log.Warn().Time("not_after", o.TLS.NotAfter).
-				Msg("cluster: this node's certificate expires within 30 days: renew it with campus cluster certs (README, Running several nodes)")
+				Msg("cluster: this node's certificate expires within 30 days: renew it with campus cluster certs (README, Remoting is mutual TLS)")
 		}
 		server, dial := remotingOptions(o.TLS, g)
 		remoteOpts = append(remoteOpts, remote.WithServerOptions(server...), remote.WithDialOptions(dial...))
