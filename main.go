@@ -8,6 +8,7 @@
 //	campus backup    write the database and media files into a directory
 //	campus restore   put a backup back into an empty database and data dir
 //	campus admin grant EMAIL   make an account an admin (the first admin)
+//	campus cluster certs DIR   make the cluster's CA and node certificate
 //	campus version   print the version
 package main
 
@@ -19,11 +20,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/mattn/go-isatty"
 	"github.com/rs/zerolog"
 
+	"campus/cluster"
 	"campus/config"
 	"campus/persistence/pgserver"
 )
@@ -43,6 +47,10 @@ Usage:
   campus admin grant EMAIL
                         make the account with EMAIL an admin (admins then
                         grant moderators in the app)
+  campus cluster certs DIR
+                        write a cluster CA and the node certificate every node
+                        presents on remoting into DIR; run again to renew the
+                        node certificate (the CA in DIR is kept)
   campus version        print the version
   campus help           show this help
 
@@ -69,6 +77,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "version", "--version":
 		fmt.Fprintln(stdout, "campus", version)
 		return 0
+	case "cluster":
+		return clusterCommand(rest, stdout, stderr)
 	case "serve", "migrate", "reindex", "backup", "restore", "admin":
 	default:
 		fmt.Fprintf(stderr, "campus: unknown command %q\n\n%s", cmd, usage)
@@ -147,4 +157,33 @@ func newLogger(cfg config.Config, w io.Writer) zerolog.Logger {
 		w = zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05.000"}
 	}
 	return zerolog.New(w).Level(cfg.LogLevel).With().Timestamp().Logger()
+}
+
+// clusterCommand runs "campus cluster certs DIR". It needs no configuration:
+// the certificates are made before any node is configured to use them.
+func clusterCommand(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 2 || args[0] != "certs" || args[1] == "" {
+		fmt.Fprintln(stderr, "campus cluster: want \"certs DIR\", e.g. campus cluster certs /etc/campus/cluster-tls")
+		return 2
+	}
+	dir := args[1]
+	res, err := cluster.WriteCerts(dir, time.Now())
+	if err != nil {
+		fmt.Fprintln(stderr, "campus:", err)
+		return 1
+	}
+	if res.NewCA {
+		fmt.Fprintf(stdout, "made a new cluster CA (%s) in %s\n", res.CAName, filepath.Join(dir, cluster.CAFile))
+	} else {
+		fmt.Fprintf(stdout, "kept the cluster CA (%s) in %s\n", res.CAName, filepath.Join(dir, cluster.CAFile))
+	}
+	fmt.Fprintf(stdout, `wrote the node certificate %s and its key %s, valid until %s
+
+Give every node %s, %s and %s, and set
+  CAMPUS_CLUSTER_TLS_CA=.../%s CAMPUS_CLUSTER_TLS_CERT=.../%s CAMPUS_CLUSTER_TLS_KEY=.../%s
+Keep %s off the nodes: whoever holds it can make members of this cluster.
+`, filepath.Join(dir, cluster.CertFile), filepath.Join(dir, cluster.KeyFile), res.NotAfter.Format(time.DateOnly),
+		cluster.CAFile, cluster.CertFile, cluster.KeyFile, cluster.CAFile, cluster.CertFile, cluster.KeyFile,
+		filepath.Join(dir, cluster.CAKeyFile))
+	return 0
 }

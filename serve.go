@@ -91,6 +91,19 @@ func migrateOnly(ctx context.Context, cfg config.Config, log zerolog.Logger) err
 	return nil
 }
 
+// loadClusterTLS loads the remoting certificates when they are configured
+// (nil: plaintext), and warns when a cluster of several nodes runs without.
+func loadClusterTLS(cfg config.Config, log zerolog.Logger) (*cluster.TLS, error) {
+	if cfg.ClusterInsecure && (cfg.ClusterProvider != "" || len(cfg.ClusterHosts) > 0) {
+		log.Warn().Msg("cluster remoting is PLAINTEXT and unauthenticated (CAMPUS_CLUSTER_INSECURE=on): " +
+			"whoever reaches its port can message every grain; use CAMPUS_CLUSTER_TLS_* unless only the nodes can reach it")
+	}
+	if cfg.ClusterTLSCA == "" {
+		return nil, nil
+	}
+	return cluster.LoadTLS(cluster.TLSFiles{CA: cfg.ClusterTLSCA, Cert: cfg.ClusterTLSCert, Key: cfg.ClusterTLSKey}, time.Now())
+}
+
 // serve runs one node until ctx is cancelled (SIGINT/SIGTERM), then drains
 // in order: ready 503 and no new sockets, close sockets with 1012, stop
 // HTTP, flush the grains' batches, leave the cluster, close the database,
@@ -98,6 +111,11 @@ func migrateOnly(ctx context.Context, cfg config.Config, log zerolog.Logger) err
 func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io.Writer) error {
 	if !cfg.RateLimits {
 		log.Warn().Msg("rate limits are OFF (CAMPUS_RATE_LIMITS=off): never do this in production")
+	}
+	// The remoting certificates are checked before anything starts, too.
+	clusterTLS, err := loadClusterTLS(cfg, log)
+	if err != nil {
+		return err
 	}
 	// Listen first: a taken port fails fast, before Postgres starts.
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -139,6 +157,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		EtcdLease:     cfg.EtcdLease,
 		Kinds:         live.Kinds(),
 		Log:           log,
+		TLS:           clusterTLS,
 	})
 	if err != nil {
 		return err
@@ -270,6 +289,9 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "campus_cluster_members",
 				Help: "Cluster members this node sees."},
 				func() float64 { return float64(node.Members()) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_cluster_refused_connections_total",
+				Help: "Remoting connections refused, either way, for want of a valid cluster certificate."},
+				func() float64 { return float64(node.RefusedConnections()) }),
 		},
 	})
 	if cfg.PprofAddr != "" {

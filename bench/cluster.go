@@ -21,6 +21,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/valyala/fasthttp"
+
+	"campus/cluster"
 )
 
 // Targets of the cluster scenario (issue 15).
@@ -109,6 +111,13 @@ func (b *bench) cluster(ctx context.Context) {
 		return
 	}
 	defer stopEtcd()
+	// The nodes talk mutual TLS, as a cluster of several must: one CA and
+	// node certificate for all three.
+	certs := filepath.Join(dir, "tls")
+	if _, err := cluster.WriteCerts(certs, time.Now()); err != nil {
+		b.rep.skip(sc, err)
+		return
+	}
 
 	cl := &clusterLoad{b: b, lr: b.newLikeRun("cluster", b.w.cluster, nil), cur: make([]atomic.Int32, b.o.clLikers)}
 	defer func() {
@@ -138,6 +147,9 @@ func (b *bench) cluster(ctx context.Context) {
 			"CAMPUS_ETCD_ENDPOINTS=" + endpoint,
 			"CAMPUS_CLUSTER_NAME=" + name,
 			"CAMPUS_CLUSTER_ADDR=127.0.0.1:" + strconv.Itoa(cport),
+			"CAMPUS_CLUSTER_TLS_CA=" + filepath.Join(certs, cluster.CAFile),
+			"CAMPUS_CLUSTER_TLS_CERT=" + filepath.Join(certs, cluster.CertFile),
+			"CAMPUS_CLUSTER_TLS_KEY=" + filepath.Join(certs, cluster.KeyFile),
 		}})
 		if err != nil {
 			return nil, err

@@ -67,6 +67,11 @@ type Options struct {
 	RequestTimeout time.Duration
 	// Log receives protoactor's own logs (at warn and above by default).
 	Log zerolog.Logger
+	// TLS, when set, makes remoting mutual TLS: the node accepts only
+	// connections from a peer whose certificate the cluster CA signed, and
+	// sends only to such a peer (LoadTLS). Nil is plaintext, for a cluster
+	// of one or a network nothing but the nodes can reach.
+	TLS *TLS
 }
 
 // Node is a running actor system that has joined the cluster.
@@ -83,6 +88,8 @@ type Node struct {
 	stopped atomic.Bool
 	// members is the member list as this node sees it (members.go).
 	members *members
+	// guard counts the remoting connections refused (tls.go).
+	guard *guard
 }
 
 // Start creates the actor system, starts remoting and joins the cluster.
@@ -120,8 +127,18 @@ func Start(ctx context.Context, o Options) (n *Node, err error) {
 		return slog.New(zerolog.NewSlogHandler(plog))
 	}))
 
+	g := newGuard(o.Log)
+	var remoteOpts []remote.ConfigOption
+	if o.TLS != nil {
+		if left := time.Until(o.TLS.NotAfter); left < 30*24*time.Hour {
+			o.Log.Warn().Time("not_after", o.TLS.NotAfter).
+				Msg("cluster: this node's certificate expires within 30 days: renew it with campus cluster certs (README, Remoting is mutual TLS)")
+		}
+		server, dial := remotingOptions(o.TLS, g)
+		remoteOpts = append(remoteOpts, remote.WithServerOptions(server...), remote.WithDialOptions(dial...))
+	}
 	cfg := protocluster.Configure(o.Name, provider, disthash.New(),
-		remote.Configure(host, port),
+		remote.Configure(host, port, remoteOpts...),
 		protocluster.WithKinds(o.Kinds...),
 		protocluster.WithRequestTimeout(o.RequestTimeout),
 	)
@@ -143,7 +160,8 @@ func Start(ctx context.Context, o Options) (n *Node, err error) {
 		c.Shutdown(false)
 		return nil, fmt.Errorf("cluster: start: %w", err)
 	}
-	return &Node{System: system, Cluster: c, log: o.Log, selfListed: o.Provider != ProviderKubernetes, members: seen}, nil
+	return &Node{System: system, Cluster: c, log: o.Log, selfListed: o.Provider != ProviderKubernetes, members: seen,
+		guard: g}, nil
 }
 
 // newProvider builds the membership provider the options ask for.
@@ -173,6 +191,10 @@ func newProvider(o Options) (protocluster.ClusterProvider, error) {
 
 // Address is this node's remoting address (host:port).
 func (n *Node) Address() string { return n.System.Address() }
+
+// RefusedConnections counts the remoting connections this node refused, in
+// either direction, because the peer had no valid cluster certificate.
+func (n *Node) RefusedConnections() uint64 { return n.guard.in.Load() + n.guard.out.Load() }
 
 // ErrNotJoined means the node does not (yet) see itself as a cluster member.
 var ErrNotJoined = errors.New("cluster: node has not joined")

@@ -29,6 +29,7 @@ import (
 	"github.com/uptrace/bun/driver/pgdriver"
 
 	"campus/app"
+	"campus/cluster/clustertest"
 	"campus/httpapi/wstest"
 	"campus/media/s3test"
 	"campus/persistence"
@@ -336,6 +337,8 @@ func startNode(t *testing.T, bin string, i int, dbURL string, clusterEnv ...stri
 		"CAMPUS_RATE_LIMITS=off",
 		"CAMPUS_LOG_LEVEL=warn",
 	)
+	// Remoting is mutual TLS, as a cluster of several nodes requires.
+	n.cmd.Env = append(n.cmd.Env, clustertest.TLSEnv(t, dir)...)
 	n.cmd.Env = append(n.cmd.Env, clusterEnv...)
 	n.cmd.Stdout, n.cmd.Stderr = logf, logf
 	if err := n.cmd.Start(); err != nil {

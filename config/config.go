@@ -88,6 +88,16 @@ type Config struct {
 	// (killed, cut off) stays listed, unless its peers prove it dead first
 	// (CAMPUS_ETCD_LEASE, whole seconds, default 3s).
 	EtcdLease time.Duration
+	// ClusterTLSCA, ClusterTLSCert and ClusterTLSKey are PEM files that make
+	// actor remoting mutual TLS (CAMPUS_CLUSTER_TLS_CA, _CERT, _KEY; all
+	// three or none): the cluster CA's certificate, and this node's
+	// certificate and key. A cluster of several nodes needs them unless
+	// ClusterInsecure is on.
+	ClusterTLSCA, ClusterTLSCert, ClusterTLSKey string
+	// ClusterInsecure lets a cluster of several nodes run remoting in
+	// plaintext, unauthenticated (CAMPUS_CLUSTER_INSECURE=on|off, default
+	// off): only on a network nothing but the nodes can reach.
+	ClusterInsecure bool
 	// PprofAddr serves Go's net/http/pprof profiles on a loopback address
 	// when set (CAMPUS_PPROF_ADDR, e.g. 127.0.0.1:6060); empty (the default) serves none.
 	PprofAddr string
@@ -190,6 +200,10 @@ func Load(getenv func(string) string) (Config, error) {
 		ClusterProvider:       r.oneOf("CAMPUS_CLUSTER_PROVIDER", "", "automanaged", "etcd", "k8s"),
 		EtcdEndpoints:         r.endpoints("CAMPUS_ETCD_ENDPOINTS"),
 		EtcdLease:             r.duration("CAMPUS_ETCD_LEASE", 3*time.Second),
+		ClusterTLSCA:          r.str("CAMPUS_CLUSTER_TLS_CA", ""),
+		ClusterTLSCert:        r.str("CAMPUS_CLUSTER_TLS_CERT", ""),
+		ClusterTLSKey:         r.str("CAMPUS_CLUSTER_TLS_KEY", ""),
+		ClusterInsecure:       r.onOff("CAMPUS_CLUSTER_INSECURE", false),
 		PprofAddr:             r.loopbackAddr("CAMPUS_PPROF_ADDR"),
 		Media:                 r.media("CAMPUS_MEDIA_URL", filepath.Join(dataDir, "media")),
 	}
@@ -257,15 +271,98 @@ func (r *reader) clusterProvider(c Config) {
 	if (c.ClusterProvider == "etcd" || c.ClusterProvider == "k8s") && len(c.ClusterHosts) > 0 {
 		r.fail("CAMPUS_CLUSTER_HOSTS", hosts, "only used by the automanaged provider; "+c.ClusterProvider+" finds the nodes itself")
 	}
-	if c.ClusterProvider != "" || len(c.ClusterHosts) > 0 {
-		// The remoting address is what this node advertises to the others
-		// (and the reply address of every message it sends).
-		if host, _, err := net.SplitHostPort(c.ClusterAddr); err == nil {
-			if a, err := netip.ParseAddr(host); host == "" || (err == nil && a.IsUnspecified()) {
-				r.fail("CAMPUS_CLUSTER_ADDR", c.ClusterAddr, "the other nodes must reach this address: give this node's own IP, not a wildcard")
-			}
+	multi := c.ClusterProvider != "" || len(c.ClusterHosts) > 0
+	if multi {
+		r.advertised(c, hosts, endpoints)
+	}
+	r.clusterTLS(c, multi)
+}
+
+// advertised checks the remoting address of a node in a cluster of
+// several: it is what the node advertises to the others (and the reply
+// address of every message it sends), so they must be able to reach it.
+// A wildcard never works. A loopback address works only when every node
+// runs on this machine, which is taken as meant when every peer address
+// the provider is given is loopback too (etcd endpoints, automanaged
+// hosts); a pod's loopback is its own. With etcd the address must be
+// given at all: a default of 127.0.0.1 beside an etcd reached on loopback
+// may just as well be a node behind a local etcd proxy.
+func (r *reader) advertised(c Config, hosts, endpoints string) {
+	if _, given := r.raw("CAMPUS_CLUSTER_ADDR"); c.ClusterProvider == "etcd" && !given {
+		r.fail("CAMPUS_CLUSTER_ADDR", "", "the etcd provider advertises this address to the other nodes: set this node's own IP and port, e.g. 10.0.0.21:6331")
+		return
+	}
+	host, _, err := net.SplitHostPort(c.ClusterAddr)
+	if err != nil {
+		return // reported by addr
+	}
+	if a, err := netip.ParseAddr(host); host == "" || (err == nil && a.IsUnspecified()) {
+		r.fail("CAMPUS_CLUSTER_ADDR", c.ClusterAddr, "the other nodes must reach this address: give this node's own IP, not a wildcard")
+		return
+	}
+	if !isLoopback(host) {
+		return
+	}
+	switch {
+	case c.ClusterProvider == "k8s":
+		r.fail("CAMPUS_CLUSTER_ADDR", c.ClusterAddr, "a pod's loopback address is its own: give the pod IP, e.g. $(POD_IP):6331")
+	case c.ClusterProvider == "etcd" && !allLoopback(c.EtcdEndpoints):
+		r.fail("CAMPUS_CLUSTER_ADDR", c.ClusterAddr, "a loopback address, but etcd ("+endpoints+") is not on this machine: give this node's own IP, e.g. 10.0.0.21:6331")
+	case len(c.ClusterHosts) > 0 && !allLoopback(c.ClusterHosts):
+		r.fail("CAMPUS_CLUSTER_ADDR", c.ClusterAddr, "a loopback address, but CAMPUS_CLUSTER_HOSTS ("+hosts+") lists other machines: give this node's own IP")
+	}
+}
+
+// clusterTLS checks the remoting TLS settings: all three files or none, not
+// beside CAMPUS_CLUSTER_INSECURE, and required by a cluster of several
+// nodes unless CAMPUS_CLUSTER_INSECURE=on says plaintext is meant.
+func (r *reader) clusterTLS(c Config, multi bool) {
+	names := []string{"CAMPUS_CLUSTER_TLS_CA", "CAMPUS_CLUSTER_TLS_CERT", "CAMPUS_CLUSTER_TLS_KEY"}
+	values := []string{c.ClusterTLSCA, c.ClusterTLSCert, c.ClusterTLSKey}
+	set := 0
+	for _, v := range values {
+		if v != "" {
+			set++
 		}
 	}
+	switch {
+	case set > 0 && set < len(names):
+		for i, v := range values {
+			if v == "" {
+				r.fail(names[i], "", "set CAMPUS_CLUSTER_TLS_CA, CAMPUS_CLUSTER_TLS_CERT and CAMPUS_CLUSTER_TLS_KEY together")
+				return
+			}
+		}
+	case set > 0 && c.ClusterInsecure:
+		v, _ := r.raw("CAMPUS_CLUSTER_INSECURE")
+		r.fail("CAMPUS_CLUSTER_INSECURE", v, "remoting cannot be plaintext and TLS at once: unset it or the CAMPUS_CLUSTER_TLS_* files")
+	case set == 0 && multi && !c.ClusterInsecure:
+		r.fail("CAMPUS_CLUSTER_TLS_CA", "", "a cluster of several nodes needs mutual TLS on remoting: set CAMPUS_CLUSTER_TLS_CA, _CERT and _KEY "+
+			"(campus cluster certs DIR makes them), or CAMPUS_CLUSTER_INSECURE=on if nothing but the nodes can reach their remoting port")
+	}
+}
+
+// isLoopback: 127.0.0.0/8, ::1 or localhost.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
+}
+
+// allLoopback reports whether every host:port or URL in addrs is on loopback.
+func allLoopback(addrs []string) bool {
+	for _, a := range addrs {
+		if u, err := url.Parse(a); err == nil && u.Host != "" && strings.Contains(a, "://") {
+			a = u.Host
+		}
+		host, _, err := net.SplitHostPort(a)
+		if err != nil || !isLoopback(host) {
+			return false
+		}
+	}
+	return len(addrs) > 0
 }
 
 // reader collects the first error so Load stays a flat list.

@@ -29,23 +29,27 @@ func TestLoadDefaults(t *testing.T) {
 
 func TestLoadValues(t *testing.T) {
 	c, err := Load(env(map[string]string{
-		"CAMPUS_ADDR":            "127.0.0.1:9090",
-		"DATABASE_URL":           "postgres://u:p@localhost:5432/campus",
-		"CAMPUS_PUBLIC_ORIGIN":   "https://campus.example.edu/",
-		"CAMPUS_SMTP_URL":        "smtp://user:pass@mail.example.edu:587",
-		"CAMPUS_SUPPORT_EMAIL":   "help@example.edu",
-		"CAMPUS_LOG_LEVEL":       "DEBUG",
-		"CAMPUS_RATE_LIMITS":     "off",
-		"CAMPUS_TRUSTED_PROXIES": "10.0.0.0/8, 192.168.1.1",
-		"CAMPUS_CLUSTER_HOSTS":   "127.0.0.1:7001,127.0.0.1:7002",
-		"CAMPUS_PPROF_ADDR":      "127.0.0.1:6060",
+		"CAMPUS_ADDR":             "127.0.0.1:9090",
+		"DATABASE_URL":            "postgres://u:p@localhost:5432/campus",
+		"CAMPUS_PUBLIC_ORIGIN":    "https://campus.example.edu/",
+		"CAMPUS_SMTP_URL":         "smtp://user:pass@mail.example.edu:587",
+		"CAMPUS_SUPPORT_EMAIL":    "help@example.edu",
+		"CAMPUS_LOG_LEVEL":        "DEBUG",
+		"CAMPUS_RATE_LIMITS":      "off",
+		"CAMPUS_TRUSTED_PROXIES":  "10.0.0.0/8, 192.168.1.1",
+		"CAMPUS_CLUSTER_HOSTS":    "127.0.0.1:7001,127.0.0.1:7002",
+		"CAMPUS_PPROF_ADDR":       "127.0.0.1:6060",
+		"CAMPUS_CLUSTER_TLS_CA":   "/etc/campus/tls/ca.pem",
+		"CAMPUS_CLUSTER_TLS_CERT": "/etc/campus/tls/tls.crt",
+		"CAMPUS_CLUSTER_TLS_KEY":  "/etc/campus/tls/tls.key",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Addr != "127.0.0.1:9090" || c.PublicOrigin != "https://campus.example.edu" || c.LogLevel != zerolog.DebugLevel ||
 		c.RateLimits || len(c.TrustedProxies) != 2 || len(c.ClusterHosts) != 2 || c.SupportEmail != "help@example.edu" ||
-		c.PprofAddr != "127.0.0.1:6060" {
+		c.PprofAddr != "127.0.0.1:6060" || c.ClusterTLSCA != "/etc/campus/tls/ca.pem" ||
+		c.ClusterTLSCert != "/etc/campus/tls/tls.crt" || c.ClusterTLSKey != "/etc/campus/tls/tls.key" || c.ClusterInsecure {
 		t.Fatalf("unexpected: %+v", c)
 	}
 }
@@ -88,6 +92,16 @@ func TestLoadRejects(t *testing.T) {
 	}
 }
 
+// withTLS adds the remoting TLS files to env.
+func withTLS(env map[string]string) map[string]string {
+	out := map[string]string{"CAMPUS_CLUSTER_TLS_CA": "/tls/ca.pem", "CAMPUS_CLUSTER_TLS_CERT": "/tls/tls.crt",
+		"CAMPUS_CLUSTER_TLS_KEY": "/tls/tls.key"}
+	for k, v := range env {
+		out[k] = v
+	}
+	return out
+}
+
 func TestClusterProvider(t *testing.T) {
 	ok := []struct {
 		name string
@@ -95,13 +109,20 @@ func TestClusterProvider(t *testing.T) {
 		want string
 	}{
 		{"default is a cluster of one", nil, ""},
-		{"hosts alone keep automanaged", map[string]string{"CAMPUS_CLUSTER_HOSTS": "127.0.0.1:6330"}, ""},
-		{"automanaged", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "automanaged", "CAMPUS_CLUSTER_HOSTS": "10.0.0.1:6330,10.0.0.2:6330"}, "automanaged"},
-		{"etcd", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "ETCD", "CAMPUS_ETCD_ENDPOINTS": "10.0.0.5:2379, https://etcd.example.edu:2379",
-			"CAMPUS_CLUSTER_ADDR": "10.0.0.7:6331"}, "etcd"},
-		{"k8s", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "k8s", "CAMPUS_CLUSTER_ADDR": "10.1.2.3:6331"}, "k8s"},
-		{"etcd with a lease", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": "10.0.0.5:2379, 10.0.0.6:2379",
-			"CAMPUS_CLUSTER_ADDR": "10.0.0.7:6331", "CAMPUS_ETCD_LEASE": "10m"}, "etcd"},
+		{"hosts alone keep automanaged", withTLS(map[string]string{"CAMPUS_CLUSTER_HOSTS": "127.0.0.1:6330"}), ""},
+		{"automanaged", withTLS(map[string]string{"CAMPUS_CLUSTER_PROVIDER": "automanaged", "CAMPUS_CLUSTER_HOSTS": "10.0.0.1:6330,10.0.0.2:6330",
+			"CAMPUS_CLUSTER_ADDR": "10.0.0.1:6331"}), "automanaged"},
+		{"etcd", withTLS(map[string]string{"CAMPUS_CLUSTER_PROVIDER": "ETCD", "CAMPUS_ETCD_ENDPOINTS": "10.0.0.5:2379, https://etcd.example.edu:2379",
+			"CAMPUS_CLUSTER_ADDR": "10.0.0.7:6331"}), "etcd"},
+		{"k8s", withTLS(map[string]string{"CAMPUS_CLUSTER_PROVIDER": "k8s", "CAMPUS_CLUSTER_ADDR": "10.1.2.3:6331"}), "k8s"},
+		// Every node and etcd on this machine (make cluster, the tests).
+		{"etcd on loopback, all of it", withTLS(map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd",
+			"CAMPUS_ETCD_ENDPOINTS": "127.0.0.1:23790,http://localhost:23791", "CAMPUS_CLUSTER_ADDR": "127.0.0.1:0"}), "etcd"},
+		{"plaintext on purpose", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": "10.0.0.5:2379",
+			"CAMPUS_CLUSTER_ADDR": "10.0.0.7:6331", "CAMPUS_CLUSTER_INSECURE": "on"}, "etcd"},
+		{"a cluster of one may use TLS", withTLS(nil), ""},
+		{"etcd with a lease", withTLS(map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": "10.0.0.5:2379, 10.0.0.6:2379",
+			"CAMPUS_CLUSTER_ADDR": "10.0.0.7:6331", "CAMPUS_ETCD_LEASE": "10m"}), "etcd"},
 	}
 	for _, tt := range ok {
 		t.Run(tt.name, func(t *testing.T) {
@@ -112,7 +133,7 @@ func TestClusterProvider(t *testing.T) {
 			if c.ClusterProvider != tt.want {
 				t.Fatalf("provider %q, want %q", c.ClusterProvider, tt.want)
 			}
-			if tt.want == "etcd" && len(c.EtcdEndpoints) != 2 {
+			if tt.name == "etcd" && len(c.EtcdEndpoints) != 2 {
 				t.Fatalf("endpoints %v", c.EtcdEndpoints)
 			}
 			wantLease := 3 * time.Second
@@ -122,9 +143,19 @@ func TestClusterProvider(t *testing.T) {
 			if c.EtcdLease != wantLease {
 				t.Fatalf("lease %v, want %v", c.EtcdLease, wantLease)
 			}
+			if c.ClusterInsecure != (tt.env["CAMPUS_CLUSTER_INSECURE"] == "on") {
+				t.Fatalf("insecure %v", c.ClusterInsecure)
+			}
 		})
 	}
 
+	etcdAt := func(endpoints, addr string) map[string]string {
+		e := withTLS(map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": endpoints})
+		if addr != "" {
+			e["CAMPUS_CLUSTER_ADDR"] = addr
+		}
+		return e
+	}
 	bad := []struct {
 		name string
 		env  map[string]string
@@ -139,14 +170,27 @@ func TestClusterProvider(t *testing.T) {
 		{"hosts with etcd", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": "127.0.0.1:2379",
 			"CAMPUS_CLUSTER_HOSTS": "127.0.0.1:6330"}, "CAMPUS_CLUSTER_HOSTS"},
 		{"hosts with k8s", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "k8s", "CAMPUS_CLUSTER_HOSTS": "127.0.0.1:6330"}, "CAMPUS_CLUSTER_HOSTS"},
-		{"etcd advertising a wildcard", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": "127.0.0.1:2379",
-			"CAMPUS_CLUSTER_ADDR": "0.0.0.0:6331"}, "CAMPUS_CLUSTER_ADDR"},
-		{"k8s advertising no host", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "k8s", "CAMPUS_CLUSTER_ADDR": ":6331"}, "CAMPUS_CLUSTER_ADDR"},
+		{"etcd advertising a wildcard", etcdAt("127.0.0.1:2379", "0.0.0.0:6331"), "CAMPUS_CLUSTER_ADDR"},
+		{"k8s advertising no host", withTLS(map[string]string{"CAMPUS_CLUSTER_PROVIDER": "k8s", "CAMPUS_CLUSTER_ADDR": ":6331"}), "CAMPUS_CLUSTER_ADDR"},
+		// The trial's mistake: etcd on another machine, the address left at
+		// its default 127.0.0.1:0.
+		{"etcd with the default address", etcdAt("10.0.0.5:2379", ""), "CAMPUS_CLUSTER_ADDR"},
+		{"etcd on loopback with the default address", etcdAt("127.0.0.1:2379", ""), "CAMPUS_CLUSTER_ADDR"},
+		{"etcd advertising loopback to another machine", etcdAt("10.0.0.5:2379", "127.0.0.1:6331"), "CAMPUS_CLUSTER_ADDR"},
+		{"etcd advertising localhost beside a remote endpoint", etcdAt("http://127.0.0.1:2379,https://etcd.example.edu:2379", "localhost:6331"), "CAMPUS_CLUSTER_ADDR"},
+		{"k8s advertising loopback", withTLS(map[string]string{"CAMPUS_CLUSTER_PROVIDER": "k8s", "CAMPUS_CLUSTER_ADDR": "127.0.0.1:6331"}), "CAMPUS_CLUSTER_ADDR"},
+		{"k8s with the default address", withTLS(map[string]string{"CAMPUS_CLUSTER_PROVIDER": "k8s"}), "CAMPUS_CLUSTER_ADDR"},
+		{"automanaged advertising loopback to other machines", withTLS(map[string]string{"CAMPUS_CLUSTER_HOSTS": "10.0.0.1:6330,10.0.0.2:6330"}), "CAMPUS_CLUSTER_ADDR"},
+		{"several nodes without TLS", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": "10.0.0.5:2379",
+			"CAMPUS_CLUSTER_ADDR": "10.0.0.7:6331"}, "CAMPUS_CLUSTER_TLS_CA"},
+		{"automanaged without TLS", map[string]string{"CAMPUS_CLUSTER_HOSTS": "127.0.0.1:6330"}, "CAMPUS_CLUSTER_TLS_CA"},
+		{"TLS without the key", map[string]string{"CAMPUS_CLUSTER_TLS_CA": "/tls/ca.pem", "CAMPUS_CLUSTER_TLS_CERT": "/tls/tls.crt"}, "CAMPUS_CLUSTER_TLS_KEY"},
+		{"TLS without the CA", map[string]string{"CAMPUS_CLUSTER_TLS_CERT": "/tls/tls.crt", "CAMPUS_CLUSTER_TLS_KEY": "/tls/tls.key"}, "CAMPUS_CLUSTER_TLS_CA"},
+		{"TLS and plaintext at once", withTLS(map[string]string{"CAMPUS_CLUSTER_INSECURE": "on"}), "CAMPUS_CLUSTER_INSECURE"},
+		{"insecure neither on nor off", map[string]string{"CAMPUS_CLUSTER_INSECURE": "sometimes"}, "CAMPUS_CLUSTER_INSECURE"},
 		{"lease without etcd", map[string]string{"CAMPUS_ETCD_LEASE": "3s"}, "CAMPUS_ETCD_LEASE"},
-		{"lease of part of a second", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": "127.0.0.1:2379",
-			"CAMPUS_CLUSTER_ADDR": "10.0.0.7:6331", "CAMPUS_ETCD_LEASE": "1500ms"}, "CAMPUS_ETCD_LEASE"},
-		{"lease of nothing", map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": "127.0.0.1:2379",
-			"CAMPUS_CLUSTER_ADDR": "10.0.0.7:6331", "CAMPUS_ETCD_LEASE": "0s"}, "CAMPUS_ETCD_LEASE"},
+		{"lease of part of a second", etcdLease("1500ms"), "CAMPUS_ETCD_LEASE"},
+		{"lease of nothing", etcdLease("0s"), "CAMPUS_ETCD_LEASE"},
 	}
 	for _, tt := range bad {
 		t.Run(tt.name, func(t *testing.T) {
@@ -261,4 +305,10 @@ func TestMediaURLRejects(t *testing.T) {
 			}
 		})
 	}
+}
+
+// etcdLease is a valid etcd node's environment with CAMPUS_ETCD_LEASE set.
+func etcdLease(lease string) map[string]string {
+	return withTLS(map[string]string{"CAMPUS_CLUSTER_PROVIDER": "etcd", "CAMPUS_ETCD_ENDPOINTS": "10.0.0.5:2379",
+		"CAMPUS_CLUSTER_ADDR": "10.0.0.7:6331", "CAMPUS_ETCD_LEASE": lease})
 }

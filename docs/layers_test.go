@@ -42,6 +42,7 @@ var mayImport = map[string][]string{
 	"campus/mail/smtptest":        {},
 	"campus/media/s3test":         {},
 	"campus/httpapi/wstest":       {},
+	"campus/cluster/clustertest":  {"cluster"},
 }
 
 // TestLayers: every package's code imports only what mayImport allows it,

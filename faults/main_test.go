@@ -29,6 +29,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"campus/app"
+	"campus/cluster/clustertest"
 	"campus/httpapi/wstest"
 	"campus/persistence"
 	"campus/persistence/testdb"
@@ -95,6 +96,9 @@ func startNode(t *testing.T, dbURL string, env ...string) *node {
 		"CAMPUS_LOG_LEVEL=info",
 		"CAMPUS_LOG_FORMAT=json",
 	)
+	// Mutual TLS on remoting, which a node in a cluster of several needs
+	// (and a cluster of one uses when it is given).
+	n.cmd.Env = append(n.cmd.Env, clustertest.TLSEnv(t, dir)...)
 	n.cmd.Env = append(n.cmd.Env, env...)
 	n.cmd.Stdout, n.cmd.Stderr = logf, logf
 	if err := n.cmd.Start(); err != nil {

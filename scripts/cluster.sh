@@ -2,8 +2,10 @@
 # Runs three `campus serve` nodes on loopback as one cluster with the etcd
 # provider (`make cluster`): a private etcd, node 1 on the embedded Postgres,
 # nodes 2 and 3 on node 1's Postgres through DATABASE_URL, one shared media
-# directory. Ctrl-C stops everything, nodes first. The nodes' state lives in
-# $CLUSTER_DIR (default var/cluster) and survives restarts; etcd's does not.
+# directory, remoting over mutual TLS with certificates made by `campus
+# cluster certs`. Ctrl-C stops everything, nodes first. The nodes' state
+# (certificates included) lives in $CLUSTER_DIR (default var/cluster) and
+# survives restarts; etcd's does not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +17,8 @@ mkdir -p "$dir/media"
 # Membership is not state worth keeping: a fresh etcd forgets the last run's
 # nodes instead of listing them until their leases run out.
 rm -rf "$dir/etcd"
+# One cluster CA and node certificate for the three nodes, made once.
+[ -e "$dir/tls/tls.crt" ] || "$bin" cluster certs "$dir/tls" >/dev/null
 
 pids=()
 stop() {
@@ -61,6 +65,9 @@ node() {
     CAMPUS_CLUSTER_PROVIDER=etcd \
     CAMPUS_ETCD_ENDPOINTS="127.0.0.1:$etcd_client" \
     CAMPUS_CLUSTER_ADDR="127.0.0.1:633$n" \
+    CAMPUS_CLUSTER_TLS_CA="$dir/tls/ca.pem" \
+    CAMPUS_CLUSTER_TLS_CERT="$dir/tls/tls.crt" \
+    CAMPUS_CLUSTER_TLS_KEY="$dir/tls/tls.key" \
     CAMPUS_LOG_FORMAT="${CAMPUS_LOG_FORMAT:-console}" \
     setsid "$bin" serve > >(sed -u "s/^/[node$n] /") 2>&1 &
   pids+=($!)

@@ -19,12 +19,15 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/yaml"
 
+	"campus/cluster"
 	"campus/config"
 )
 
@@ -37,6 +40,7 @@ type manifests struct {
 	bindings    []*rbacv1.RoleBinding
 	pdbs        []*policyv1.PodDisruptionBudget
 	hpas        []*autoscalingv2.HorizontalPodAutoscaler
+	policies    []*networkingv1.NetworkPolicy
 }
 
 // decode parses one YAML document strictly into the type its apiVersion and
@@ -75,6 +79,10 @@ func (m *manifests) decode(doc []byte) error {
 	case "autoscaling/v2 HorizontalPodAutoscaler":
 		var o autoscalingv2.HorizontalPodAutoscaler
 		m.hpas = append(m.hpas, &o)
+		return strict(&o)
+	case "networking.k8s.io/v1 NetworkPolicy":
+		var o networkingv1.NetworkPolicy
+		m.policies = append(m.policies, &o)
 		return strict(&o)
 	}
 	return fmt.Errorf("unexpected apiVersion %q kind %q", tm.APIVersion, tm.Kind)
@@ -140,9 +148,9 @@ func TestStrictDecodingRejectsMistakes(t *testing.T) {
 func TestManifests(t *testing.T) {
 	m := load(t)
 	if len(m.deployments) != 1 || len(m.services) != 1 || len(m.accounts) != 1 || len(m.roles) != 1 ||
-		len(m.bindings) != 1 || len(m.pdbs) != 1 || len(m.hpas) != 1 {
-		t.Fatalf("want one of each object, got %d deployments, %d services, %d service accounts, %d roles, %d bindings, %d PDBs, %d HPAs",
-			len(m.deployments), len(m.services), len(m.accounts), len(m.roles), len(m.bindings), len(m.pdbs), len(m.hpas))
+		len(m.bindings) != 1 || len(m.pdbs) != 1 || len(m.hpas) != 1 || len(m.policies) != 2 {
+		t.Fatalf("want one of each object and two network policies, got %d deployments, %d services, %d service accounts, %d roles, %d bindings, %d PDBs, %d HPAs, %d network policies",
+			len(m.deployments), len(m.services), len(m.accounts), len(m.roles), len(m.bindings), len(m.pdbs), len(m.hpas), len(m.policies))
 	}
 	d := m.deployments[0]
 	pod := d.Spec.Template
@@ -250,6 +258,85 @@ func TestManifests(t *testing.T) {
 		}
 	})
 
+	t.Run("remoting is mutual TLS from the Secret", func(t *testing.T) {
+		env := envOf(c)
+		want := map[string]string{"CAMPUS_CLUSTER_TLS_CA": cluster.CAFile, "CAMPUS_CLUSTER_TLS_CERT": cluster.CertFile,
+			"CAMPUS_CLUSTER_TLS_KEY": cluster.KeyFile}
+		for name, key := range want {
+			path := env[name]
+			mount, vol := mountOf(pod.Spec, c, path)
+			if mount == nil || vol == nil || vol.Secret == nil {
+				t.Errorf("%s=%q is not in a mounted Secret", name, path)
+				continue
+			}
+			if !mount.ReadOnly {
+				t.Errorf("the Secret %s is mounted writable", vol.Secret.SecretName)
+			}
+			if vol.Secret.SecretName != "campus-cluster-tls" {
+				t.Errorf("%s comes from Secret %q, want campus-cluster-tls", name, vol.Secret.SecretName)
+			}
+			// Read by the pod's user or its fsGroup, nobody else, written by none.
+			if m := vol.Secret.DefaultMode; m == nil || (*m != 0o400 && *m != 0o440) {
+				got := "unset"
+				if m != nil {
+					got = fmt.Sprintf("%#o", *m)
+				}
+				t.Errorf("Secret %s mode %s: want 0400 or 0440", vol.Secret.SecretName, got)
+			}
+			// The file is the Secret key of the same name (what campus
+			// cluster certs writes), listed so a missing key stops the pod.
+			rel := strings.TrimPrefix(strings.TrimPrefix(path, mount.MountPath), "/")
+			found := false
+			for _, it := range vol.Secret.Items {
+				if it.Key == key && it.Path == rel {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("%s=%q: want the Secret's key %q at %q (items %v)", name, path, key, rel, vol.Secret.Items)
+			}
+		}
+	})
+
+	t.Run("only Campus pods reach remoting, only they reach etcd", func(t *testing.T) {
+		ports := map[string]int32{}
+		for _, p := range c.Ports {
+			ports[p.Name] = p.ContainerPort
+		}
+		var campus, etcd *networkingv1.NetworkPolicy
+		for _, p := range m.policies {
+			sel, err := metav1.LabelSelectorAsSelector(&p.Spec.PodSelector)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case sel.Matches(podLabels):
+				campus = p
+			case sel.Matches(labels.Set{"app.kubernetes.io/name": "campus-etcd"}):
+				etcd = p
+			}
+		}
+		if campus == nil || etcd == nil {
+			t.Fatalf("want a policy for the Campus pods and one for etcd's, got %v and %v", campus, etcd)
+		}
+		if err := onlyFrom(campus, intstr.FromString("remoting"), ports, podLabels); err != nil {
+			t.Error(err)
+		}
+		if err := onlyFrom(campus, intstr.FromInt32(ports["remoting"]), ports, podLabels); err != nil {
+			t.Error(err)
+		}
+		if !openToAll(campus, intstr.FromString("http"), ports) {
+			t.Error("HTTP is not admitted from everywhere")
+		}
+		etcdPod := labels.Set{"app.kubernetes.io/name": "campus-etcd"}
+		if err := onlyFrom(etcd, intstr.FromInt32(2379), nil, podLabels); err != nil {
+			t.Error(err)
+		}
+		if err := onlyFrom(etcd, intstr.FromInt32(2380), nil, etcdPod); err != nil {
+			t.Error(err)
+		}
+	})
+
 	t.Run("the provider may do what it needs and no more", func(t *testing.T) {
 		sa := m.accounts[0].Name
 		if pod.Spec.ServiceAccountName != sa {
@@ -298,4 +385,131 @@ func preStopSleep(t *testing.T, c corev1.Container) time.Duration {
 		t.Fatalf("preStop sleep %q", cmd[1])
 	}
 	return time.Duration(n) * time.Second
+}
+
+// mountOf finds the container's volume mount holding path, and its volume.
+func mountOf(spec corev1.PodSpec, c corev1.Container, path string) (*corev1.VolumeMount, *corev1.Volume) {
+	for i, vm := range c.VolumeMounts {
+		if path == "" || !strings.HasPrefix(path, strings.TrimSuffix(vm.MountPath, "/")+"/") {
+			continue
+		}
+		for j, v := range spec.Volumes {
+			if v.Name == vm.Name {
+				return &c.VolumeMounts[i], &spec.Volumes[j]
+			}
+		}
+		return &c.VolumeMounts[i], nil
+	}
+	return nil, nil
+}
+
+// rulesFor answers p's ingress rules that admit port (a rule without ports
+// admits every port). ports maps the pod's port names to numbers, so a rule
+// naming the port and one giving its number both count.
+func rulesFor(p *networkingv1.NetworkPolicy, port intstr.IntOrString, ports map[string]int32) []networkingv1.NetworkPolicyIngressRule {
+	same := func(a intstr.IntOrString) bool {
+		num := func(x intstr.IntOrString) int32 {
+			if x.Type == intstr.Int {
+				return x.IntVal
+			}
+			return ports[x.StrVal]
+		}
+		return a.String() == port.String() || (num(a) != 0 && num(a) == num(port))
+	}
+	var out []networkingv1.NetworkPolicyIngressRule
+	for _, r := range p.Spec.Ingress {
+		admits := len(r.Ports) == 0
+		for _, rp := range r.Ports {
+			if rp.Port == nil || same(*rp.Port) {
+				admits = true
+			}
+		}
+		if admits {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// onlyFrom checks that p restricts ingress and admits port from pods with
+// the labels want only: some rule admits it, and every rule that does names
+// its peers, each a pod selector of this namespace that picks want and
+// does not pick every pod.
+func onlyFrom(p *networkingv1.NetworkPolicy, port intstr.IntOrString, ports map[string]int32, want labels.Set) error {
+	ingress := false
+	for _, t := range p.Spec.PolicyTypes {
+		ingress = ingress || t == networkingv1.PolicyTypeIngress
+	}
+	if !ingress {
+		return fmt.Errorf("policy %s does not restrict ingress", p.Name)
+	}
+	rules := rulesFor(p, port, ports)
+	if len(rules) == 0 {
+		return fmt.Errorf("policy %s admits port %s from nobody", p.Name, port.String())
+	}
+	for _, r := range rules {
+		if len(r.From) == 0 {
+			return fmt.Errorf("policy %s admits port %s from everywhere", p.Name, port.String())
+		}
+		for _, peer := range r.From {
+			if peer.PodSelector == nil || peer.NamespaceSelector != nil || peer.IPBlock != nil {
+				return fmt.Errorf("policy %s admits port %s from %+v, not only pods of this namespace", p.Name, port.String(), peer)
+			}
+			sel, err := metav1.LabelSelectorAsSelector(peer.PodSelector)
+			if err != nil || sel.Empty() || !sel.Matches(want) {
+				return fmt.Errorf("policy %s admits port %s from pods %v, want only %v", p.Name, port.String(), peer.PodSelector, want)
+			}
+		}
+	}
+	return nil
+}
+
+// openToAll reports whether a rule of p admits port from everywhere.
+func openToAll(p *networkingv1.NetworkPolicy, port intstr.IntOrString, ports map[string]int32) bool {
+	for _, r := range rulesFor(p, port, ports) {
+		if len(r.From) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func TestNetworkPolicyCheckFails(t *testing.T) {
+	// The check must be able to fail: these are the policies it exists to refuse.
+	campus := labels.Set{"app.kubernetes.io/name": "campus"}
+	ports := map[string]int32{"http": 8080, "remoting": 6331}
+	remoting := intstr.FromString("remoting")
+	campusPeer := networkingv1.NetworkPolicyPeer{PodSelector: &metav1.LabelSelector{MatchLabels: campus}}
+	rule := func(port intstr.IntOrString, from ...networkingv1.NetworkPolicyPeer) networkingv1.NetworkPolicyIngressRule {
+		return networkingv1.NetworkPolicyIngressRule{From: from, Ports: []networkingv1.NetworkPolicyPort{{Port: &port}}}
+	}
+	policy := func(rules ...networkingv1.NetworkPolicyIngressRule) *networkingv1.NetworkPolicy {
+		return &networkingv1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Name: "p"}, Spec: networkingv1.NetworkPolicySpec{
+			PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress}, Ingress: rules}}
+	}
+	if err := onlyFrom(policy(rule(remoting, campusPeer)), remoting, ports, campus); err != nil {
+		t.Fatalf("the good policy is refused: %v", err)
+	}
+	tests := []struct {
+		name string
+		p    *networkingv1.NetworkPolicy
+	}{
+		{"no rule for the port", policy(rule(intstr.FromString("http")))},
+		{"the port from everywhere", policy(rule(remoting))},
+		{"the port by number from everywhere", policy(rule(remoting, campusPeer), rule(intstr.FromInt32(6331)))},
+		{"every port from everywhere", policy(rule(remoting, campusPeer), networkingv1.NetworkPolicyIngressRule{})},
+		{"from every pod", policy(rule(remoting, networkingv1.NetworkPolicyPeer{PodSelector: &metav1.LabelSelector{}}))},
+		{"from other namespaces too", policy(rule(remoting, networkingv1.NetworkPolicyPeer{PodSelector: campusPeer.PodSelector,
+			NamespaceSelector: &metav1.LabelSelector{}}))},
+		{"from an address block", policy(rule(remoting, networkingv1.NetworkPolicyPeer{IPBlock: &networkingv1.IPBlock{CIDR: "0.0.0.0/0"}}))},
+		{"ingress not restricted", &networkingv1.NetworkPolicy{Spec: networkingv1.NetworkPolicySpec{
+			PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeEgress}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := onlyFrom(tt.p, remoting, ports, campus); err == nil {
+				t.Fatal("accepted")
+			}
+		})
+	}
 }

@@ -55,12 +55,14 @@ func (ep *endpoint) Address() string {
 }
 
 type endpointManager struct {
-	connections               *sync.Map
-	remote                    *Remote
-	endpointSub               *eventstream.Subscription
-	endpointSupervisor        *actor.PID
-	activator                 *actor.PID
-	stopped                   bool
+	connections        *sync.Map
+	remote             *Remote
+	endpointSub        *eventstream.Subscription
+	endpointSupervisor *actor.PID
+	activator          *actor.PID
+	// stopped is read by every sender's goroutine and by event-stream
+	// publishers while stop sets it.
+	stopped                   atomic.Bool
 	endpointReaderConnections *sync.Map
 }
 
@@ -68,7 +70,6 @@ func newEndpointManager(r *Remote) *endpointManager {
 	return &endpointManager{
 		connections:               &sync.Map{},
 		remote:                    r,
-		stopped:                   false,
 		endpointReaderConnections: &sync.Map{},
 	}
 }
@@ -102,7 +103,7 @@ func (em *endpointManager) waiting(timeout time.Duration) error {
 }
 
 func (em *endpointManager) stop() {
-	em.stopped = true
+	em.stopped.Store(true)
 	r := em.remote
 	r.actorSystem.EventStream.Unsubscribe(em.endpointSub)
 	if err := em.stopActivator(); err != nil {
@@ -111,8 +112,11 @@ func (em *endpointManager) stop() {
 	if err := em.stopSupervisor(); err != nil {
 		em.remote.Logger().Error("stop endpoint supervisor failed", slog.Any("error", err))
 	}
+	// connections stays: an endpoint writer that fails while the manager
+	// stops publishes its EndpointTerminatedEvent from its own goroutine,
+	// and removeEndpoint may still read the map (it used to be set to nil
+	// here, a race and a nil dereference).
 	em.endpointSub = nil
-	em.connections = nil
 	if em.endpointReaderConnections != nil {
 		em.endpointReaderConnections.Range(func(key interface{}, value interface{}) bool {
 			channel := value.(chan bool)
@@ -160,6 +164,9 @@ func (em *endpointManager) stopSupervisor() error {
 }
 
 func (em *endpointManager) endpointEvent(evn interface{}) {
+	if em.stopped.Load() {
+		return
+	}
 	switch msg := evn.(type) {
 	case *EndpointTerminatedEvent:
 		em.remote.Logger().Debug("EndpointManager received endpoint terminated event, removing endpoint", slog.Any("message", evn))
@@ -171,7 +178,7 @@ func (em *endpointManager) endpointEvent(evn interface{}) {
 }
 
 func (em *endpointManager) remoteTerminate(msg *remoteTerminate) {
-	if em.stopped {
+	if em.stopped.Load() {
 		return
 	}
 	address := msg.Watchee.Address
@@ -180,7 +187,7 @@ func (em *endpointManager) remoteTerminate(msg *remoteTerminate) {
 }
 
 func (em *endpointManager) remoteWatch(msg *remoteWatch) {
-	if em.stopped {
+	if em.stopped.Load() {
 		return
 	}
 	address := msg.Watchee.Address
@@ -189,7 +196,7 @@ func (em *endpointManager) remoteWatch(msg *remoteWatch) {
 }
 
 func (em *endpointManager) remoteUnwatch(msg *remoteUnwatch) {
-	if em.stopped {
+	if em.stopped.Load() {
 		return
 	}
 	address := msg.Watchee.Address
@@ -198,7 +205,7 @@ func (em *endpointManager) remoteUnwatch(msg *remoteUnwatch) {
 }
 
 func (em *endpointManager) remoteDeliver(msg *remoteDeliver) {
-	if em.stopped {
+	if em.stopped.Load() {
 		// send to deadletter
 		em.remote.actorSystem.EventStream.Publish(&actor.DeadLetterEvent{
 			PID:     msg.target,

@@ -5,7 +5,6 @@ import (
 	"io/ioutil"
 	"log/slog"
 	"net"
-	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/extensions"
@@ -17,11 +16,14 @@ import (
 
 var extensionId = extensions.NextExtensionID()
 
-// grpcLoggerOnce: grpclog's logger is process-global and read without a lock
-// by every running gRPC server, so it is replaced once, before the first
-// server starts, and never again while another actor system's server may be
-// logging (a second Start used to race with the first one's Serve).
-var grpcLoggerOnce sync.Once
+// grpclog's logger is process-global and read without a lock by every
+// running gRPC server and client, so it is replaced once, in init, before
+// any of them can run: a Start used to race with the first one's Serve, and
+// the first Start with a gRPC client made earlier in the process (an etcd
+// client).
+func init() {
+	grpclog.SetLoggerV2(grpclog.NewLoggerV2(ioutil.Discard, ioutil.Discard, ioutil.Discard))
+}
 
 type Remote struct {
 	actorSystem  *actor.ActorSystem
@@ -65,9 +67,6 @@ func (r *Remote) BlockList() *BlockList { return r.blocklist }
 
 // Start the remote server
 func (r *Remote) Start() {
-	grpcLoggerOnce.Do(func() {
-		grpclog.SetLoggerV2(grpclog.NewLoggerV2(ioutil.Discard, ioutil.Discard, ioutil.Discard))
-	})
 	lis, err := net.Listen("tcp", r.config.Address())
 	if err != nil {
 		panic(fmt.Errorf("failed to listen: %v", err))
