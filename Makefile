@@ -6,8 +6,10 @@ GO      ?= go
 BIN     := bin/campus
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
+# The container image's name; deploy/kubernetes runs campus:latest.
+IMAGE   ?= campus:latest
 
-.PHONY: help run cluster test build client client-deps system system-browser system-etcd vet test-go fuzz fuzz-smoke test-client e2e bench soak clean generate
+.PHONY: help run cluster test build image image-test client client-deps system system-browser system-etcd vet test-go fuzz fuzz-smoke test-client e2e bench soak clean generate
 
 help:
 	@echo "make run    build everything and start Campus on the embedded Postgres"
@@ -15,6 +17,7 @@ help:
 	@echo "make bench  run the benchmark (see README)"
 	@echo "make soak   30 minutes of mixed traffic at half capacity, resource trends (SOAK=5m for less)"
 	@echo "make cluster  three nodes on loopback with the etcd provider (see README)"
+	@echo "make image  the container image, bin/campus-image.tar (see README: Image)"
 
 ## run: install what is missing, build the client and the binary, start a node.
 run: system client build
@@ -26,6 +29,19 @@ cluster: system system-etcd client build
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+## image: the container image as one OCI/docker archive (deploy/image): a
+## static campus with the Kubernetes provider, the client, pg_dump.
+image: system client
+	CGO_ENABLED=0 $(GO) build -tags k8s -trimpath -ldflags "-s -w $(LDFLAGS)" -o bin/campus-k8s .
+	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || echo 0) $(GO) run ./deploy/image/mkimage \
+	  -binary bin/campus-k8s -client client/dist -tag "$(IMAGE)" -version "$(VERSION)" \
+	  -revision "$$(git rev-parse HEAD 2>/dev/null)" -o bin/campus-image.tar
+
+## image-test: make image, then the image's test on that archive (as root:
+## it unpacks the layers and runs campus serve, backup and restore chrooted).
+image-test: image
+	$(GO) test -count=1 -run TestImage ./deploy/image/ -args -image=$(CURDIR)/bin/campus-image.tar
 
 system:
 	@scripts/ensure-system.sh

@@ -54,8 +54,11 @@ func runRestore(ctx context.Context, cfg config.Config, log zerolog.Logger, dir 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "restored the backup of %s (campus %s); now run `campus reindex` to rebuild the search index\n",
-		m.CreatedAt.Format("2006-01-02 15:04:05 UTC"), m.CampusVersion)
+	// A node builds its search index at start when its data dir has none;
+	// one that kept its index from before the restore must drop it (README,
+	// Backup and restore).
+	fmt.Fprintf(stderr, "restored the backup of %s (campus %s); start the nodes (a data dir that still holds a search index from before: remove %s first)\n",
+		m.CreatedAt.Format("2006-01-02 15:04:05 UTC"), m.CampusVersion, cfg.SearchDir())
 	return nil
 }
 

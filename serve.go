@@ -39,7 +39,7 @@ func openDatabase(ctx context.Context, cfg config.Config, log zerolog.Logger) (*
 	if err != nil {
 		return nil, closeAll, err
 	}
-	db, err := persistence.Open(ctx, url, log)
+	db, err := persistence.Open(ctx, url, log, persistence.MaxConns(cfg.DBMaxConns))
 	if err != nil {
 		return nil, closeAll, err
 	}

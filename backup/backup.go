@@ -8,8 +8,8 @@
 //	database.dump      pg_dump --format=custom
 //	media/ab/ab….jpg   every media file, laid out like the file store
 //
-// The search index is not backed up: `campus reindex` rebuilds it from the
-// restored database.
+// The search index is not backed up: a node builds it from the restored
+// database at start when its data dir has none.
 package backup
 
 import (

@@ -27,7 +27,8 @@ import (
 //
 // The files go first because copying them again is harmless, while a
 // restored database would make a second attempt refuse. The search index
-// is not part of a backup: rebuild it with `campus reindex`.
+// is not part of a backup: a node builds it at start when its data dir has
+// none, and an index from before the restore must be removed.
 func Restore(ctx context.Context, o Options) (*Manifest, error) {
 	m, err := ReadManifest(o.Dir)
 	if err != nil {

@@ -23,6 +23,13 @@ type Config struct {
 	Addr string
 	// DatabaseURL is a Postgres URL (DATABASE_URL); empty means the embedded server.
 	DatabaseURL string
+	// DBMaxConns caps this node's pool of Postgres connections
+	// (CAMPUS_DB_MAX_CONNS, default 50). Every node opens up to this many
+	// plus its LISTEN connections, so nodes × (DBMaxConns + those) must fit
+	// the server's max_connections (README, Configuration). At least 10:
+	// the writer alone runs up to four transactions at once, and sign-ins,
+	// pages and the outboxes need theirs beside them.
+	DBMaxConns int
 	// DataDir holds postgres/, media/, search/, mail/ and secret (CAMPUS_DATA_DIR, default "./var").
 	DataDir string
 	// PublicOrigin is the origin browsers use, e.g. https://campus.example.edu
@@ -177,6 +184,7 @@ func Load(getenv func(string) string) (Config, error) {
 	c := Config{
 		Addr:                  r.addr("CAMPUS_ADDR", ":8080"),
 		DatabaseURL:           r.dbURL("DATABASE_URL"),
+		DBMaxConns:            r.intRange("CAMPUS_DB_MAX_CONNS", 50, 10, 10_000),
 		DataDir:               dataDir,
 		PublicOrigin:          r.origin("CAMPUS_PUBLIC_ORIGIN"),
 		SMTPURL:               r.smtpURL("CAMPUS_SMTP_URL"),

@@ -19,7 +19,7 @@ func TestLoadDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Addr != ":8080" || c.DataDir != "./var" || c.DatabaseURL != "" || c.LogLevel != zerolog.InfoLevel ||
-		!c.RateLimits || c.ProductName != "Campus" || c.ShutdownTimeout != 20*time.Second {
+		!c.RateLimits || c.ProductName != "Campus" || c.ShutdownTimeout != 20*time.Second || c.DBMaxConns != 50 {
 		t.Fatalf("unexpected defaults: %+v", c)
 	}
 	if c.MediaDir() != "var/media" || c.PostgresDir() != "var/postgres" || c.SecretPath() != "var/secret" {
@@ -42,6 +42,7 @@ func TestLoadValues(t *testing.T) {
 		"CAMPUS_CLUSTER_TLS_CA":   "/etc/campus/tls/ca.pem",
 		"CAMPUS_CLUSTER_TLS_CERT": "/etc/campus/tls/tls.crt",
 		"CAMPUS_CLUSTER_TLS_KEY":  "/etc/campus/tls/tls.key",
+		"CAMPUS_DB_MAX_CONNS":     "10",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +50,8 @@ func TestLoadValues(t *testing.T) {
 	if c.Addr != "127.0.0.1:9090" || c.PublicOrigin != "https://campus.example.edu" || c.LogLevel != zerolog.DebugLevel ||
 		c.RateLimits || len(c.TrustedProxies) != 2 || len(c.ClusterHosts) != 2 || c.SupportEmail != "help@example.edu" ||
 		c.PprofAddr != "127.0.0.1:6060" || c.ClusterTLSCA != "/etc/campus/tls/ca.pem" ||
-		c.ClusterTLSCert != "/etc/campus/tls/tls.crt" || c.ClusterTLSKey != "/etc/campus/tls/tls.key" || c.ClusterInsecure {
+		c.ClusterTLSCert != "/etc/campus/tls/tls.crt" || c.ClusterTLSKey != "/etc/campus/tls/tls.key" || c.ClusterInsecure ||
+		c.DBMaxConns != 10 {
 		t.Fatalf("unexpected: %+v", c)
 	}
 }
@@ -72,6 +74,9 @@ func TestLoadRejects(t *testing.T) {
 		{"rate limits", "CAMPUS_RATE_LIMITS", "maybe"},
 		{"proxies", "CAMPUS_TRUSTED_PROXIES", "10.0.0.0/8,banana"},
 		{"conns", "CAMPUS_MAX_CONNS_PER_IP", "-1"},
+		{"db conns below the writer's need", "CAMPUS_DB_MAX_CONNS", "9"},
+		{"db conns not a number", "CAMPUS_DB_MAX_CONNS", "lots"},
+		{"db conns too many", "CAMPUS_DB_MAX_CONNS", "10001"},
 		{"timeout", "CAMPUS_SHUTDOWN_TIMEOUT", "soon"},
 		{"drain delay", "CAMPUS_DRAIN_DELAY", "-1s"},
 		{"drain delay past the shutdown timeout", "CAMPUS_DRAIN_DELAY", "20s"},

@@ -37,6 +37,9 @@ var mayImport = map[string][]string{
 	"campus/docs":               {},
 	"campus/faults":             {},
 	"campus/deploy/kubernetes":  {},
+	// The container image's builder and its command (make image).
+	"campus/deploy/image":         {},
+	"campus/deploy/image/mkimage": {"deploy/image"},
 	// Test servers and clients, for tests only.
 	"campus/persistence/pgserver": {},
 	"campus/mail/smtptest":        {},

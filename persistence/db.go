@@ -17,9 +17,10 @@ import (
 )
 
 const (
-	// maxOpenConns sizes the pool for a busy node; three nodes stay well
-	// inside the embedded server's max_connections of 200.
-	maxOpenConns = 50
+	// DefaultMaxConns sizes the pool for a busy node (CAMPUS_DB_MAX_CONNS'
+	// default); three nodes stay well inside the embedded server's
+	// max_connections of 200.
+	DefaultMaxConns = 50
 	// readTimeout is a backstop against a connection that hangs; a query
 	// is normally bounded by its context. A URL's read_timeout wins.
 	readTimeout = 2 * time.Minute
@@ -27,16 +28,38 @@ const (
 	slowQuery = 500 * time.Millisecond
 )
 
+// Option changes how Open sets up the pool.
+type Option func(*options)
+
+type options struct {
+	maxConns int
+}
+
+// MaxConns caps the pool at n open connections (DefaultMaxConns without
+// it; n < 1 keeps the default). The LISTEN connections of pgdriver's
+// listeners are opened beside the pool and are not counted in n.
+func MaxConns(n int) Option {
+	return func(o *options) {
+		if n > 0 {
+			o.maxConns = n
+		}
+	}
+}
+
 // Open connects to the database at url (a postgres:// URL as pgdriver reads
 // it) and checks that it answers.
-func Open(ctx context.Context, url string, log zerolog.Logger) (*bun.DB, error) {
+func Open(ctx context.Context, url string, log zerolog.Logger, opts ...Option) (*bun.DB, error) {
+	o := options{maxConns: DefaultMaxConns}
+	for _, opt := range opts {
+		opt(&o)
+	}
 	c, err := connector(url)
 	if err != nil {
 		return nil, err
 	}
 	sqldb := sql.OpenDB(c)
-	sqldb.SetMaxOpenConns(maxOpenConns)
-	sqldb.SetMaxIdleConns(maxOpenConns)
+	sqldb.SetMaxOpenConns(o.maxConns)
+	sqldb.SetMaxIdleConns(o.maxConns)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	db := bun.NewDB(sqldb, pgdialect.New())
 	db.AddQueryHook(slowQueryHook{log: log})

@@ -33,6 +33,7 @@ import (
 
 // manifests holds every object found, by kind.
 type manifests struct {
+	namespaces  []*corev1.Namespace
 	deployments []*appsv1.Deployment
 	services    []*corev1.Service
 	accounts    []*corev1.ServiceAccount
@@ -52,6 +53,10 @@ func (m *manifests) decode(doc []byte) error {
 	}
 	strict := func(obj any) error { return yaml.UnmarshalStrict(doc, obj) }
 	switch tm.APIVersion + " " + tm.Kind {
+	case "v1 Namespace":
+		var o corev1.Namespace
+		m.namespaces = append(m.namespaces, &o)
+		return strict(&o)
 	case "apps/v1 Deployment":
 		var o appsv1.Deployment
 		m.deployments = append(m.deployments, &o)
@@ -90,7 +95,7 @@ func (m *manifests) decode(doc []byte) error {
 
 var docSep = regexp.MustCompile(`(?m)^---\s*$`)
 
-func load(t *testing.T) *manifests {
+func load(t testing.TB) *manifests {
 	t.Helper()
 	files, err := filepath.Glob("*.yaml")
 	if err != nil || len(files) == 0 {
@@ -147,10 +152,10 @@ func TestStrictDecodingRejectsMistakes(t *testing.T) {
 
 func TestManifests(t *testing.T) {
 	m := load(t)
-	if len(m.deployments) != 1 || len(m.services) != 1 || len(m.accounts) != 1 || len(m.roles) != 1 ||
+	if len(m.namespaces) != 1 || len(m.deployments) != 1 || len(m.services) != 1 || len(m.accounts) != 1 || len(m.roles) != 1 ||
 		len(m.bindings) != 1 || len(m.pdbs) != 1 || len(m.hpas) != 1 || len(m.policies) != 2 {
-		t.Fatalf("want one of each object and two network policies, got %d deployments, %d services, %d service accounts, %d roles, %d bindings, %d PDBs, %d HPAs, %d network policies",
-			len(m.deployments), len(m.services), len(m.accounts), len(m.roles), len(m.bindings), len(m.pdbs), len(m.hpas), len(m.policies))
+		t.Fatalf("want one of each object and two network policies, got %d namespaces, %d deployments, %d services, %d service accounts, %d roles, %d bindings, %d PDBs, %d HPAs, %d network policies",
+			len(m.namespaces), len(m.deployments), len(m.services), len(m.accounts), len(m.roles), len(m.bindings), len(m.pdbs), len(m.hpas), len(m.policies))
 	}
 	d := m.deployments[0]
 	pod := d.Spec.Template
@@ -221,26 +226,9 @@ func TestManifests(t *testing.T) {
 	})
 
 	t.Run("the environment is a valid campus configuration", func(t *testing.T) {
-		env := envOf(c)
-		// What the kubelet fills in: the pod IP, and the Secrets' values.
-		subst := map[string]string{
-			"POD_IP":                "10.1.2.3",
-			"DATABASE_URL":          "postgres://campus:secret@postgres:5432/campus",
-			"CAMPUS_MEDIA_URL":      "s3://campus-media?endpoint=https://s3.campus.example:9000&region=us-east-1",
-			"AWS_ACCESS_KEY_ID":     "campus",
-			"AWS_SECRET_ACCESS_KEY": "sample-secret",
-		}
-		for _, e := range c.Env {
-			if e.ValueFrom != nil {
-				v, ok := subst[e.Name]
-				if !ok {
-					t.Fatalf("no sample value for %s (from %v)", e.Name, e.ValueFrom)
-				}
-				env[e.Name] = v
-			}
-		}
-		for k, v := range env {
-			env[k] = strings.ReplaceAll(v, "$(POD_IP)", subst["POD_IP"])
+		env, err := resolvedEnv(c)
+		if err != nil {
+			t.Fatal(err)
 		}
 		cfg, err := config.Load(func(k string) string { return env[k] })
 		if err != nil {
@@ -359,6 +347,34 @@ func TestManifests(t *testing.T) {
 			t.Errorf("binding subjects %+v, want the service account %s", b.Subjects, sa)
 		}
 	})
+}
+
+// samples are what the kubelet fills in: the pod IP, and the Secrets' values.
+var samples = map[string]string{
+	"POD_IP":                "10.1.2.3",
+	"DATABASE_URL":          "postgres://campus:secret@postgres:5432/campus?sslmode=verify-full&sslrootcert=/etc/campus/pg-ca.crt",
+	"CAMPUS_MEDIA_URL":      "s3://campus-media?endpoint=https://s3.campus.example:9000&region=us-east-1",
+	"AWS_ACCESS_KEY_ID":     "campus",
+	"AWS_SECRET_ACCESS_KEY": "sample-secret",
+}
+
+// resolvedEnv is the container's environment as the process sees it, the
+// references filled in with samples.
+func resolvedEnv(c corev1.Container) (map[string]string, error) {
+	env := envOf(c)
+	for _, e := range c.Env {
+		if e.ValueFrom != nil {
+			v, ok := samples[e.Name]
+			if !ok {
+				return nil, fmt.Errorf("no sample value for %s (from %v)", e.Name, e.ValueFrom)
+			}
+			env[e.Name] = v
+		}
+	}
+	for k, v := range env {
+		env[k] = strings.ReplaceAll(v, "$(POD_IP)", samples["POD_IP"])
+	}
+	return env, nil
 }
 
 // envOf answers the container's literal env values.
