@@ -7,7 +7,7 @@
 //	campus reindex   rebuild the search index from the database
 //	campus backup    write the database and media files into a directory
 //	campus restore   put a backup back into an empty database and data dir
-//	campus admin grant EMAIL   make an account an admin (the first admin)
+//	campus admin …   grant and revoke roles, suspend, list accounts (nodes may run)
 //	campus version   print the version
 package main
 
@@ -42,7 +42,9 @@ Usage:
                         then run "campus reindex"
   campus admin grant EMAIL
                         make the account with EMAIL an admin (admins then
-                        grant moderators in the app)
+                        grant moderators in the app); also revoke, suspend,
+                        unsuspend, users list: "campus admin -h". Works while
+                        nodes run, on the database they use
   campus version        print the version
   campus help           show this help
 
@@ -69,7 +71,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "version", "--version":
 		fmt.Fprintln(stdout, "campus", version)
 		return 0
-	case "serve", "migrate", "reindex", "backup", "restore", "admin":
+	case "admin":
+		return runAdmin(rest, stdout, stderr) // admincmd.go
+	case "serve", "migrate", "reindex", "backup", "restore":
 	default:
 		fmt.Fprintf(stderr, "campus: unknown command %q\n\n%s", cmd, usage)
 		return 2
@@ -87,13 +91,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		dir = fs.Arg(0)
-	}
-	if cmd == "admin" {
-		if fs.NArg() != 2 || fs.Arg(0) != "grant" || fs.Arg(1) == "" {
-			fmt.Fprintln(stderr, "campus admin: want \"grant EMAIL\", e.g. campus admin grant dean@uni.edu")
-			return 2
-		}
-		dir = fs.Arg(1) // the e-mail address
 	}
 
 	cfg, err := config.Load(os.Getenv)
@@ -115,8 +112,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runBackup(ctx, cfg, log, dir, stderr)
 	case "restore":
 		err = runRestore(ctx, cfg, log, dir, stderr)
-	case "admin":
-		err = grantAdmin(ctx, cfg, log, dir, stdout)
 	case "serve":
 		err = serve(ctx, cfg, log, stdout)
 	}

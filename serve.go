@@ -387,19 +387,3 @@ func publicURL(cfg config.Config, addr net.Addr) string {
 	}
 	return "http://" + net.JoinHostPort(host, port)
 }
-
-// grantAdmin makes the account with email an admin: how the first admin is
-// set (`campus admin grant EMAIL`); admins grant moderators in the app.
-func grantAdmin(ctx context.Context, cfg config.Config, log zerolog.Logger, email string, stdout io.Writer) error {
-	db, closeDB, err := openDatabase(ctx, cfg, log)
-	defer closeDB()
-	if err != nil {
-		return err
-	}
-	id, err := app.GrantAdmin(ctx, db, email)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "%s (%s) is an admin\n", email, id)
-	return nil
-}

@@ -23,7 +23,17 @@ const (
 	ActionUnsuspend       = "unsuspend"
 	ActionGrantModerator  = "grant_moderator"
 	ActionRevokeModerator = "revoke_moderator"
+	ActionGrantAdmin      = "grant_admin"
+	ActionRevokeAdmin     = "revoke_admin"
+	ActionResetSessions   = "reset_sessions"
 )
+
+// MsgBadRole answers a role other than moderator or admin.
+const MsgBadRole = "role must be moderator or admin"
+
+// OperatorName is who the audit log names for what `campus admin` did on
+// the command line (its entries have no acting account).
+const OperatorName = "Operator (campus admin)"
 
 var (
 	errNotModerator     = domain.Forbidden(domain.MsgNotModerator)
@@ -332,16 +342,30 @@ func (m *Moderation) Suspend(ctx context.Context, p Principal, userID uuid.UUID,
 	if userID == p.UserID {
 		return ActionResult{}, errActOnSelf
 	}
+	n, err := suspendAccount(ctx, m.d.DB, p.UserID, userID, in, m.now())
+	if err != nil {
+		return ActionResult{}, err
+	}
+	m.d.Sessions.Forget(userID)
+	m.d.Log.Info().Str("moderator_id", p.UserID.String()).Str("user_id", userID.String()).Msg("account suspended")
+	return ActionResult{Message: "Account suspended", Reports: n}, nil
+}
+
+// suspendAccount suspends userID on actor's behalf (uuid.Nil: the operator,
+// `campus admin suspend`) and answers how many open reports it closed. The
+// revocation's NOTIFY fires at commit: every node drops the cached token
+// version and closes the user's sockets.
+func suspendAccount(ctx context.Context, db *bun.DB, actor, userID uuid.UUID, in domain.ModerationInput, now time.Time) (int, error) {
 	reason, err := in.ValidateReason()
 	if err != nil {
-		return ActionResult{}, err
+		return 0, err
 	}
-	until, err := in.SuspensionEnd(m.now())
+	until, err := in.SuspensionEnd(now)
 	if err != nil {
-		return ActionResult{}, err
+		return 0, err
 	}
 	var n int
-	err = m.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := persistence.UserByID(ctx, tx, userID); err != nil {
 			if isNotFound(err) {
 				return errUserNotFound
@@ -355,30 +379,24 @@ func (m *Moderation) Suspend(ctx context.Context, p Principal, userID uuid.UUID,
 		if target.Moderator {
 			return errCannotSuspendMod
 		}
-		if err := persistence.SuspendUser(ctx, tx, userID, until, reason, p.UserID); err != nil {
+		if err := persistence.SuspendUser(ctx, tx, userID, until, reason, actor); err != nil {
 			return err
 		}
-		if n, err = persistence.ResolveReportsAbout(ctx, tx, userID, p.UserID); err != nil {
+		if n, err = persistence.ResolveReportsAbout(ctx, tx, userID, actor); err != nil {
 			return err
 		}
 		snapshot := "for good"
 		if until != nil {
 			snapshot = "until " + until.UTC().Format(time.RFC3339)
 		}
-		if err := persistence.InsertAudit(ctx, tx, &persistence.AuditEntry{ActorID: p.UserID, Action: ActionSuspend,
+		if err := persistence.InsertAudit(ctx, tx, &persistence.AuditEntry{ActorID: actor, Action: ActionSuspend,
 			ItemType: string(domain.ItemProfile), ItemID: userID, TargetID: userID, Reason: reason, Snapshot: snapshot}); err != nil {
 			return err
 		}
-		// The NOTIFY fires at commit: every node drops the cached version
-		// and closes the user's sockets.
-		return m.d.Sessions.Revoke(ctx, tx, userID)
+		_, err = persistence.RevokeTokens(ctx, tx, userID)
+		return err
 	})
-	if err != nil {
-		return ActionResult{}, err
-	}
-	m.d.Sessions.Forget(userID)
-	m.d.Log.Info().Str("moderator_id", p.UserID.String()).Str("user_id", userID.String()).Msg("account suspended")
-	return ActionResult{Message: "Account suspended", Reports: n}, nil
+	return n, err
 }
 
 // Unsuspend lifts a suspension.
@@ -386,11 +404,20 @@ func (m *Moderation) Unsuspend(ctx context.Context, p Principal, userID uuid.UUI
 	if err := m.requireModerator(ctx, p); err != nil {
 		return ActionResult{}, err
 	}
-	reason, err := in.ValidateReason()
-	if err != nil {
+	if err := unsuspendAccount(ctx, m.d.DB, p.UserID, userID, in); err != nil {
 		return ActionResult{}, err
 	}
-	err = m.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return ActionResult{Message: "Suspension lifted"}, nil
+}
+
+// unsuspendAccount lifts userID's suspension on actor's behalf (uuid.Nil:
+// the operator).
+func unsuspendAccount(ctx context.Context, db *bun.DB, actor, userID uuid.UUID, in domain.ModerationInput) error {
+	reason, err := in.ValidateReason()
+	if err != nil {
+		return err
+	}
+	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		ok, err := persistence.UnsuspendUser(ctx, tx, userID)
 		if err != nil {
 			return err
@@ -398,13 +425,9 @@ func (m *Moderation) Unsuspend(ctx context.Context, p Principal, userID uuid.UUI
 		if !ok {
 			return errNotSuspended
 		}
-		return persistence.InsertAudit(ctx, tx, &persistence.AuditEntry{ActorID: p.UserID, Action: ActionUnsuspend,
+		return persistence.InsertAudit(ctx, tx, &persistence.AuditEntry{ActorID: actor, Action: ActionUnsuspend,
 			ItemType: string(domain.ItemProfile), ItemID: userID, TargetID: userID, Reason: reason})
 	})
-	if err != nil {
-		return ActionResult{}, err
-	}
-	return ActionResult{Message: "Suspension lifted"}, nil
 }
 
 // SetModerator grants (on) or revokes (off) the moderator capability; admins only.
@@ -415,38 +438,59 @@ func (m *Moderation) SetModerator(ctx context.Context, p Principal, userID uuid.
 	if userID == p.UserID {
 		return ActionResult{}, errActOnSelf
 	}
-	reason := strings.TrimSpace(in.Reason)
+	if _, err := setCapability(ctx, m.d.DB, p.UserID, userID, domain.CapModerator, on, in.Reason); err != nil {
+		return ActionResult{}, err
+	}
+	if on {
+		return ActionResult{Message: "Moderator added"}, nil
+	}
+	return ActionResult{Message: "Moderator removed"}, nil
+}
+
+// capabilityActions are the audit actions of granting and revoking each
+// capability.
+var capabilityActions = map[string][2]string{
+	domain.CapModerator: {ActionGrantModerator, ActionRevokeModerator},
+	domain.CapAdmin:     {ActionGrantAdmin, ActionRevokeAdmin},
+}
+
+// setCapability grants (on) or revokes a capability of userID, a verified
+// account, on actor's behalf (uuid.Nil: the operator), with an audit entry
+// when it changed; it answers whether it did. The reason is optional.
+func setCapability(ctx context.Context, db *bun.DB, actor, userID uuid.UUID, capability string, on bool, reason string) (bool, error) {
+	actions, ok := capabilityActions[capability]
+	if !ok {
+		return false, domain.InvalidField("role", MsgBadRole)
+	}
+	reason = strings.TrimSpace(reason)
 	if !domain.ValidText(reason) || len([]rune(reason)) > domain.MaxModerationReason {
-		return ActionResult{}, domain.InvalidField("reason", domain.MsgModerationLong)
+		return false, domain.InvalidField("reason", domain.MsgModerationLong)
 	}
-	action, msg := ActionGrantModerator, "Moderator added"
+	action := actions[0]
 	if !on {
-		action, msg = ActionRevokeModerator, "Moderator removed"
+		action = actions[1]
 	}
-	err := m.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	var changed bool
+	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := persistence.VerifiedUserByID(ctx, tx, userID); err != nil {
 			if isNotFound(err) {
 				return errUserNotFound
 			}
 			return err
 		}
-		var changed bool
 		var err error
 		if on {
-			changed, err = persistence.GrantCapability(ctx, tx, userID, domain.CapModerator, p.UserID)
+			changed, err = persistence.GrantCapability(ctx, tx, userID, capability, actor)
 		} else {
-			changed, err = persistence.RevokeCapability(ctx, tx, userID, domain.CapModerator)
+			changed, err = persistence.RevokeCapability(ctx, tx, userID, capability)
 		}
 		if err != nil || !changed {
 			return err
 		}
-		return persistence.InsertAudit(ctx, tx, &persistence.AuditEntry{ActorID: p.UserID, Action: action,
+		return persistence.InsertAudit(ctx, tx, &persistence.AuditEntry{ActorID: actor, Action: action,
 			ItemType: string(domain.ItemProfile), ItemID: userID, TargetID: userID, Reason: reason})
 	})
-	if err != nil {
-		return ActionResult{}, err
-	}
-	return ActionResult{Message: msg}, nil
+	return changed, err
 }
 
 // Moderators lists who holds the moderator capability; admins only.
@@ -490,25 +534,12 @@ func (m *Moderation) Audit(ctx context.Context, p Principal, limit int, cursor s
 		if r.TargetID != uuid.Nil {
 			v.TargetID = r.TargetID.String()
 		}
+		if r.ActorID == uuid.Nil {
+			v.ActorName = OperatorName
+		}
 		out.Entries = append(out.Entries, v)
 	}
 	return out, nil
-}
-
-// GrantAdmin makes the account with email an admin: the `campus admin
-// grant EMAIL` command, which sets the first admin.
-func GrantAdmin(ctx context.Context, db bun.IDB, email string) (uuid.UUID, error) {
-	u, err := persistence.UserByEmail(ctx, db, strings.TrimSpace(email))
-	if err != nil {
-		if isNotFound(err) {
-			return uuid.Nil, domain.NotFound("No account has that e-mail address")
-		}
-		return uuid.Nil, err
-	}
-	if _, err := persistence.GrantCapability(ctx, db, u.ID, domain.CapAdmin, uuid.Nil); err != nil {
-		return uuid.Nil, err
-	}
-	return u.ID, nil
 }
 
 // suspensionRefusal answers the login refusal of a suspended account, or nil.
