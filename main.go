@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/mattn/go-isatty"
 	"github.com/rs/zerolog"
@@ -130,6 +131,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
+// logTimeFormat is the logs' timestamp: UTC to the millisecond.
+const logTimeFormat = "2006-01-02T15:04:05.000Z07:00"
+
 func newLogger(cfg config.Config, w io.Writer) zerolog.Logger {
 	format := cfg.LogFormat
 	if format == "" {
@@ -141,5 +145,9 @@ func newLogger(cfg config.Config, w io.Writer) zerolog.Logger {
 	if format == "console" {
 		w = zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05.000"}
 	}
+	// Millisecond timestamps (RFC 3339 with .000): a second is too coarse
+	// to order one request's lines against another node's.
+	zerolog.TimeFieldFormat = logTimeFormat
+	zerolog.TimestampFunc = func() time.Time { return time.Now().UTC() }
 	return zerolog.New(w).Level(cfg.LogLevel).With().Timestamp().Logger()
 }

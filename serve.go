@@ -201,6 +201,12 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	}()
 
 	sockets := realtime.New(node.Cluster.ActorSystem, hub, log, realtime.Options{})
+
+	// Readiness names each dependency's state; the heartbeat (the admins'
+	// system page, the metrics) reads the node's figures (monitoring.go).
+	ready := readinessChecks(db, searchIdx, node, mailSender, store)
+	status := startNodeStatus(cfg, db, log, node, live, sockets, searchIdx, ready, ln.Addr().String())
+	defer stopNodeStatus(status)
 	accounts := app.NewAccounts(app.AccountsDeps{
 		DB: db, Hasher: app.NewHasher(runtime.NumCPU()), Sessions: sessions, Mail: mailSender, Media: store,
 		CodeKey: keys.Code, Product: cfg.ProductName, RateLimits: cfg.RateLimits, Log: log,
@@ -226,22 +232,14 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Safety:   app.NewSafety(app.SafetyDeps{DB: db, Gates: gates, Log: log}),
 		Moderation: app.NewModeration(app.ModerationDeps{DB: db, Sessions: sessions, Pusher: live, Grains: live,
 			Counts: live, Gates: gates, Log: log}),
-		Groups: app.NewGroups(app.GroupsDeps{DB: db, Media: store, Pusher: live, Index: searchIdx, Log: log}),
-		Push:   app.NewPush(app.PushDeps{DB: db, VAPID: keys.VAPID, AllowLoopbackHTTP: cfg.PushAllowLoopbackHTTP}),
-		Ready: func(ctx context.Context) error {
-			if err := db.PingContext(ctx); err != nil {
-				return &httpapi.NotReady{Check: "database", Err: err}
-			}
-			if err := searchIdx.Ready(); err != nil {
-				return &httpapi.NotReady{Check: "search", Err: err}
-			}
-			if err := node.Ready(); err != nil {
-				return &httpapi.NotReady{Check: "cluster", Err: err}
-			}
-			return nil
-		},
-		Members: node.Members,
-		Collectors: []prometheus.Collector{
+		Groups:  app.NewGroups(app.GroupsDeps{DB: db, Media: store, Pusher: live, Index: searchIdx, Log: log}),
+		Push:    app.NewPush(app.PushDeps{DB: db, VAPID: keys.VAPID, AllowLoopbackHTTP: cfg.PushAllowLoopbackHTTP}),
+		Admin:   app.NewAdmin(app.AdminDeps{DB: db, Sessions: sessions, Log: log}),
+		Ready:   ready,
+		Members: node.Addresses,
+		Version: version,
+		Node:    node.Address(),
+		Collectors: append([]prometheus.Collector{
 			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_post_transactions_total",
 				Help: "Post grain transactions (batches of likes and comments) this node ran."},
 				func() float64 { return float64(live.Stats().Batches) }),
@@ -269,8 +267,15 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "campus_cluster_members",
 				Help: "Cluster members this node sees."},
 				func() float64 { return float64(node.Members()) }),
-		},
+		}, monitoringCollectors(db, node, status)...), // monitoring.go
 	})
+	if cfg.MetricsAddr != "" {
+		stopMetrics, err := serveMetrics(cfg.MetricsAddr, srv.MetricsHandler(), log) // monitoring.go
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
+	}
 	if cfg.PprofAddr != "" {
 		stopPprof, err := servePprof(cfg.PprofAddr, log)
 		if err != nil {
@@ -303,7 +308,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	if cfg.DrainDelay > 0 {
 		// Ready answers 503 while everything else is still served, until a
 		// load balancer polling it has stopped sending here.
-		log.Info().Dur("delay", cfg.DrainDelay).Msg("draining: ready answers 503")
+		log.Info().Int64("delay_ms", cfg.DrainDelay.Milliseconds()).Msg("draining: ready answers 503")
 		select {
 		case <-time.After(cfg.DrainDelay):
 		case <-sctx.Done():

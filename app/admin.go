@@ -334,10 +334,10 @@ func (a *Admin) Groups(ctx context.Context, p Principal, q string, limit int, cu
 
 // NodeView is one node on the system page: its heartbeat.
 type NodeView struct {
-	Node      string      `json:"node"`
-	Version   string      `json:"version"`
-	StartedAt time.Time   `json:"startedAt"`
-	UpdatedAt time.Time   `json:"updatedAt"`
+	Node      string    `json:"node"`
+	Version   string    `json:"version"`
+	StartedAt time.Time `json:"startedAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
 	// AgeMs is how long ago the node last reported; Stale is set once
 	// that is several heartbeats ago (the node is stuck, cut off or gone).
 	AgeMs   int64       `json:"ageMs"`
