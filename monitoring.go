@@ -17,7 +17,6 @@ import (
 	"campus/actors"
 	"campus/app"
 	"campus/cluster"
-	"campus/config"
 	"campus/httpapi"
 	"campus/media"
 	"campus/realtime"
@@ -57,7 +56,7 @@ func firstFailure(checks []httpapi.Check) error {
 }
 
 // startNodeStatus starts the node's heartbeat.
-func startNodeStatus(cfg config.Config, db *bun.DB, log zerolog.Logger, node *cluster.Node, live *actors.Live,
+func startNodeStatus(db *bun.DB, log zerolog.Logger, node *cluster.Node, live *actors.Live,
 	sockets *realtime.Sockets, idx *searchindex.Index, ready func(context.Context) []httpapi.Check, httpAddr string,
 ) *app.NodeStatus {
 	s := app.NewNodeStatus(app.NodeStatusOptions{
@@ -113,7 +112,7 @@ func monitoringCollectors(db *bun.DB, node *cluster.Node, status *app.NodeStatus
 			func(s app.NodeSample) float64 { return float64(s.Database.MailOutbox) }),
 		gauge("campus_push_outbox_depth", "Web Push messages waiting for delivery, all nodes (sampled).",
 			func(s app.NodeSample) float64 { return float64(s.Database.PushOutbox) }),
-		gauge("campus_search_index_lag_entries", "Search outbox entries this node's index has not applied yet (sampled).",
+		gauge("campus_search_index_lag_entries", "Search outbox ids above what this node's index has applied (sampled; rolled-back ids count until they age out).",
 			func(s app.NodeSample) float64 { return float64(s.Figures.IndexLag) }),
 		gauge("campus_search_index_lag_seconds", "Age of the oldest search outbox entry this node's index has not applied (sampled).",
 			func(s app.NodeSample) float64 { return float64(s.Figures.IndexLagMs) / 1000 }),

@@ -205,7 +205,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	// Readiness names each dependency's state; the heartbeat (the admins'
 	// system page, the metrics) reads the node's figures (monitoring.go).
 	ready := readinessChecks(db, searchIdx, node, mailSender, store)
-	status := startNodeStatus(cfg, db, log, node, live, sockets, searchIdx, ready, ln.Addr().String())
+	status := startNodeStatus(db, log, node, live, sockets, searchIdx, ready, ln.Addr().String())
 	defer stopNodeStatus(status)
 	accounts := app.NewAccounts(app.AccountsDeps{
 		DB: db, Hasher: app.NewHasher(runtime.NumCPU()), Sessions: sessions, Mail: mailSender, Media: store,
@@ -232,13 +232,8 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Safety:   app.NewSafety(app.SafetyDeps{DB: db, Gates: gates, Log: log}),
 		Moderation: app.NewModeration(app.ModerationDeps{DB: db, Sessions: sessions, Pusher: live, Grains: live,
 			Counts: live, Gates: gates, Log: log}),
-		Groups:  app.NewGroups(app.GroupsDeps{DB: db, Media: store, Pusher: live, Index: searchIdx, Log: log}),
-		Push:    app.NewPush(app.PushDeps{DB: db, VAPID: keys.VAPID, AllowLoopbackHTTP: cfg.PushAllowLoopbackHTTP}),
-		Admin:   app.NewAdmin(app.AdminDeps{DB: db, Sessions: sessions, Log: log}),
-		Ready:   ready,
-		Members: node.Addresses,
-		Version: version,
-		Node:    node.Address(),
+		Groups: app.NewGroups(app.GroupsDeps{DB: db, Media: store, Pusher: live, Index: searchIdx, Log: log}),
+		Push:   app.NewPush(app.PushDeps{DB: db, VAPID: keys.VAPID, AllowLoopbackHTTP: cfg.PushAllowLoopbackHTTP}),
 		Collectors: append([]prometheus.Collector{
 			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_post_transactions_total",
 				Help: "Post grain transactions (batches of likes and comments) this node ran."},
@@ -268,6 +263,11 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 				Help: "Cluster members this node sees."},
 				func() float64 { return float64(node.Members()) }),
 		}, monitoringCollectors(db, node, status)...), // monitoring.go
+		Admin:   app.NewAdmin(app.AdminDeps{DB: db, Sessions: sessions, Log: log}),
+		Ready:   ready,
+		Members: node.Addresses,
+		Version: version,
+		Node:    node.Address(),
 	})
 	if cfg.MetricsAddr != "" {
 		stopMetrics, err := serveMetrics(cfg.MetricsAddr, srv.MetricsHandler(), log) // monitoring.go
