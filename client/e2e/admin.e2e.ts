@@ -1,4 +1,4 @@
-// Issue 26 §5, the admins' console in Chromium on the shared server: the
+// Issue 26 (part 5), the admins' console in Chromium on the shared server: the
 // first admin is made with `campus admin grant` while the server runs (on
 // its embedded Postgres); a member who is not an admin is told /admin is
 // not for them and has no menu entry; the admin opens the console from the
