@@ -9,7 +9,7 @@ LDFLAGS := -X main.version=$(VERSION)
 # The container image's name; deploy/kubernetes runs campus:latest.
 IMAGE   ?= campus:latest
 
-.PHONY: help run cluster test build image image-test client client-deps system system-browser system-etcd vet test-go fuzz fuzz-smoke test-client e2e bench soak clean generate
+.PHONY: help run cluster test build image image-test client client-deps system system-browser system-etcd system-prometheus vet test-go fuzz fuzz-smoke test-client e2e bench soak clean generate
 
 help:
 	@echo "make run    build everything and start Campus on the embedded Postgres"
@@ -52,6 +52,10 @@ system-browser:
 system-etcd:
 	@scripts/ensure-system.sh --etcd
 
+# promtool checks deploy/monitoring's alert rules (deploy/monitoring/monitoring_test.go).
+system-prometheus:
+	@scripts/ensure-system.sh --prometheus
+
 # npm ci only when the lock file changed since the last install.
 client-deps: client/node_modules/.campus-installed
 client/node_modules/.campus-installed: client/package-lock.json
@@ -62,7 +66,7 @@ client: client-deps
 	cd client && npm run build
 
 ## test: everything the CI runs.
-test: system system-browser system-etcd client build vet test-go fuzz-smoke test-client e2e
+test: system system-browser system-etcd system-prometheus client build vet test-go fuzz-smoke test-client e2e
 
 vet:
 	$(GO) vet ./...

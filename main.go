@@ -7,7 +7,7 @@
 //	campus reindex   rebuild the search index from the database
 //	campus backup    write the database and media files into a directory
 //	campus restore   put a backup back into an empty database and data dir
-//	campus admin grant EMAIL   make an account an admin (the first admin)
+//	campus admin …   grant and revoke roles, suspend, list accounts (nodes may run)
 //	campus cluster certs DIR   make the cluster's CA and node certificate
 //	campus version   print the version
 package main
@@ -42,11 +42,13 @@ Usage:
   campus migrate        run database migrations, then exit
   campus reindex        rebuild the search index from the database (stop the node first)
   campus backup DIR     write the database and media files into DIR (new or empty)
-  campus restore DIR    put the backup in DIR into an empty database and data dir,
-                        then run "campus reindex"
+  campus restore DIR    put the backup in DIR into an empty database and data dir
+                        (the search index rebuilds itself at the next start)
   campus admin grant EMAIL
                         make the account with EMAIL an admin (admins then
-                        grant moderators in the app)
+                        grant moderators in the app); also revoke, suspend,
+                        unsuspend, users list: "campus admin -h". Works while
+                        nodes run, on the database they use
   campus cluster certs DIR
                         write a cluster CA and the node certificate every node
                         presents on remoting into DIR; run again to renew the
@@ -77,9 +79,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "version", "--version":
 		fmt.Fprintln(stdout, "campus", version)
 		return 0
+	case "admin":
+		return runAdmin(rest, stdout, stderr) // admincmd.go
 	case "cluster":
 		return clusterCommand(rest, stdout, stderr)
-	case "serve", "migrate", "reindex", "backup", "restore", "admin":
+	case "serve", "migrate", "reindex", "backup", "restore":
 	default:
 		fmt.Fprintf(stderr, "campus: unknown command %q\n\n%s", cmd, usage)
 		return 2
@@ -97,13 +101,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		dir = fs.Arg(0)
-	}
-	if cmd == "admin" {
-		if fs.NArg() != 2 || fs.Arg(0) != "grant" || fs.Arg(1) == "" {
-			fmt.Fprintln(stderr, "campus admin: want \"grant EMAIL\", e.g. campus admin grant dean@uni.edu")
-			return 2
-		}
-		dir = fs.Arg(1) // the e-mail address
 	}
 
 	cfg, err := config.Load(os.Getenv)
@@ -125,8 +122,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runBackup(ctx, cfg, log, dir, stderr)
 	case "restore":
 		err = runRestore(ctx, cfg, log, dir, stderr)
-	case "admin":
-		err = grantAdmin(ctx, cfg, log, dir, stdout)
 	case "serve":
 		err = serve(ctx, cfg, log, stdout)
 	}
@@ -145,6 +140,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
+// logTimeFormat is the logs' timestamp: UTC to the millisecond.
+const logTimeFormat = "2006-01-02T15:04:05.000Z07:00"
+
 func newLogger(cfg config.Config, w io.Writer) zerolog.Logger {
 	format := cfg.LogFormat
 	if format == "" {
@@ -156,6 +154,10 @@ func newLogger(cfg config.Config, w io.Writer) zerolog.Logger {
 	if format == "console" {
 		w = zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05.000"}
 	}
+	// Millisecond timestamps (RFC 3339 with .000): a second is too coarse
+	// to order one request's lines against another node's.
+	zerolog.TimeFieldFormat = logTimeFormat
+	zerolog.TimestampFunc = func() time.Time { return time.Now().UTC() }
 	return zerolog.New(w).Level(cfg.LogLevel).With().Timestamp().Logger()
 }
 

@@ -221,6 +221,12 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	}()
 
 	sockets := realtime.New(node.Cluster.ActorSystem, hub, log, realtime.Options{})
+
+	// Readiness names each dependency's state; the heartbeat (the admins'
+	// system page, the metrics) reads the node's figures (monitoring.go).
+	ready := readinessChecks(db, searchIdx, node, mailSender, store)
+	status := startNodeStatus(db, log, node, live, sockets, searchIdx, ready, ln.Addr().String())
+	defer stopNodeStatus(status)
 	accounts := app.NewAccounts(app.AccountsDeps{
 		DB: db, Hasher: app.NewHasher(runtime.NumCPU()), Sessions: sessions, Mail: mailSender, Media: store,
 		CodeKey: keys.Code, Product: cfg.ProductName, RateLimits: cfg.RateLimits, Log: log,
@@ -229,6 +235,8 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	// Spam brakes on new accounts (issue 17), off with the other limits.
 	brakes := app.NewBrakes(db, cfg.NewAccounts, cfg.RateLimits)
 
+	moderation := app.NewModeration(app.ModerationDeps{DB: db, Sessions: sessions, Pusher: live, Grains: live,
+		Counts: live, Gates: gates, Mail: mailSender, Product: cfg.ProductName, Support: cfg.SupportEmail, Log: log})
 	srv := httpapi.New(httpapi.Deps{
 		Config:        cfg,
 		Log:           log,
@@ -240,28 +248,14 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Notifications: app.NewNotifications(app.NotificationsDeps{DB: db, Log: log}),
 		Posts: app.NewPosts(app.PostsDeps{DB: db, Media: store, Grains: live, Fanout: live, Brakes: brakes, Pusher: live,
 			Gates: gates, Log: log}),
-		Realtime: app.NewRealtime(db, sessions, gates),
-		Sockets:  sockets,
-		Search:   app.NewSearch(app.SearchDeps{DB: db, Index: searchIdx}),
-		Safety:   app.NewSafety(app.SafetyDeps{DB: db, Gates: gates, Log: log}),
-		Moderation: app.NewModeration(app.ModerationDeps{DB: db, Sessions: sessions, Pusher: live, Grains: live,
-			Counts: live, Gates: gates, Mail: mailSender, Product: cfg.ProductName, Support: cfg.SupportEmail, Log: log}),
-		Groups: app.NewGroups(app.GroupsDeps{DB: db, Media: store, Pusher: live, Index: searchIdx, Log: log}),
-		Push:   app.NewPush(app.PushDeps{DB: db, VAPID: keys.VAPID, AllowLoopbackHTTP: cfg.PushAllowLoopbackHTTP}),
-		Ready: func(ctx context.Context) error {
-			if err := db.PingContext(ctx); err != nil {
-				return &httpapi.NotReady{Check: "database", Err: err}
-			}
-			if err := searchIdx.Ready(); err != nil {
-				return &httpapi.NotReady{Check: "search", Err: err}
-			}
-			if err := node.Ready(); err != nil {
-				return &httpapi.NotReady{Check: "cluster", Err: err}
-			}
-			return nil
-		},
-		Members: node.Members,
-		Collectors: []prometheus.Collector{
+		Realtime:   app.NewRealtime(db, sessions, gates),
+		Sockets:    sockets,
+		Search:     app.NewSearch(app.SearchDeps{DB: db, Index: searchIdx}),
+		Safety:     app.NewSafety(app.SafetyDeps{DB: db, Gates: gates, Log: log}),
+		Moderation: moderation,
+		Groups:     app.NewGroups(app.GroupsDeps{DB: db, Media: store, Pusher: live, Index: searchIdx, Log: log}),
+		Push:       app.NewPush(app.PushDeps{DB: db, VAPID: keys.VAPID, AllowLoopbackHTTP: cfg.PushAllowLoopbackHTTP}),
+		Collectors: append([]prometheus.Collector{
 			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_post_transactions_total",
 				Help: "Post grain transactions (batches of likes and comments) this node ran."},
 				func() float64 { return float64(live.Stats().Batches) }),
@@ -292,8 +286,20 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_cluster_refused_connections_total",
 				Help: "Remoting connections refused, either way, for want of a valid cluster certificate."},
 				func() float64 { return float64(node.RefusedConnections()) }),
-		},
+		}, monitoringCollectors(db, node, status)...), // monitoring.go
+		Admin:   app.NewAdmin(app.AdminDeps{DB: db, Sessions: sessions, Moderation: moderation, Log: log}),
+		Ready:   ready,
+		Members: node.Addresses,
+		Version: version,
+		Node:    node.Address(),
 	})
+	if cfg.MetricsAddr != "" {
+		stopMetrics, err := serveMetrics(cfg.MetricsAddr, srv.MetricsHandler(), log) // monitoring.go
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
+	}
 	if cfg.PprofAddr != "" {
 		stopPprof, err := servePprof(cfg.PprofAddr, log)
 		if err != nil {
@@ -326,7 +332,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	if cfg.DrainDelay > 0 {
 		// Ready answers 503 while everything else is still served, until a
 		// load balancer polling it has stopped sending here.
-		log.Info().Dur("delay", cfg.DrainDelay).Msg("draining: ready answers 503")
+		log.Info().Int64("delay_ms", cfg.DrainDelay.Milliseconds()).Msg("draining: ready answers 503")
 		select {
 		case <-time.After(cfg.DrainDelay):
 		case <-sctx.Done():
@@ -409,20 +415,4 @@ func publicURL(cfg config.Config, addr net.Addr) string {
 		host = "localhost"
 	}
 	return "http://" + net.JoinHostPort(host, port)
-}
-
-// grantAdmin makes the account with email an admin: how the first admin is
-// set (`campus admin grant EMAIL`); admins grant moderators in the app.
-func grantAdmin(ctx context.Context, cfg config.Config, log zerolog.Logger, email string, stdout io.Writer) error {
-	db, closeDB, err := openDatabase(ctx, cfg, log)
-	defer closeDB()
-	if err != nil {
-		return err
-	}
-	id, err := app.GrantAdmin(ctx, db, email)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "%s (%s) is an admin\n", email, id)
-	return nil
 }

@@ -2,12 +2,10 @@ package actors
 
 // WriterQueued is how many post batches wait for the node's writer (tests
 // use it to know that batches of several posts will share a transaction).
-func (l *Live) WriterQueued() int {
-	l.writer.mu.Lock()
-	defer l.writer.mu.Unlock()
-	return len(l.writer.queue)
-}
+// Read through Stats, so those tests hold its WriterQueue (the metrics'
+// and the system page's queue depth) to the writer's queue.
+func (l *Live) WriterQueued() int { return l.Stats().WriterQueue }
 
 // Pending is how many post grain requests the node accepted and has not
-// answered yet.
-func (l *Live) Pending() int64 { return l.pending.Load() }
+// answered yet (Stats' Pending).
+func (l *Live) Pending() int64 { return l.Stats().Pending }

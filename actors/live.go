@@ -94,6 +94,11 @@ type Stats struct {
 	Likes        int64 // like actions they carried
 	Transactions int64 // shared transactions that carried the batches
 	Refused      int64 // requests refused because a queue was full
+	// Pending are the post grains' requests accepted and not yet answered;
+	// WriterQueue the batches waiting for the node's writer. Both are
+	// depths now, not counts so far.
+	Pending     int64
+	WriterQueue int
 }
 
 // Live is a node's live core: it builds the grain kinds, addresses the hubs, and
@@ -187,7 +192,8 @@ func (l *Live) PostsBy(ctx context.Context, author uuid.UUID, ids []uuid.UUID) (
 // Stats are the post grains' counters on this node so far.
 func (l *Live) Stats() Stats {
 	return Stats{Batches: l.batches.Load(), Likes: l.likes.Load(),
-		Transactions: l.writer.txs.Load(), Refused: l.refused.Load()}
+		Transactions: l.writer.txs.Load(), Refused: l.refused.Load(),
+		Pending: l.pending.Load(), WriterQueue: l.writer.queued()}
 }
 
 // Drain asks every post grain on this node to finish what it has queued and

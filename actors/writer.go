@@ -58,6 +58,13 @@ func newWriter(db bun.IDB, timeout time.Duration, parallel, maxPosts, maxOps int
 	return &writer{db: db, timeout: timeout, parallel: parallel, maxPosts: maxPosts, maxOps: maxOps}
 }
 
+// queued is how many batches wait for a transaction.
+func (w *writer) queued() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.queue)
+}
+
 // submit queues j for the next transaction. It never blocks: the grains
 // bound what they hand in (Config.MaxQueue, MaxPending).
 func (w *writer) submit(j *writeJob) {

@@ -60,6 +60,9 @@ type MailSender struct {
 	o MailSenderOptions
 
 	sent, failed, dropped atomic.Int64
+	// failing is set while this node's deliveries fail (the last attempt
+	// failed), for the readiness answer's mail state.
+	failing atomic.Bool
 }
 
 // NewMailSender makes a sender; Start runs it.
@@ -94,6 +97,19 @@ func (s *MailSender) Stop(ctx context.Context) { s.stop(ctx, s.run) }
 // Stats returns the sender's counters.
 func (s *MailSender) Stats() MailStats {
 	return MailStats{Sent: s.sent.Load(), Failed: s.failed.Load(), Dropped: s.dropped.Load()}
+}
+
+// ErrMailFailing is the readiness answer's mail state while this node's
+// deliveries fail: mail waits in the outbox, retried.
+var ErrMailFailing = errors.New("app: mail deliveries are failing; mail waits in the outbox")
+
+// Health answers ErrMailFailing while this node's last delivery attempt
+// failed, nil once one succeeds again (and before any attempt).
+func (s *MailSender) Health() error {
+	if s.failing.Load() {
+		return ErrMailFailing
+	}
+	return nil
 }
 
 // run is the sender's loop: drain what is due, then sleep until woken, the
@@ -201,7 +217,7 @@ func (s *MailSender) sendOne(ctx context.Context) (mailOutcome, error) {
 			return persistence.MailDone(ctx, tx, m.ID)
 		default:
 			retry := s.backoff(m.Attempts + 1)
-			log.Warn().Err(serr).Dur("retry_in", retry).Msg("mail sender: delivery failed, will retry")
+			log.Warn().Err(serr).Int64("retry_in_ms", retry.Milliseconds()).Msg("mail sender: delivery failed, will retry")
 			out = mailFailed
 			return persistence.MailFailed(ctx, tx, m.ID, retry)
 		}
@@ -211,8 +227,10 @@ func (s *MailSender) sendOne(ctx context.Context) (mailOutcome, error) {
 	}
 	switch out {
 	case mailSent:
+		s.failing.Store(false) // before the count: a reader of the count sees it
 		s.sent.Add(1)
 	case mailFailed:
+		s.failing.Store(true)
 		s.failed.Add(1)
 	case mailDropped:
 		s.dropped.Add(1)

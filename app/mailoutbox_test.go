@@ -135,6 +135,9 @@ func TestSignupWhileMailServerDown(t *testing.T) {
 			db := testdb.New(t)
 			down := smtptest.ClosedAddr(t)
 			n := newMailNode(t, db, down)
+			if err := n.sender.Health(); err != nil {
+				t.Fatalf("health before any attempt: %v", err)
+			}
 
 			res, err := n.accounts.Signup(ctx, facultySignup(addr), "10.0.0.1")
 			if err != nil {
@@ -147,6 +150,11 @@ func TestSignupWhileMailServerDown(t *testing.T) {
 			waitUntil(t, "a failed delivery attempt", 10*time.Second, func() bool {
 				rows := queuedMail(t, db)
 				return len(rows) == 1 && rows[0].Attempts >= 1
+			})
+			// The readiness answer's mail state says so (counted after the
+			// commit, so waited for too).
+			waitUntil(t, "mail health to say failing", 10*time.Second, func() bool {
+				return errors.Is(n.sender.Health(), ErrMailFailing)
 			})
 			tt.during(t, n, db)
 			if got := n.sender.Stats().Sent; got != 0 {
@@ -169,6 +177,9 @@ func TestSignupWhileMailServerDown(t *testing.T) {
 			}
 			if s := n.sender.Stats(); s.Sent != 1 || s.Failed < 1 || s.Dropped != tt.dropped {
 				t.Fatalf("sender stats %+v, want 1 sent, some failed, %d dropped", s, tt.dropped)
+			}
+			if err := n.sender.Health(); err != nil {
+				t.Fatalf("health after a delivery: %v", err)
 			}
 			auth, err := n.accounts.VerifySignup(ctx, domain.VerifyInput{Email: addr, OTP: mailedCodeOf(t, got[0])})
 			if err != nil {

@@ -24,7 +24,17 @@ const (
 	ActionUnsuspend       = "unsuspend"
 	ActionGrantModerator  = "grant_moderator"
 	ActionRevokeModerator = "revoke_moderator"
+	ActionGrantAdmin      = "grant_admin"
+	ActionRevokeAdmin     = "revoke_admin"
+	ActionResetSessions   = "reset_sessions"
 )
+
+// MsgBadRole answers a role other than moderator or admin.
+const MsgBadRole = "role must be moderator or admin"
+
+// OperatorName is who the audit log names for what `campus admin` did on
+// the command line (its entries have no acting account).
+const OperatorName = "Operator (campus admin)"
 
 var (
 	errNotModerator     = domain.Forbidden(domain.MsgNotModerator)
@@ -329,12 +339,13 @@ func (m *Moderation) afterRemove(ctx context.Context, t domain.ItemType, item pe
 }
 
 // Suspend suspends an account for in.Days (0: for good): its tokens are
-// revoked on every node at once (sockets close), login is refused, and
-// the account and everything it wrote are hidden from everyone but
-// moderators until the suspension ends (README, Safety and moderation).
-// The open reports of its content stay open: the queue keeps each item,
-// marked suspended, for a moderator to open and remove or dismiss, since
-// the content comes back when the suspension ends.
+// revoked on every node at once (sockets close), login is refused, the
+// account is told why and until when by e-mail, and the account and
+// everything it wrote are hidden from everyone but moderators until the
+// suspension ends (README, Safety and moderation). The open reports of its
+// content stay open: the queue keeps each item, marked suspended, for a
+// moderator to open and remove or dismiss, since the content comes back
+// when the suspension ends.
 func (m *Moderation) Suspend(ctx context.Context, p Principal, userID uuid.UUID, in domain.ModerationInput) (ActionResult, error) {
 	if err := m.requireModerator(ctx, p); err != nil {
 		return ActionResult{}, err
@@ -342,15 +353,59 @@ func (m *Moderation) Suspend(ctx context.Context, p Principal, userID uuid.UUID,
 	if userID == p.UserID {
 		return ActionResult{}, errActOnSelf
 	}
+	if err := m.suspend(ctx, p.UserID, userID, in); err != nil {
+		return ActionResult{}, err
+	}
+	m.d.Log.Info().Str("moderator_id", p.UserID.String()).Str("user_id", userID.String()).Msg("account suspended")
+	return ActionResult{Message: "Account suspended"}, nil
+}
+
+// suspend suspends userID on actor's behalf (a moderator's or an admin's;
+// the caller decided who may), then tells this node's session cache and
+// gates at once and wakes the mail sender. Other nodes learn from the
+// NOTIFYs the transaction sends at commit.
+func (m *Moderation) suspend(ctx context.Context, actor, userID uuid.UUID, in domain.ModerationInput) error {
+	if err := suspendAccount(ctx, m.d.DB, actor, userID, in, m.now(), m.notice()); err != nil {
+		return err
+	}
+	m.d.Sessions.Forget(userID)
+	m.suspensionChanged(userID)
+	if m.d.Mail != nil {
+		m.d.Mail.Wake()
+	}
+	return nil
+}
+
+// notice is the wording of the suspension e-mail, nil when this node sends
+// no mail.
+func (m *Moderation) notice() *SuspensionNotice {
+	if m.d.Mail == nil {
+		return nil
+	}
+	return &SuspensionNotice{Product: m.d.Product, Support: m.d.Support}
+}
+
+// SuspensionNotice is what the suspension e-mail names: the product and
+// the support address (either may be empty). `campus admin suspend` passes
+// the configuration's; a nil notice queues no e-mail.
+type SuspensionNotice struct{ Product, Support string }
+
+// suspendAccount suspends userID on actor's behalf (uuid.Nil: the operator,
+// `campus admin suspend`). The suspension, its notice e-mail (when notice is
+// set), the audit row and the token revocation commit together; the
+// revocation's and the suspension's NOTIFYs fire at commit, so every node
+// drops the cached token version, closes the user's sockets and hides what
+// the account wrote.
+func suspendAccount(ctx context.Context, db *bun.DB, actor, userID uuid.UUID, in domain.ModerationInput, now time.Time, notice *SuspensionNotice) error {
 	reason, err := in.ValidateReason()
 	if err != nil {
-		return ActionResult{}, err
+		return err
 	}
-	until, err := in.SuspensionEnd(m.now())
+	until, err := in.SuspensionEnd(now)
 	if err != nil {
-		return ActionResult{}, err
+		return err
 	}
-	err = m.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		target, err := persistence.UserByID(ctx, tx, userID)
 		if err != nil {
 			if isNotFound(err) {
@@ -365,46 +420,34 @@ func (m *Moderation) Suspend(ctx context.Context, p Principal, userID uuid.UUID,
 		if caps.Moderator {
 			return errCannotSuspendMod
 		}
-		if err := persistence.SuspendUser(ctx, tx, userID, until, reason, p.UserID); err != nil {
+		if err := persistence.SuspendUser(ctx, tx, userID, until, reason, actor); err != nil {
 			return err
 		}
 		// The notice commits with the suspension: the account hears of
 		// every suspension that happened and of none that did not.
-		if err := m.queueSuspensionMail(ctx, tx, target, until, reason); err != nil {
-			return err
+		if notice != nil {
+			if err := queueSuspensionMail(ctx, tx, target, until, reason, *notice, now); err != nil {
+				return err
+			}
 		}
 		snapshot := "for good"
 		if until != nil {
 			snapshot = "until " + until.UTC().Format(time.RFC3339)
 		}
-		if err := persistence.InsertAudit(ctx, tx, &persistence.AuditEntry{ActorID: p.UserID, Action: ActionSuspend,
+		if err := persistence.InsertAudit(ctx, tx, &persistence.AuditEntry{ActorID: actor, Action: ActionSuspend,
 			ItemType: string(domain.ItemProfile), ItemID: userID, TargetID: userID, Reason: reason, Snapshot: snapshot}); err != nil {
 			return err
 		}
-		// The NOTIFY fires at commit: every node drops the cached version
-		// and closes the user's sockets.
-		return m.d.Sessions.Revoke(ctx, tx, userID)
+		_, err = persistence.RevokeTokens(ctx, tx, userID)
+		return err
 	})
-	if err != nil {
-		return ActionResult{}, err
-	}
-	m.d.Sessions.Forget(userID)
-	m.suspensionChanged(userID)
-	if m.d.Mail != nil {
-		m.d.Mail.Wake()
-	}
-	m.d.Log.Info().Str("moderator_id", p.UserID.String()).Str("user_id", userID.String()).Msg("account suspended")
-	return ActionResult{Message: "Account suspended"}, nil
 }
 
 // queueSuspensionMail queues, in the suspension's transaction, the e-mail
 // that tells u why and until when their account is suspended. It carries
 // no token and no code: nothing in it signs anyone in.
-func (m *Moderation) queueSuspensionMail(ctx context.Context, tx bun.IDB, u *persistence.User, until *time.Time, reason string) error {
-	if m.d.Mail == nil {
-		return nil
-	}
-	product := m.d.Product
+func queueSuspensionMail(ctx context.Context, tx bun.IDB, u *persistence.User, until *time.Time, reason string, n SuspensionNotice, now time.Time) error {
+	product := n.Product
 	if product == "" {
 		product = "Campus"
 	}
@@ -415,14 +458,14 @@ func (m *Moderation) queueSuspensionMail(ctx context.Context, tx bun.IDB, u *per
 	text := fmt.Sprintf("Hello %s,\n\nA moderator suspended your %s account %s.\n\nReason: %s\n\n"+
 		"While it is suspended you cannot sign in, and your profile, posts and comments are hidden from other members. "+
 		"Nothing is deleted: they show again when the suspension ends.\n", u.Name, product, how, reason)
-	if m.d.Support != "" {
-		text += fmt.Sprintf("\nIf you think this is a mistake, write to %s.\n", m.d.Support)
+	if n.Support != "" {
+		text += fmt.Sprintf("\nIf you think this is a mistake, write to %s.\n", n.Support)
 	}
 	text += "\n" + product + "\n"
 	return persistence.QueueMail(ctx, tx, &persistence.QueuedMail{
 		Kind: "suspension_notice", UserID: u.ID, Recipient: u.Email,
 		Subject: product + ": your account has been suspended", Text: text,
-		ExpiresAt: m.now().Add(noticeTTL),
+		ExpiresAt: now.Add(noticeTTL),
 	})
 }
 
@@ -439,11 +482,30 @@ func (m *Moderation) Unsuspend(ctx context.Context, p Principal, userID uuid.UUI
 	if err := m.requireModerator(ctx, p); err != nil {
 		return ActionResult{}, err
 	}
-	reason, err := in.ValidateReason()
-	if err != nil {
+	if err := m.unsuspend(ctx, p.UserID, userID, in); err != nil {
 		return ActionResult{}, err
 	}
-	err = m.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return ActionResult{Message: "Suspension lifted"}, nil
+}
+
+// unsuspend lifts userID's suspension on actor's behalf and tells this
+// node's gates at once.
+func (m *Moderation) unsuspend(ctx context.Context, actor, userID uuid.UUID, in domain.ModerationInput) error {
+	if err := unsuspendAccount(ctx, m.d.DB, actor, userID, in); err != nil {
+		return err
+	}
+	m.suspensionChanged(userID)
+	return nil
+}
+
+// unsuspendAccount lifts userID's suspension on actor's behalf (uuid.Nil:
+// the operator). Its NOTIFY tells every node's gates at commit.
+func unsuspendAccount(ctx context.Context, db *bun.DB, actor, userID uuid.UUID, in domain.ModerationInput) error {
+	reason, err := in.ValidateReason()
+	if err != nil {
+		return err
+	}
+	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		ok, err := persistence.UnsuspendUser(ctx, tx, userID)
 		if err != nil {
 			return err
@@ -451,14 +513,9 @@ func (m *Moderation) Unsuspend(ctx context.Context, p Principal, userID uuid.UUI
 		if !ok {
 			return errNotSuspended
 		}
-		return persistence.InsertAudit(ctx, tx, &persistence.AuditEntry{ActorID: p.UserID, Action: ActionUnsuspend,
+		return persistence.InsertAudit(ctx, tx, &persistence.AuditEntry{ActorID: actor, Action: ActionUnsuspend,
 			ItemType: string(domain.ItemProfile), ItemID: userID, TargetID: userID, Reason: reason})
 	})
-	if err != nil {
-		return ActionResult{}, err
-	}
-	m.suspensionChanged(userID)
-	return ActionResult{Message: "Suspension lifted"}, nil
 }
 
 // SetModerator grants (on) or revokes (off) the moderator capability; admins only.
@@ -469,38 +526,59 @@ func (m *Moderation) SetModerator(ctx context.Context, p Principal, userID uuid.
 	if userID == p.UserID {
 		return ActionResult{}, errActOnSelf
 	}
-	reason := strings.TrimSpace(in.Reason)
+	if _, err := setCapability(ctx, m.d.DB, p.UserID, userID, domain.CapModerator, on, in.Reason); err != nil {
+		return ActionResult{}, err
+	}
+	if on {
+		return ActionResult{Message: "Moderator added"}, nil
+	}
+	return ActionResult{Message: "Moderator removed"}, nil
+}
+
+// capabilityActions are the audit actions of granting and revoking each
+// capability.
+var capabilityActions = map[string][2]string{
+	domain.CapModerator: {ActionGrantModerator, ActionRevokeModerator},
+	domain.CapAdmin:     {ActionGrantAdmin, ActionRevokeAdmin},
+}
+
+// setCapability grants (on) or revokes a capability of userID, a verified
+// account, on actor's behalf (uuid.Nil: the operator), with an audit entry
+// when it changed; it answers whether it did. The reason is optional.
+func setCapability(ctx context.Context, db *bun.DB, actor, userID uuid.UUID, capability string, on bool, reason string) (bool, error) {
+	actions, ok := capabilityActions[capability]
+	if !ok {
+		return false, domain.InvalidField("role", MsgBadRole)
+	}
+	reason = strings.TrimSpace(reason)
 	if !domain.ValidText(reason) || len([]rune(reason)) > domain.MaxModerationReason {
-		return ActionResult{}, domain.InvalidField("reason", domain.MsgModerationLong)
+		return false, domain.InvalidField("reason", domain.MsgModerationLong)
 	}
-	action, msg := ActionGrantModerator, "Moderator added"
+	action := actions[0]
 	if !on {
-		action, msg = ActionRevokeModerator, "Moderator removed"
+		action = actions[1]
 	}
-	err := m.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	var changed bool
+	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := persistence.VerifiedUserByID(ctx, tx, userID); err != nil {
 			if isNotFound(err) {
 				return errUserNotFound
 			}
 			return err
 		}
-		var changed bool
 		var err error
 		if on {
-			changed, err = persistence.GrantCapability(ctx, tx, userID, domain.CapModerator, p.UserID)
+			changed, err = persistence.GrantCapability(ctx, tx, userID, capability, actor)
 		} else {
-			changed, err = persistence.RevokeCapability(ctx, tx, userID, domain.CapModerator)
+			changed, err = persistence.RevokeCapability(ctx, tx, userID, capability)
 		}
 		if err != nil || !changed {
 			return err
 		}
-		return persistence.InsertAudit(ctx, tx, &persistence.AuditEntry{ActorID: p.UserID, Action: action,
+		return persistence.InsertAudit(ctx, tx, &persistence.AuditEntry{ActorID: actor, Action: action,
 			ItemType: string(domain.ItemProfile), ItemID: userID, TargetID: userID, Reason: reason})
 	})
-	if err != nil {
-		return ActionResult{}, err
-	}
-	return ActionResult{Message: msg}, nil
+	return changed, err
 }
 
 // Moderators lists who holds the moderator capability; admins only.
@@ -544,25 +622,12 @@ func (m *Moderation) Audit(ctx context.Context, p Principal, limit int, cursor s
 		if r.TargetID != uuid.Nil {
 			v.TargetID = r.TargetID.String()
 		}
+		if r.ActorID == uuid.Nil {
+			v.ActorName = OperatorName
+		}
 		out.Entries = append(out.Entries, v)
 	}
 	return out, nil
-}
-
-// GrantAdmin makes the account with email an admin: the `campus admin
-// grant EMAIL` command, which sets the first admin.
-func GrantAdmin(ctx context.Context, db bun.IDB, email string) (uuid.UUID, error) {
-	u, err := persistence.UserByEmail(ctx, db, strings.TrimSpace(email))
-	if err != nil {
-		if isNotFound(err) {
-			return uuid.Nil, domain.NotFound("No account has that e-mail address")
-		}
-		return uuid.Nil, err
-	}
-	if _, err := persistence.GrantCapability(ctx, db, u.ID, domain.CapAdmin, uuid.Nil); err != nil {
-		return uuid.Nil, err
-	}
-	return u.ID, nil
 }
 
 // suspensionRefusal answers the login refusal of a suspended account (why

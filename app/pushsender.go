@@ -206,7 +206,7 @@ func (s *PushSender) sendOne(ctx context.Context) (more bool, err error) {
 				return fmt.Errorf("app: send push: %w", serr) // shutting down: the row stays due
 			}
 			retry := s.backoff(q.Attempts + 1)
-			log.Warn().Err(serr).Dur("retry_in", retry).Msg("push sender: delivery failed, will retry")
+			log.Warn().Err(serr).Int64("retry_in_ms", retry.Milliseconds()).Msg("push sender: delivery failed, will retry")
 			return persistence.PushFailed(ctx, tx, q.ID, retry)
 		}
 	})

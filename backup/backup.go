@@ -197,6 +197,9 @@ func dump(ctx context.Context, o Options, db *bun.DB, conn libpq, m *Manifest) (
 	err = runTool(ctx, pgDump, []string{
 		"--format=custom",
 		"--snapshot=" + snap.ID,
+		// The nodes' heartbeats are the running nodes' state, not data: a
+		// restore starts without them (its nodes write their own).
+		"--exclude-table-data=node_status",
 		"--file=" + path,
 		"--dbname=" + conn.conninfo,
 	}, conn)

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"slices"
 	"strconv"
@@ -90,6 +91,9 @@ type Node struct {
 	members *members
 	// guard counts the remoting connections refused (tls.go).
 	guard *guard
+	// etcd is the etcd provider, whose list Membership compares with the
+	// topology; nil with the other providers.
+	etcd *etcdProvider
 }
 
 // Start creates the actor system, starts remoting and joins the cluster.
@@ -124,7 +128,7 @@ func Start(ctx context.Context, o Options) (n *Node, err error) {
 		plog = plog.Level(zerolog.WarnLevel)
 	}
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
-		return slog.New(zerolog.NewSlogHandler(plog))
+		return slog.New(quietHandler{zerolog.NewSlogHandler(plog)}) // logs.go
 	}))
 
 	g := newGuard(o.Log)
@@ -160,8 +164,10 @@ func Start(ctx context.Context, o Options) (n *Node, err error) {
 		c.Shutdown(false)
 		return nil, fmt.Errorf("cluster: start: %w", err)
 	}
-	return &Node{System: system, Cluster: c, log: o.Log, selfListed: o.Provider != ProviderKubernetes, members: seen,
-		guard: g}, nil
+	node := &Node{System: system, Cluster: c, log: o.Log, selfListed: o.Provider != ProviderKubernetes, members: seen,
+		guard: g}
+	node.etcd, _ = provider.(*etcdProvider)
+	return node, nil
 }
 
 // newProvider builds the membership provider the options ask for.
@@ -214,6 +220,44 @@ func (n *Node) Ready() error {
 		return nil
 	}
 	return ErrNotJoined
+}
+
+// ErrMembership means this node's member list disagrees with the
+// membership provider's: etcd no longer lists this node (its lease was
+// lost), or lists a member this node does not see and has not blocked.
+var ErrMembership = errors.New("cluster: membership disagrees with etcd")
+
+// Membership answers nil while the members this node sees agree with what
+// its provider lists (only the etcd provider is checked; the others answer
+// nil). A member that this node blocked (protoactor drops a member it saw
+// leave for good, by ID) is not held against it: that member must rejoin
+// under a new ID, and this node cannot mend it. Members that etcd no
+// longer lists but this node still sees are in their grace period
+// (etcdGoneGrace), which the provider ends.
+func (n *Node) Membership() error {
+	if n == nil || n.etcd == nil {
+		return nil
+	}
+	return compareMembership(n.etcd.view.Load(), n.Addresses(), n.Cluster.Remote.BlockList().IsBlocked)
+}
+
+// compareMembership is Membership's rule: v is what etcd lists (nil before
+// the first list), seen the addresses this node sees, blocked whether this
+// node blocked a member ID.
+func compareMembership(v *etcdView, seen []string, blocked func(id string) bool) error {
+	if v == nil {
+		return nil // not listed yet: Ready says whether the node joined
+	}
+	if !v.selfListed {
+		return fmt.Errorf("%w: etcd does not list this node (its lease was lost)", ErrMembership)
+	}
+	ids := slices.Sorted(maps.Keys(v.listed)) // the same member named each time
+	for _, id := range ids {
+		if addr := v.listed[id]; !slices.Contains(seen, addr) && !blocked(id) {
+			return fmt.Errorf("%w: etcd lists %s (%s), which this node does not see", ErrMembership, addr, id)
+		}
+	}
+	return nil
 }
 
 // Members is the number of members this node currently sees.

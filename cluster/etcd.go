@@ -8,6 +8,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -74,6 +75,18 @@ type etcdProvider struct {
 	probed   chan probeResult
 	dead     map[string]struct{}
 	sub      *eventstream.Subscription
+
+	// view is what etcd listed last (Node.Membership compares it with
+	// the topology); nil until the first list.
+	view atomic.Pointer[etcdView]
+}
+
+// etcdView is the members etcd lists, as of the latest list or change:
+// the live ones (not leaving, not found dead) by ID, with their remoting
+// addresses, and whether this node's own key is among them.
+type etcdView struct {
+	listed     map[string]string // member ID → address, this node excluded
+	selfListed bool
 }
 
 // probeResult is what probing a suspect member's remoting address found.
@@ -409,7 +422,38 @@ func (p *etcdProvider) publish(members map[string]*protocluster.Member) {
 			list = append(list, r.m)
 		}
 	}
+	// The view is stored around the topology update so that a reader
+	// never sees etcd list a member the topology has not taken yet, nor one
+	// the topology has just dropped (found dead): first what both the old
+	// and the new view list, then the new one.
+	view := p.etcdView(members)
+	if old := p.view.Load(); old != nil {
+		both := &etcdView{listed: map[string]string{}, selfListed: view.selfListed && old.selfListed}
+		for id, addr := range view.listed {
+			if old.listed[id] == addr {
+				both.listed[id] = addr
+			}
+		}
+		p.view.Store(both)
+	}
 	p.cluster.MemberList.UpdateClusterTopology(list)
+	p.view.Store(view)
+}
+
+// etcdView is what members (etcd's list) says: the live members besides
+// this node, and whether this node is listed.
+func (p *etcdProvider) etcdView(members map[string]*protocluster.Member) *etcdView {
+	v := &etcdView{listed: make(map[string]string, len(members))}
+	for _, m := range members {
+		if m.Id == p.self.Id {
+			v.selfListed = true
+			continue
+		}
+		if _, dead := p.dead[m.Id]; !dead {
+			v.listed[m.Id] = m.Address()
+		}
+	}
+	return v
 }
 
 // graceful reports whether a published member is missing from members, so

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -110,6 +111,19 @@ func TestEtcdDiscovery(t *testing.T) {
 		b.stop(t)
 		a.waitMembers(t, 2, 15*time.Second)
 		c.waitMembers(t, 2, 15*time.Second)
+		// A clean stop is no error: not in the stopped node's log (its
+		// streams closing), nor in its peers' (its graceful GOAWAY).
+		for _, n := range []*node{a, b, c} {
+			logs, err := os.ReadFile(n.log)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for line := range strings.SplitSeq(string(logs), "\n") {
+				if strings.Contains(line, `"component":"protoactor"`) && strings.Contains(line, `"level":"error"`) {
+					t.Errorf("node %d logged a protoactor error around a clean stop: %s", n.i, line)
+				}
+			}
+		}
 	})
 
 	t.Run("a killed node leaves when its lease expires and its grains move", func(t *testing.T) {

@@ -108,6 +108,11 @@ type Config struct {
 	// PprofAddr serves Go's net/http/pprof profiles on a loopback address
 	// when set (CAMPUS_PPROF_ADDR, e.g. 127.0.0.1:6060); empty (the default) serves none.
 	PprofAddr string
+	// MetricsAddr serves /metrics on a listener of its own when set
+	// (CAMPUS_METRICS_ADDR, e.g. :9090), and then not on Addr: the public
+	// listener does not show the node's internals. Empty (the default)
+	// keeps /metrics on Addr, as before.
+	MetricsAddr string
 	// Media is where uploaded images live (CAMPUS_MEDIA_URL): a directory
 	// (file:///path, default DataDir/media) or an S3 bucket (s3://bucket?…).
 	Media Media
@@ -213,6 +218,7 @@ func Load(getenv func(string) string) (Config, error) {
 		ClusterTLSKey:         r.str("CAMPUS_CLUSTER_TLS_KEY", ""),
 		ClusterInsecure:       r.onOff("CAMPUS_CLUSTER_INSECURE", false),
 		PprofAddr:             r.loopbackAddr("CAMPUS_PPROF_ADDR"),
+		MetricsAddr:           r.addr("CAMPUS_METRICS_ADDR", ""),
 		Media:                 r.media("CAMPUS_MEDIA_URL", filepath.Join(dataDir, "media")),
 	}
 	c.NewAccounts = NewAccountLimits{
@@ -222,6 +228,9 @@ func Load(getenv func(string) string) (Config, error) {
 		RequestsPerHour: r.intRange("CAMPUS_NEW_ACCOUNT_REQUESTS_PER_HOUR", 20, 1, 1_000_000),
 	}
 	r.clusterProvider(c)
+	if r.err == nil && c.MetricsAddr != "" && c.MetricsAddr == c.Addr {
+		r.fail("CAMPUS_METRICS_ADDR", c.MetricsAddr, "must differ from CAMPUS_ADDR: metrics get a listener of their own")
+	}
 	if r.err == nil && c.DrainDelay >= c.ShutdownTimeout {
 		// The delay is spent inside the shutdown bound: nothing would be
 		// left to close the sockets and flush the batches.

@@ -22,6 +22,9 @@ func TestLoadDefaults(t *testing.T) {
 		!c.RateLimits || c.ProductName != "Campus" || c.ShutdownTimeout != 20*time.Second || c.DBMaxConns != 50 {
 		t.Fatalf("unexpected defaults: %+v", c)
 	}
+	if c.MetricsAddr != "" {
+		t.Fatalf("metrics listener on by default: %q", c.MetricsAddr)
+	}
 	if c.MediaDir() != "var/media" || c.PostgresDir() != "var/postgres" || c.SecretPath() != "var/secret" {
 		t.Fatalf("dirs: %s %s %s", c.MediaDir(), c.PostgresDir(), c.SecretPath())
 	}
@@ -43,6 +46,7 @@ func TestLoadValues(t *testing.T) {
 		"CAMPUS_CLUSTER_TLS_CERT": "/etc/campus/tls/tls.crt",
 		"CAMPUS_CLUSTER_TLS_KEY":  "/etc/campus/tls/tls.key",
 		"CAMPUS_DB_MAX_CONNS":     "10",
+		"CAMPUS_METRICS_ADDR":     ":9091",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +55,7 @@ func TestLoadValues(t *testing.T) {
 		c.RateLimits || len(c.TrustedProxies) != 2 || len(c.ClusterHosts) != 2 || c.SupportEmail != "help@example.edu" ||
 		c.PprofAddr != "127.0.0.1:6060" || c.ClusterTLSCA != "/etc/campus/tls/ca.pem" ||
 		c.ClusterTLSCert != "/etc/campus/tls/tls.crt" || c.ClusterTLSKey != "/etc/campus/tls/tls.key" || c.ClusterInsecure ||
-		c.DBMaxConns != 10 {
+		c.DBMaxConns != 10 || c.MetricsAddr != ":9091" {
 		t.Fatalf("unexpected: %+v", c)
 	}
 }
@@ -65,6 +69,8 @@ func TestLoadRejects(t *testing.T) {
 		{"addr bad host", "CAMPUS_ADDR", "not a host:80"},
 		{"pprof not loopback", "CAMPUS_PPROF_ADDR", "0.0.0.0:6060"},
 		{"pprof no host", "CAMPUS_PPROF_ADDR", ":6060"},
+		{"metrics addr nonsense", "CAMPUS_METRICS_ADDR", "metrics"},
+		{"metrics on the public listener", "CAMPUS_METRICS_ADDR", ":8080"},
 		{"database url scheme", "DATABASE_URL", "mysql://x@y/z"},
 		{"origin with path", "CAMPUS_PUBLIC_ORIGIN", "https://x.edu/app"},
 		{"origin scheme", "CAMPUS_PUBLIC_ORIGIN", "ftp://x.edu"},

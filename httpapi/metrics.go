@@ -70,3 +70,19 @@ func (m *metrics) observe(method, route string, status int, d time.Duration) {
 	s.requests.Inc()
 	s.duration.Observe(d.Seconds())
 }
+
+// MetricsHandler answers GET /metrics and 404 for anything else: the
+// handler of the metrics' own listener (CAMPUS_METRICS_ADDR).
+func (s *Server) MetricsHandler() fasthttp.RequestHandler {
+	return func(ctx *fasthttp.RequestCtx) {
+		if string(ctx.Path()) != "/metrics" {
+			ctx.Error("Not Found", fasthttp.StatusNotFound)
+			return
+		}
+		if !ctx.IsGet() && !ctx.IsHead() {
+			ctx.Error("Method Not Allowed", fasthttp.StatusMethodNotAllowed)
+			return
+		}
+		s.metrics.handler(ctx)
+	}
+}

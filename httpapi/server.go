@@ -31,12 +31,16 @@ import (
 type Deps struct {
 	Config config.Config
 	Log    zerolog.Logger
-	// Ready reports whether the node can serve: database reachable, cluster
-	// joined, search index open. Nil means always ready.
-	Ready func(ctx context.Context) error
-	// Members is how many cluster members this node sees, for the
-	// readiness answer; nil leaves it out.
-	Members func() int
+	// Ready checks the node's dependencies for the readiness probe: the
+	// node is ready when every check that is not Optional passes. Nil
+	// means always ready.
+	Ready func(ctx context.Context) []Check
+	// Members are the remoting addresses of the cluster members this node
+	// sees, for the readiness answer; nil leaves them out.
+	Members func() []string
+	// Version is the build's version and Node this node's cluster address,
+	// both shown by the readiness answer.
+	Version, Node string
 	// Collectors are the node's own metrics, served with the HTTP ones on
 	// /metrics.
 	Collectors []prometheus.Collector
@@ -68,6 +72,9 @@ type Deps struct {
 	// Push serves the Web Push key and the devices' subscriptions; nil
 	// leaves the routes out.
 	Push *app.Push
+	// Admin serves the admins' console (accounts, roles, groups, the
+	// system page); nil leaves it out.
+	Admin *app.Admin
 }
 
 // Server is the node's HTTP server.
@@ -82,6 +89,9 @@ type Server struct {
 	// draining is set by Drain (SIGTERM): /api/ready answers 503 and new
 	// sockets are refused while the node finishes what it has.
 	draining atomic.Bool
+	// readyState is the readiness probe's last failed checks, so that a
+	// change is logged once (system.go).
+	readyState atomic.Pointer[string]
 }
 
 // Body limits (docs/architecture.md §10): the server-wide cap fits the largest route
@@ -152,7 +162,14 @@ func (s *Server) routes() {
 	s.router.GET("/api/health", s.health)
 	s.router.GET("/api/ready", s.ready)
 	s.router.GET("/api/config", s.publicConfig)
-	s.router.GET("/metrics", s.metrics.handler)
+	if s.deps.Config.MetricsAddr == "" {
+		s.router.GET("/metrics", s.metrics.handler)
+	} else {
+		// With CAMPUS_METRICS_ADDR the metrics have a listener of their
+		// own (MetricsHandler): here the path is not found (rather than
+		// the client's page, as for other unknown paths).
+		s.router.GET("/metrics", func(ctx *fasthttp.RequestCtx) { writeError(ctx, domain.NotFound("Not found")) })
+	}
 	s.router.GET("/media/{key:*}", s.media)
 	s.router.HEAD("/media/{key:*}", s.media)
 	s.accountRoutes()
@@ -165,6 +182,7 @@ func (s *Server) routes() {
 	s.safetyRoutes()
 	s.groupRoutes()
 	s.pushRoutes()
+	s.adminRoutes()
 }
 
 // Serve answers requests on ln until Shutdown.
@@ -234,13 +252,7 @@ func (s *Server) middleware(next fasthttp.RequestHandler) fasthttp.RequestHandle
 		elapsed := time.Since(start)
 		s.metrics.observe(method, route, status, elapsed)
 
-		ev := s.log.Info()
-		if status >= 500 {
-			ev = s.log.Error()
-			if err, ok := ctx.UserValue(ctxKeyInternalErr).(error); ok {
-				ev = ev.Err(err)
-			}
-		}
+		ev := s.accessEvent(ctx, route, status)
 		if ev == nil {
 			return // this level is off (CAMPUS_LOG_LEVEL=warn): build nothing
 		}
@@ -249,10 +261,36 @@ func (s *Server) middleware(next fasthttp.RequestHandler) fasthttp.RequestHandle
 			Str("path", path). // never the query string: it may hold a token
 			Str("route", route).
 			Int("status", status).
-			Dur("duration", elapsed).
+			Float64("duration_ms", float64(elapsed.Microseconds())/1000).
 			Str("ip", s.clientIP(ctx).String()).
 			Msg("request")
 	}
+}
+
+// probeRoutes are polled by load balancers and Prometheus every few
+// seconds: their access lines are debug, so that they do not drown the
+// rest (the readiness answer logs its own changes).
+var probeRoutes = map[string]bool{"/api/health": true, "/api/ready": true, "/metrics": true}
+
+// accessEvent is the access line's level: debug for probes, error for a
+// fault (500, or a 5xx with an internal error), warn for a deliberate 503
+// (an overload shed, a dependency briefly away: the client retries), info
+// for the rest and for a draining node's 503s, which are the drain working.
+func (s *Server) accessEvent(ctx *fasthttp.RequestCtx, route string, status int) *zerolog.Event {
+	err, internal := ctx.UserValue(ctxKeyInternalErr).(error)
+	switch {
+	case probeRoutes[route]:
+		return s.log.Debug()
+	case internal:
+		return s.log.Error().Err(err)
+	case status == fasthttp.StatusServiceUnavailable && s.draining.Load():
+		return s.log.Info()
+	case status == fasthttp.StatusServiceUnavailable:
+		return s.log.Warn()
+	case status >= 500:
+		return s.log.Error()
+	}
+	return s.log.Info()
 }
 
 // methodName is the request method as a string, without an allocation for

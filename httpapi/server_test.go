@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -292,7 +294,7 @@ func TestAccessLogOmitsQuery(t *testing.T) {
 	if strings.Contains(ts.logs.String(), "supersecret") {
 		t.Fatal("query string logged")
 	}
-	for _, k := range []string{"method", "path", "status", "duration", "request_id", "route"} {
+	for _, k := range []string{"method", "path", "status", "duration_ms", "request_id", "route"} {
 		if _, ok := line[k]; !ok {
 			t.Fatalf("access log lacks %s: %v", k, line)
 		}
@@ -303,32 +305,122 @@ func TestAccessLogOmitsQuery(t *testing.T) {
 }
 
 func TestReady(t *testing.T) {
+	down := errors.New("db down: connection refused")
+	checks := func(failing map[string]bool) func(context.Context) []Check {
+		return func(context.Context) []Check {
+			var out []Check
+			for _, name := range []string{"database", "search", "cluster", "membership", "mail", "media"} {
+				c := Check{Name: name, Optional: name == "mail" || name == "media"}
+				if failing[name] {
+					c.Err = down
+				}
+				out = append(out, c)
+			}
+			return out
+		}
+	}
+	all := func(state string, except map[string]string) map[string]any {
+		m := map[string]any{}
+		for _, name := range []string{"database", "search", "cluster", "membership", "mail", "media"} {
+			m[name] = state
+		}
+		for k, v := range except {
+			m[k] = v
+		}
+		return m
+	}
 	tests := []struct {
-		name   string
-		ready  func(context.Context) error
-		status int
-		body   string
+		name       string
+		ready      func(context.Context) []Check
+		status     int
+		wantStatus string
+		wantField  string // errors[0].field of a 503
+		wantChecks map[string]any
 	}{
-		{"ready", func(context.Context) error { return nil }, 200, `{"status":"success","data":{"members":3,"status":"ready"}}`},
-		{"not ready", func(context.Context) error { return errors.New("db down") }, 503, `{"status":"error","message":"Not ready","retryAfter":1}`},
-		{"names the check that failed", func(context.Context) error {
-			return fmt.Errorf("ready: %w", &NotReady{Check: "database", Err: errors.New("db down: connection refused")})
-		}, 503, `{"status":"error","message":"Not ready","errors":[{"field":"database","msg":"Not ready"}],"retryAfter":1}`},
+		{"ready", checks(nil), 200, "ready", "", all("ok", nil)},
+		{"mail and media down leave the node ready", checks(map[string]bool{"mail": true, "media": true}), 200, "ready", "",
+			all("ok", map[string]string{"mail": "down", "media": "down"})},
+		{"database down", checks(map[string]bool{"database": true}), 503, "not ready", "database",
+			all("ok", map[string]string{"database": "down"})},
+		{"names the first failed check", checks(map[string]bool{"mail": true, "membership": true, "search": true}), 503, "not ready", "search",
+			all("ok", map[string]string{"mail": "down", "membership": "down", "search": "down"})},
+		{"membership alone", checks(map[string]bool{"membership": true}), 503, "not ready", "membership",
+			all("ok", map[string]string{"membership": "down"})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ts := newTestServer(t, func(d *Deps) { d.Ready, d.Members = tt.ready, func() int { return 3 } })
+			ts := newTestServer(t, func(d *Deps) {
+				d.Ready, d.Version, d.Node = tt.ready, "v1.2.3", "10.0.0.1:6331"
+				d.Members = func() []string { return []string{"10.0.0.1:6331", "10.0.0.2:6331", "10.0.0.3:6331"} }
+			})
 			a := ts.do(t, "GET", "/api/ready", nil)
-			if a.status != tt.status || string(bytes.TrimSpace(a.body)) != tt.body {
-				t.Fatalf("%d %s, want %d %s", a.status, a.body, tt.status, tt.body)
+			if a.status != tt.status {
+				t.Fatalf("%d %s, want %d", a.status, a.body, tt.status)
 			}
-			if tt.status == 503 && a.header["Retry-After"] != "1" {
-				t.Fatalf("Retry-After %q, want 1", a.header["Retry-After"])
+			var env struct {
+				Status string `json:"status"`
+				Errors []struct {
+					Field string `json:"field"`
+				} `json:"errors"`
+				Data map[string]any `json:"data"`
+			}
+			if err := json.Unmarshal(a.body, &env); err != nil {
+				t.Fatal(err)
+			}
+			d := env.Data
+			if d["status"] != tt.wantStatus || d["version"] != "v1.2.3" || d["node"] != "10.0.0.1:6331" || d["members"] != float64(3) {
+				t.Fatalf("data %v", d)
+			}
+			if addrs, _ := d["memberAddresses"].([]any); len(addrs) != 3 || addrs[1] != "10.0.0.2:6331" {
+				t.Fatalf("memberAddresses %v", d["memberAddresses"])
+			}
+			if !reflect.DeepEqual(d["checks"], tt.wantChecks) {
+				t.Fatalf("checks %v, want %v", d["checks"], tt.wantChecks)
+			}
+			if tt.status == 503 {
+				if len(env.Errors) != 1 || env.Errors[0].Field != tt.wantField {
+					t.Fatalf("errors %v, want field %s", env.Errors, tt.wantField)
+				}
+				if a.header["Retry-After"] != "1" {
+					t.Fatalf("Retry-After %q, want 1", a.header["Retry-After"])
+				}
 			}
 			if bytes.Contains(a.body, []byte("db down")) {
 				t.Fatal("readiness leaked internals")
 			}
 		})
+	}
+}
+
+// TestReadinessLogsChanges: a probe every few seconds logs a failed check
+// once, when it starts failing, and once when all is well again.
+func TestReadinessLogsChanges(t *testing.T) {
+	var failing atomic.Bool
+	ts := newTestServer(t, func(d *Deps) {
+		d.Ready = func(context.Context) []Check {
+			c := Check{Name: "database"}
+			if failing.Load() {
+				c.Err = errors.New("connection refused")
+			}
+			return []Check{c}
+		}
+	})
+	probe := func(n int) {
+		for range n {
+			ts.do(t, "GET", "/api/ready", nil)
+		}
+	}
+	count := func(msg string) int { return strings.Count(ts.logs.String(), msg) }
+	probe(3)
+	failing.Store(true)
+	probe(3)
+	failing.Store(false)
+	probe(3)
+	if n := count("readiness: dependency down"); n != 1 {
+		t.Errorf("%d 'dependency down' lines for one outage, want 1:\n%s", n, ts.logs.String())
+	}
+	if n := count("every dependency answers again"); n != 1 {
+		t.Errorf("%d 'answers again' lines, want 1:\n%s", n, ts.logs.String())
 	}
 }
 
@@ -387,5 +479,79 @@ func TestJSONDepth(t *testing.T) {
 				t.Fatalf("depth %d, want %d", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestAccessLogLevels: probes are debug, a fault is an error, a deliberate
+// 503 a warning, and a draining node's 503s (the drain working) info.
+func TestAccessLogLevels(t *testing.T) {
+	ts := newTestServer(t, func(d *Deps) {
+		d.Ready = func(context.Context) []Check { return []Check{{Name: "database", Err: errors.New("down")}} }
+	})
+	ts.router.GET("/api/test/fault", func(ctx *fasthttp.RequestCtx) { writeError(ctx, errors.New("bug")) })
+	ts.router.GET("/api/test/shed", func(ctx *fasthttp.RequestCtx) { writeError(ctx, domain.Unavailable("", 1)) })
+	for _, tt := range []struct {
+		name, path string
+		drain      bool
+		status     int
+		level      string
+	}{
+		{"health is a probe", "/api/health", false, 200, "debug"},
+		{"ready is a probe, even when not ready", "/api/ready", false, 503, "debug"},
+		{"metrics are scraped", "/metrics", false, 200, "debug"},
+		{"a 404", "/api/nothing-here", false, 404, "info"},
+		{"a fault", "/api/test/fault", false, 500, "error"},
+		{"a shed request", "/api/test/shed", false, 503, "warn"},
+		{"a draining node's 503 (a refused socket, a shed request)", "/api/test/shed", true, 503, "info"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.drain {
+				ts.Drain()
+			}
+			id := "lvl-" + strings.ReplaceAll(tt.path, "/", "-") + fmt.Sprint(tt.drain)
+			a := ts.do(t, "GET", tt.path, nil, "X-Request-Id", id)
+			if a.status != tt.status {
+				t.Fatalf("status %d, want %d", a.status, tt.status)
+			}
+			var line map[string]any
+			for _, l := range strings.Split(ts.logs.waitFor(id), "\n") {
+				if strings.Contains(l, id) && strings.Contains(l, `"message":"request"`) {
+					_ = json.Unmarshal([]byte(l), &line)
+				}
+			}
+			if line["level"] != tt.level {
+				t.Fatalf("access line %v, want level %s", line, tt.level)
+			}
+			if _, ok := line["duration_ms"].(float64); !ok {
+				t.Fatalf("access line without duration_ms: %v", line)
+			}
+		})
+	}
+}
+
+// TestMetricsListener: with CAMPUS_METRICS_ADDR the public listener does
+// not serve /metrics (404, not the client's page), and MetricsHandler does.
+func TestMetricsListener(t *testing.T) {
+	ts := newTestServer(t, func(d *Deps) { d.Config.MetricsAddr = "127.0.0.1:0" })
+	if a := ts.do(t, "GET", "/metrics", nil); a.status != 404 || bytes.Contains(a.body, []byte("go_goroutines")) {
+		t.Fatalf("public /metrics: %d %.80s", a.status, a.body)
+	}
+	h := ts.MetricsHandler()
+	for _, tt := range []struct {
+		method, path string
+		status       int
+		want         string
+	}{
+		{"GET", "/metrics", 200, "go_goroutines"},
+		{"GET", "/api/health", 404, ""},
+		{"POST", "/metrics", 405, ""},
+	} {
+		var ctx fasthttp.RequestCtx
+		ctx.Request.Header.SetMethod(tt.method)
+		ctx.Request.SetRequestURI(tt.path)
+		h(&ctx)
+		if ctx.Response.StatusCode() != tt.status || !bytes.Contains(ctx.Response.Body(), []byte(tt.want)) {
+			t.Errorf("%s %s on the metrics listener: %d %.80s", tt.method, tt.path, ctx.Response.StatusCode(), ctx.Response.Body())
+		}
 	}
 }

@@ -216,6 +216,17 @@ var sweepRoutes = map[string]sweepRoute{
 	"POST /api/admin/moderators/{id}":           {params: withID("peer"), body: moderationBody},
 	"DELETE /api/admin/moderators/{id}":         {params: withID("peer"), body: moderationBody},
 	"GET /api/admin/audit":                      {},
+	"GET /api/admin/users":                      {},
+	"GET /api/admin/users/{id}":                 {params: withID("peer")},
+	"POST /api/admin/users/{id}/suspend":        {params: withID("other"), body: moderationBody},
+	"POST /api/admin/users/{id}/unsuspend":      {params: withID("other"), body: moderationBody},
+	"POST /api/admin/users/{id}/reset-sessions": {params: withID("other")},
+	"POST /api/admin/users/{id}/roles": {params: withID("peer"), body: func(*sweepFixtures) any {
+		return map[string]any{"role": "moderator", "reason": "helps out"}
+	}},
+	"DELETE /api/admin/users/{id}/roles/{role}": {params: map[string]string{"id": "peer", "role": "role"}, body: moderationBody},
+	"GET /api/admin/groups":                     {},
+	"GET /api/admin/system":                     {},
 
 	"POST /api/groups": {body: func(fx *sweepFixtures) any {
 		return map[string]any{"name": "Sweep Club", "handle": fmt.Sprintf("sweep-new-%d", fx.seq()), "description": "d",
@@ -311,6 +322,7 @@ func newSweepStack(t *testing.T) *sweepStack {
 			t.Fatal(err)
 		}
 		d.Push = app.NewPush(app.PushDeps{DB: st.db, VAPID: keys.VAPID, AllowLoopbackHTTP: true})
+		d.Admin = app.NewAdmin(app.AdminDeps{DB: st.db, Sessions: st.sessions, Log: d.Log})
 	}})
 	hash, err := app.NewHasher(1).Hash(context.Background(), sweepPassword)
 	if err != nil {
@@ -357,7 +369,7 @@ func (sw *sweepStack) fixtures(t *testing.T) *sweepFixtures {
 	other, _ := sw.member(t, "Sweep Other")
 	fx := &sweepFixtures{sw: sw, me: me, token: tok, ids: map[string]string{
 		"me": me.ID.String(), "peer": peer.ID.String(), "other": other.ID.String(), "media": "ab/cdef0123.png",
-		"itemType": "post",
+		"itemType": "post", "role": "moderator",
 	}}
 	// The caller is an admin, so the moderation routes read their input.
 	if _, err := persistence.GrantCapability(context.Background(), sw.db, me.ID, "admin", uuid.Nil); err != nil {

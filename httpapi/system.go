@@ -2,7 +2,7 @@ package httpapi
 
 import (
 	"context"
-	"errors"
+	"strings"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -14,52 +14,117 @@ func (s *Server) health(ctx *fasthttp.RequestCtx) {
 	writeData(ctx, map[string]string{"status": "ok"})
 }
 
-// NotReady is what Deps.Ready answers when one of its checks fails: Check
-// names it ("database", "cluster", …) and is shown in the answer; Err says
-// why and is only logged.
-type NotReady struct {
-	Check string
-	Err   error
+// Check is one dependency's state in the readiness answer (Deps.Ready).
+type Check struct {
+	// Name is what the answer calls it: database, search, cluster,
+	// membership, mail, media.
+	Name string
+	// Err is nil while the dependency is fine. It is logged, never shown:
+	// the answer says "ok" or "down".
+	Err error
+	// Optional dependencies are reported but leave the node ready: every
+	// node shares them, so taking this one out of the load balancer would
+	// not help (mail waits in the outbox; media failures answer 503 on
+	// their own routes).
+	Optional bool
 }
 
-func (e *NotReady) Error() string { return e.Check + ": " + e.Err.Error() }
+// Check states in the readiness answer.
+const (
+	checkOK   = "ok"
+	checkDown = "down"
+)
 
-func (e *NotReady) Unwrap() error { return e.Err }
+// readiness is the readiness answer's data, ready or not.
+type readiness struct {
+	Status  string `json:"status"` // ready, not ready, draining
+	Version string `json:"version"`
+	// Node is this node's cluster (remoting) address.
+	Node string `json:"node,omitempty"`
+	// Members counts the cluster members this node sees;
+	// MemberAddresses names them.
+	Members         int               `json:"members"`
+	MemberAddresses []string          `json:"memberAddresses"`
+	Checks          map[string]string `json:"checks"`
+}
+
+// notReadyBody is the readiness probe's 503: the error envelope, naming the
+// first failed check (errors[0].field), with the whole report as data.
+type notReadyBody struct {
+	errorBody
+	Data readiness `json:"data"`
+}
 
 // ready is the load balancer's readiness probe: 503 until the database, the
-// cluster and the index all answer. The answer names the check that failed
-// (errors[0].field) when the check says which.
+// search index, the cluster and the node's membership all answer (mail and
+// media are reported, never held against the node). Either way the answer
+// names each dependency's state, this node's version and the members it
+// sees; a 503 names the first failed check in errors[0].field (draining
+// while the node drains).
 func (s *Server) ready(ctx *fasthttp.RequestCtx) {
+	r := readiness{Status: "ready", Version: s.deps.Version, Node: s.deps.Node, MemberAddresses: []string{},
+		Checks: map[string]string{}}
+	if s.deps.Members != nil {
+		r.MemberAddresses = append(r.MemberAddresses, s.deps.Members()...)
+	}
+	r.Members = len(r.MemberAddresses)
 	if s.draining.Load() {
-		notReady(ctx, &NotReady{Check: "draining", Err: errDraining})
+		r.Status = "draining"
+		notReady(ctx, "draining", r)
 		return
 	}
+	failed := ""
+	var down []Check
 	if s.deps.Ready != nil {
 		c, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		if err := s.deps.Ready(c); err != nil {
-			s.log.Warn().Err(err).Msg("not ready")
-			notReady(ctx, err)
-			return
+		for _, ch := range s.deps.Ready(c) {
+			r.Checks[ch.Name] = checkOK
+			if ch.Err == nil {
+				continue
+			}
+			r.Checks[ch.Name] = checkDown
+			down = append(down, ch)
+			if !ch.Optional && failed == "" {
+				failed = ch.Name
+			}
 		}
 	}
-	ready := map[string]any{"status": "ready"}
-	if s.deps.Members != nil {
-		ready["members"] = s.deps.Members()
+	s.logReadiness(down)
+	if failed != "" {
+		r.Status = "not ready"
+		notReady(ctx, failed, r)
+		return
 	}
-	writeData(ctx, ready)
+	writeData(ctx, r)
 }
 
-// errDraining is why a draining node is not ready.
-var errDraining = errors.New("node is draining")
+// logReadiness logs the failed checks when they change (a probe every few
+// seconds must not repeat the same line), and that all is well again.
+func (s *Server) logReadiness(down []Check) {
+	var b strings.Builder
+	for _, ch := range down {
+		b.WriteString(ch.Name + ":" + ch.Err.Error() + ";")
+	}
+	now := b.String()
+	if prev := s.readyState.Swap(&now); prev != nil && *prev == now || prev == nil && now == "" {
+		return
+	}
+	if len(down) == 0 {
+		s.log.Info().Msg("ready: every dependency answers again")
+		return
+	}
+	for _, ch := range down {
+		s.log.Warn().Err(ch.Err).Str("check", ch.Name).Bool("optional", ch.Optional).Msg("readiness: dependency down")
+	}
+}
 
-// notReady answers the readiness probe's 503, naming the failed check
-// (errors[0].field) when err says which.
-func notReady(ctx *fasthttp.RequestCtx, err error) {
-	body := errorBody{Status: "error", Message: "Not ready", RetryAfter: 1}
-	var nr *NotReady
-	if errors.As(err, &nr) {
-		body.Errors = []domain.FieldError{{Field: nr.Check, Msg: "Not ready"}}
+// notReady answers the readiness probe's 503, naming the failed check.
+func notReady(ctx *fasthttp.RequestCtx, check string, r readiness) {
+	body := notReadyBody{
+		errorBody: errorBody{Status: "error", Message: "Not ready", RetryAfter: 1,
+			Errors: []domain.FieldError{{Field: check, Msg: "Not ready"}}},
+		Data: r,
 	}
 	ctx.Response.Header.Set("Retry-After", "1")
 	ctx.SetStatusCode(fasthttp.StatusServiceUnavailable)

@@ -165,6 +165,17 @@ func (b *fileBackend) stat(_ context.Context, key string) (int64, error) {
 	return info.Size(), nil
 }
 
+func (b *fileBackend) check(context.Context) error {
+	fi, err := os.Stat(b.dir)
+	if err != nil {
+		return fmt.Errorf("media: check: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("media: check: %s is not a directory", b.dir)
+	}
+	return nil
+}
+
 func (b *fileBackend) remove(_ context.Context, key string) error {
 	if err := os.Remove(b.path(key)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("media: delete: %w", err)

@@ -124,6 +124,17 @@ func (b *s3Backend) stat(ctx context.Context, key string) (int64, error) {
 	return info.Size, nil
 }
 
+func (b *s3Backend) check(ctx context.Context) error {
+	ok, err := b.c.BucketExists(ctx, b.bucket)
+	if err != nil {
+		return fmt.Errorf("media: s3 check: %w", err)
+	}
+	if !ok {
+		return fmt.Errorf("media: s3 check: bucket %q does not exist", b.bucket)
+	}
+	return nil
+}
+
 // remove deletes key. S3 answers a delete of a missing key with success.
 func (b *s3Backend) remove(ctx context.Context, key string) error {
 	if err := b.c.RemoveObject(ctx, b.bucket, key, minio.RemoveObjectOptions{}); err != nil {

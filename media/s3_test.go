@@ -300,7 +300,13 @@ func TestS3Outage(t *testing.T) {
 	s := newS3Store(t, srv, srv.Bucket(t, "campus-outage"))
 	img := save(t, s, pngBytes(t, 4, 4))
 	do := serve(t, &fasthttp.Server{Handler: s.Handler()})
+	if err := s.Check(context.Background()); err != nil {
+		t.Fatalf("Check with the service up: %v", err)
+	}
 	srv.Stop()
+	if err := s.Check(context.Background()); err == nil {
+		t.Error("Check answered nil with the service gone (the readiness answer's media state)")
+	}
 
 	for _, method := range []string{"GET", "HEAD"} {
 		resp := do(method, img.URL)

@@ -74,6 +74,20 @@ type backend interface {
 	remove(ctx context.Context, key string) error
 	// walk calls fn for every stored image; an error from fn stops it.
 	walk(ctx context.Context, fn func(key string, size int64) error) error
+	// check answers nil while the store can be reached: the directory
+	// exists, the bucket answers.
+	check(ctx context.Context) error
+}
+
+// checkTimeout bounds Check: a readiness probe must answer quickly.
+const checkTimeout = time.Second
+
+// Check answers nil while the store can be reached (its directory exists;
+// its bucket answers), for the readiness answer's media state.
+func (s *Store) Check(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	defer cancel()
+	return s.b.check(ctx)
 }
 
 // deleteTimeout bounds Delete, whose callers give it no context: it runs

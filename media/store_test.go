@@ -431,3 +431,17 @@ func TestStoredFileMode(t *testing.T) {
 		t.Errorf("mode %v, want 0644", m)
 	}
 }
+
+// TestFileCheck: the readiness answer's media state for a directory store.
+func TestFileCheck(t *testing.T) {
+	s, dir := newStore(t)
+	if err := s.Check(context.Background()); err != nil {
+		t.Fatalf("Check: %v", err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(context.Background()); err == nil {
+		t.Error("Check answered nil with the directory gone")
+	}
+}

@@ -111,7 +111,7 @@ func (h slowQueryHook) AfterQuery(_ context.Context, e *bun.QueryEvent) {
 	if took < slowQuery {
 		return
 	}
-	ev := h.log.Warn().Str("op", e.Operation()).Int64("took_ms", took.Milliseconds())
+	ev := h.log.Warn().Str("op", e.Operation()).Int64("duration_ms", took.Milliseconds())
 	if e.IQuery != nil {
 		ev = ev.Str("table", e.IQuery.GetTableName())
 	}

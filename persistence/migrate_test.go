@@ -23,7 +23,7 @@ func TestMain(m *testing.M) { testdb.Main(m) }
 var tables = []string{
 	"account_capabilities", "account_suspensions",
 	"app_secrets", "comments", "experience", "friend_requests", "friendships", "group_members", "groups", "mail_outbox", "moderation_audit",
-	"notifications", "otp_codes", "post_images", "post_likes", "posts", "profile_likes", "profiles", "push_outbox",
+	"node_status", "notifications", "otp_codes", "post_images", "post_likes", "posts", "profile_likes", "profiles", "push_outbox",
 	"push_subscriptions",
 	"reports", "search_outbox", "user_blocks", "user_mutes", "users",
 }

@@ -47,7 +47,7 @@ func prepared(ctx context.Context, db bun.IDB, query string, args ...any) (*sql.
 		start := time.Now()
 		defer func() {
 			if took := time.Since(start); took >= slowQuery && c.log != nil {
-				c.log.Warn().Str("op", "prepared").Int64("took_ms", took.Milliseconds()).Msg("slow query")
+				c.log.Warn().Str("op", "prepared").Int64("duration_ms", took.Milliseconds()).Msg("slow query")
 			}
 		}()
 		st, err := c.statement(ctx, d.DB, query)

@@ -2,7 +2,9 @@
 # Installs the system packages Campus needs on Debian/Ubuntu when they are
 # missing: Postgres binaries (always); with --browser, Debian's chromium for
 # the end-to-end tests; with --etcd, Debian's etcd-server for the etcd
-# cluster provider's tests and `make cluster`. Uses apt-get as root or
+# cluster provider's tests and `make cluster`; with --prometheus, Debian's
+# prometheus for its promtool, which checks deploy/monitoring's alert rules
+# in the tests. Uses apt-get as root or
 # through sudo; otherwise prints the one command to run and fails.
 #
 # It also builds the S3-compatible server the media tests run against
@@ -22,11 +24,13 @@ fi
 
 want_browser=0
 want_etcd=0
+want_prometheus=0
 for arg in "$@"; do
   case "$arg" in
     --browser) want_browser=1 ;;
     --etcd) want_etcd=1 ;;
-    *) echo "usage: $0 [--browser] [--etcd]" >&2; exit 2 ;;
+    --prometheus) want_prometheus=1 ;;
+    *) echo "usage: $0 [--browser] [--etcd] [--prometheus]" >&2; exit 2 ;;
   esac
 done
 
@@ -39,6 +43,9 @@ if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
 fi
 if [ "$want_etcd" = 1 ] && ! command -v etcd >/dev/null 2>&1; then
   missing+=(etcd-server)
+fi
+if [ "$want_prometheus" = 1 ] && ! command -v promtool >/dev/null 2>&1; then
+  missing+=(prometheus)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 

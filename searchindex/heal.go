@@ -111,7 +111,7 @@ func (x *Index) heal(ctx context.Context) bool {
 		}
 		x.healWait = min(max(2*x.healWait, healRetryMin), healRetryMax)
 		x.healAt = time.Now().Add(x.healWait)
-		x.log.Error().Err(err).Dur("retry_in", x.healWait).Msg("search index rebuild failed; searches answer 503 until it succeeds")
+		x.log.Error().Err(err).Int64("retry_in_ms", x.healWait.Milliseconds()).Msg("search index rebuild failed; searches answer 503 until it succeeds")
 		return false
 	}
 	x.healWait, x.healAt = 0, time.Time{}
@@ -162,7 +162,7 @@ func (x *Index) rebuildLive(ctx context.Context, reason string) error {
 	if x.cache != nil {
 		x.cache.invalidate()
 	}
-	x.log.Info().Int64("docs", st.Docs()).Dur("took", st.Elapsed).Msg("search index rebuilt")
+	x.log.Info().Int64("docs", st.Docs()).Int64("duration_ms", st.Elapsed.Milliseconds()).Msg("search index rebuilt")
 	return nil
 }
 

@@ -140,7 +140,7 @@ func Open(ctx context.Context, opts Options) (*Index, error) {
 		if err != nil {
 			return nil, err
 		}
-		log.Info().Int64("docs", st.Docs()).Dur("took", st.Elapsed).
+		log.Info().Int64("docs", st.Docs()).Int64("duration_ms", st.Elapsed.Milliseconds()).
 			Int("docs_per_second", int(st.DocsPerSecond())).Msg("search index rebuilt")
 		bi, applied, reason, err = openExisting(opts.Dir, opts.PruneAge)
 		if err != nil {

@@ -40,6 +40,7 @@ const FEATURES = [
   'groups',
   'profile',
   'settings',
+  'admin',
 ] as const;
 
 /** Every module under src/, by path relative to src/ ("api/socket.ts"). */

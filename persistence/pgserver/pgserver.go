@@ -204,7 +204,7 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 	started = true
 	go s.watch()
 	s.log.Info().Str("dir", dir).Int("port", s.port).Int("pid", s.child.pid).
-		Int("version", bins.major).Int64("took_ms", time.Since(began).Milliseconds()).
+		Int("version", bins.major).Int64("duration_ms", time.Since(began).Milliseconds()).
 		Msg("postgres started")
 	return s, nil
 }

@@ -77,6 +77,14 @@ export function AvatarMenu() {
                   Moderation
                 </button>
               )}
+              {caps.admin && (
+                <button type="button" role="menuitem" className="avatar-menu__item" onClick={() => go({ page: 'admin' })}>
+                  <span className="avatar-menu__icon">
+                    <SettingsIcon />
+                  </span>
+                  Admin console
+                </button>
+              )}
               <a
                 role="menuitem"
                 className="avatar-menu__item"

@@ -31,6 +31,7 @@ const FriendsPage = lazyScreen(() => import('../features/friends/FriendsPage').t
 const SettingsPage = lazyScreen(() => import('../features/settings/SettingsPage').then((m) => m.SettingsPage)).Component;
 const ProfilePage = lazyScreen(() => import('../features/profile/ProfilePage').then((m) => m.ProfilePage)).Component;
 const ModerationPage = lazyScreen(() => import('../features/moderation/ModerationPage').then((m) => m.ModerationPage)).Component;
+const AdminPage = lazyScreen(() => import('../features/admin/AdminPage').then((m) => m.AdminPage)).Component;
 // The post page opens its comments: their chunk comes with the page's (a
 // failure there is the comments' to retry, not the page's).
 const PostPage = lazyScreen(() =>
@@ -59,6 +60,8 @@ function Page({ route }: { route: Route }) {
       return <SettingsPage />;
     case 'moderation':
       return <ModerationPage />;
+    case 'admin':
+      return <AdminPage />;
     case 'profile':
       return <ProfilePage key={route.userId ?? 'me'} />;
     case 'post':

@@ -32,6 +32,8 @@ describe('paths and deep links', () => {
     ['/profile', { page: 'profile' }],
     ['/feed', { page: 'feed' }],
     ['/groups', { page: 'groups' }],
+    ['/moderation', { page: 'moderation' }],
+    ['/admin', { page: 'admin' }],
     ['/g/robotics-club', { page: 'group', handle: 'robotics-club' }],
     ['/g/Robotics-Club', { page: 'group', handle: 'robotics-club' }],
     ['/g/robotics-club/live', { page: 'groupLive', handle: 'robotics-club' }],
@@ -68,6 +70,7 @@ describe('paths and deep links', () => {
     expect(pathOf({ page: 'post', postId: 'p1' })).toBe('/post/p1');
     expect(pathOf({ page: 'friends' })).toBe('/friends');
     expect(pathOf({ page: 'groups' })).toBe('/groups');
+    expect(pathOf({ page: 'admin' })).toBe('/admin');
     expect(pathOf({ page: 'group', handle: 'bca-2020' })).toBe('/g/bca-2020');
     expect(pathOf({ page: 'groupLive', handle: 'fest' })).toBe('/g/fest/live');
   });
@@ -98,7 +101,7 @@ describe('stored page (docs/product.md §2.2)', () => {
   });
 
   it('falls back to feed for a page outside feed, profile, friends, settings', () => {
-    sessionStorage.setItem('campus.page', 'admin');
+    sessionStorage.setItem('campus.page', 'nowhere');
     expect(readStoredRoute()).toEqual({ page: 'feed' });
     sessionStorage.setItem('campus.page', 'post');
     expect(readStoredRoute()).toEqual({ page: 'feed' });

@@ -10,7 +10,7 @@ import { atom } from 'jotai';
 import { readString, removeKey, STORAGE_KEYS, writeString } from './storage';
 import { scrollToTop } from './scroll';
 
-export const PAGES = ['feed', 'profile', 'friends', 'groups', 'settings', 'moderation'] as const;
+export const PAGES = ['feed', 'profile', 'friends', 'groups', 'settings', 'moderation', 'admin'] as const;
 export type PageName = (typeof PAGES)[number];
 
 export type Route =
@@ -19,6 +19,7 @@ export type Route =
   | { page: 'groups' }
   | { page: 'settings' }
   | { page: 'moderation' }
+  | { page: 'admin' }
   | { page: 'profile'; userId?: string }
   | { page: 'post'; postId: string }
   | { page: 'group'; handle: string }
@@ -70,6 +71,7 @@ export function parsePath(pathname: string): Route | null {
     if (first === 'groups') return { page: 'groups' };
     if (first === 'settings') return { page: 'settings' };
     if (first === 'moderation') return { page: 'moderation' };
+    if (first === 'admin') return { page: 'admin' };
     if (first === 'profile') return { page: 'profile' };
   }
   if (parts.length === 2) {
@@ -115,6 +117,8 @@ export function pathOf(route: Route): string {
       return '/settings';
     case 'moderation':
       return '/moderation';
+    case 'admin':
+      return '/admin';
     case 'profile':
       return route.userId ? `/profile/${encodeURIComponent(route.userId)}` : '/profile';
     case 'post':

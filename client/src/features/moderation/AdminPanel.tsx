@@ -13,6 +13,9 @@ const ACTION_LABELS: Record<string, string> = {
   unsuspend: 'lifted the suspension of',
   grant_moderator: 'made a moderator:',
   revoke_moderator: 'removed a moderator:',
+  grant_admin: 'made an admin:',
+  revoke_admin: 'removed an admin:',
+  reset_sessions: 'signed out everywhere:',
 };
 
 /** Admins only: the moderators (each removable, asked first) and the audit log of every action. */
@@ -69,7 +72,9 @@ export function AdminPanel() {
           ))}
         </ul>
       )}
-      <h2 className="moderation__subtitle">Audit log</h2>
+      <h2 id="audit-log" className="moderation__subtitle">
+        Audit log
+      </h2>
       {entries.length === 0 ? (
         <p className="safety-empty">No moderation actions yet.</p>
       ) : (
