@@ -37,7 +37,14 @@ type Admin struct {
 }
 
 // NewAdmin wires the console.
-func NewAdmin(d AdminDeps) *Admin { return &Admin{d: d, now: time.Now} }
+func NewAdmin(d AdminDeps) *Admin {
+	if d.Moderation == nil {
+		// Suspensions still work, as moderation's would without mail or
+		// gates to tell (those learn by NOTIFY).
+		d.Moderation = NewModeration(ModerationDeps{DB: d.DB, Sessions: d.Sessions, Log: d.Log})
+	}
+	return &Admin{d: d, now: time.Now}
+}
 
 // Limits of the console's lists.
 const (

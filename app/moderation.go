@@ -368,7 +368,9 @@ func (m *Moderation) suspend(ctx context.Context, actor, userID uuid.UUID, in do
 	if err := suspendAccount(ctx, m.d.DB, actor, userID, in, m.now(), m.notice()); err != nil {
 		return err
 	}
-	m.d.Sessions.Forget(userID)
+	if m.d.Sessions != nil {
+		m.d.Sessions.Forget(userID)
+	}
 	m.suspensionChanged(userID)
 	if m.d.Mail != nil {
 		m.d.Mail.Wake()

@@ -24,8 +24,8 @@ import (
 func TestAdminConsole(t *testing.T) {
 	var heartbeat *app.NodeStatus
 	st := newLiveStack(t, liveOptions{mutate: func(st *liveStack, d *Deps) {
-		d.Admin = app.NewAdmin(app.AdminDeps{DB: st.db, Sessions: st.sessions, Log: d.Log})
 		d.Moderation = app.NewModeration(app.ModerationDeps{DB: st.db, Sessions: st.sessions, Log: d.Log})
+		d.Admin = app.NewAdmin(app.AdminDeps{DB: st.db, Sessions: st.sessions, Moderation: d.Moderation, Log: d.Log})
 		heartbeat = app.NewNodeStatus(app.NodeStatusOptions{DB: st.db, Log: zerolog.Nop(), Node: "10.9.8.7:6331",
 			Version: "v-test", HTTPAddr: "10.9.8.7:8080", Interval: time.Hour, // one beat, at Start
 			Probes: app.NodeProbes{

@@ -322,7 +322,7 @@ func newSweepStack(t *testing.T) *sweepStack {
 			t.Fatal(err)
 		}
 		d.Push = app.NewPush(app.PushDeps{DB: st.db, VAPID: keys.VAPID, AllowLoopbackHTTP: true})
-		d.Admin = app.NewAdmin(app.AdminDeps{DB: st.db, Sessions: st.sessions, Log: d.Log})
+		d.Admin = app.NewAdmin(app.AdminDeps{DB: st.db, Sessions: st.sessions, Moderation: d.Moderation, Log: d.Log})
 	}})
 	hash, err := app.NewHasher(1).Hash(context.Background(), sweepPassword)
 	if err != nil {
