@@ -130,6 +130,17 @@ func (l *Lab) RootIP() string { return l.addr(1) }
 // Subnet is the lab's network in CIDR notation.
 func (l *Lab) Subnet() string { return fmt.Sprintf("10.231.%d.0/24", l.octet) }
 
+// Namespaces names every namespace of the lab, the switch's last.
+func (l *Lab) Namespaces() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var names []string
+	for _, h := range l.hosts {
+		names = append(names, h.NS)
+	}
+	return append(names, l.sw)
+}
+
 // AddHost creates a namespace with an address on the bridge.
 func (l *Lab) AddHost(name string) (*Host, error) {
 	l.mu.Lock()
@@ -365,19 +376,15 @@ func (l *Lab) nfqueue(hosts []*Host, delay time.Duration, loss float64) (func() 
 // lab's namespaces (the caller's own, started with Command) and deletes
 // the namespaces; the links go with them.
 func (l *Lab) Close() error {
+	names := l.Namespaces()
 	l.mu.Lock()
-	undo, hosts := l.undo, l.hosts
-	l.undo, l.hosts = nil, nil
+	undo := l.undo
+	l.undo = nil
 	l.mu.Unlock()
 	var errs []error
 	for i := len(undo) - 1; i >= 0; i-- {
 		errs = append(errs, undo[i]())
 	}
-	names := []string{}
-	for _, h := range hosts {
-		names = append(names, h.NS)
-	}
-	names = append(names, l.sw)
 	for _, ns := range names {
 		killIn(ns)
 		if out, err := run("ip", "netns", "del", ns); err != nil && !strings.Contains(out, "No such file") {

@@ -24,10 +24,11 @@ func newLab(t *testing.T) (*Lab, *Host, *Host) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
+		names := l.Namespaces()
 		if err := l.Close(); err != nil {
 			t.Errorf("close: %v", err)
 		}
-		for _, ns := range []string{l.sw, prefix + l.id + "-a", prefix + l.id + "-b"} {
+		for _, ns := range names {
 			if _, err := os.Stat("/run/netns/" + ns); err == nil {
 				t.Errorf("namespace %s left behind", ns)
 			}
