@@ -98,6 +98,7 @@ type netemRun struct {
 	paused   atomic.Bool
 	quit     atomic.Bool
 	lastFail atomic.Int64 // when the last failed attempt ended (bench clock)
+	errText  sync.Map     // a connection error's or timeout's first text, by status
 	inflight atomic.Int64
 	skipped  atomic.Int64
 
@@ -142,6 +143,8 @@ type nmResult struct {
 	Moved     int            `json:"moved"`    // of those, reconnected on another node
 	Stale     int            `json:"stale"`    // sockets without every post's final count
 	StaleText string         `json:"stale_text,omitempty"`
+	// ErrText is the first connection error's and timeout's text.
+	ErrText map[string]string `json:"err_text,omitempty"`
 	// The latency of the attempts answered 200 sent before the fault and
 	// while it lasted.
 	Steady, During dist          `json:"-"`
@@ -332,6 +335,7 @@ func (nr *netemRun) fault(ctx context.Context, name string) (nmResult, error) {
 	b := nr.b
 	r := nmResult{Fault: name, Sockets: len(nr.sockets)}
 	start := b.now()
+	nr.errText.Clear()
 	nr.paused.Store(false)
 	b.progress("netem %s: steady load %s", name, nmSteady)
 	if !sleepCtx(ctx, nmSteady) {
@@ -407,6 +411,11 @@ func (nr *netemRun) fault(ctx context.Context, name string) (nmResult, error) {
 		}
 	}
 	r.During, r.Steady = distOf(during), distOf(steady)
+	r.ErrText = map[string]string{}
+	nr.errText.Range(func(k, v any) bool {
+		r.ErrText[k.(string)] = v.(string)
+		return true
+	})
 	r.Gap, r.Never = longestNoLike(att, len(nr.lr.posts), end)
 
 	// One like per post, each through another node, then every socket must
@@ -586,6 +595,7 @@ func (nr *netemRun) like(p int, via int) bool {
 			if errors.Is(err, fasthttp.ErrTimeout) || errors.Is(err, os.ErrDeadlineExceeded) {
 				a.status = "timeout"
 			}
+			nr.errText.LoadOrStore(a.status, fmt.Sprintf("node %d: %v", node+1, err))
 		case resp.StatusCode() == fasthttp.StatusOK:
 			if liked, _, perr := parseLike(resp.Body()); perr == nil {
 				if liked {
@@ -1070,10 +1080,15 @@ func (b *bench) netemRows(sc string, r nmResult) {
 	if r.Never > 0 {
 		g.note("%d posts took no like after an attempt", r.Never)
 	}
-	rep.add(sc, f+"failed after the client's retries", float64(sum(r.Failed)), "").
+	fr := rep.add(sc, f+"failed after the client's retries", float64(sum(r.Failed)), "").
 		target("0", sum(r.Failed) == 0).
 		note("of %d requests (%s); failed attempts %s; %d served by a retry", r.Acked+sum(r.Failed), statusText(r.Failed),
 			statusText(r.Attempts), r.Retried)
+	for _, k := range []string{"conn", "timeout"} {
+		if t, ok := r.ErrText[k]; ok {
+			fr.note("first %s: %s", k, t)
+		}
+	}
 	rep.add(sc, f+"sockets moved", float64(r.Moved), "").
 		note("%d of %d closed by the server or dropped, %d reconnected on another node", r.Closed, r.Sockets, r.Moved)
 	st := rep.add(sc, f+"sockets without the final counts", float64(r.Stale), "").
