@@ -595,7 +595,7 @@ func (nr *netemRun) like(p int, via int) bool {
 			if errors.Is(err, fasthttp.ErrTimeout) || errors.Is(err, os.ErrDeadlineExceeded) {
 				a.status = "timeout"
 			}
-			nr.errText.LoadOrStore(a.status, fmt.Sprintf("node %d: %v", node+1, err))
+			nr.errText.LoadOrStore(a.status, fmt.Sprintf("node %d after %.1f s: %v", node+1, time.Duration(end-send).Seconds(), err))
 		case resp.StatusCode() == fasthttp.StatusOK:
 			if liked, _, perr := parseLike(resp.Body()); perr == nil {
 				if liked {
