@@ -318,6 +318,13 @@ func (b *bench) runNetem(ctx context.Context) ([]nmResult, error) {
 			return out, ctx.Err()
 		}
 		r, err := nr.fault(ctx, f)
+		if errors.Is(err, netlab.ErrUnavailable) {
+			// The kernel refuses this fault (no sch_netem and no NFQUEUE):
+			// say so and go on with the others.
+			b.progress("netem %s: %v", f, err)
+			b.rep.text("9 netem", f+": —", err.Error()).Result = resNA
+			continue
+		}
 		if err != nil {
 			return out, fmt.Errorf("%s: %w", f, err)
 		}
@@ -343,6 +350,8 @@ func (nr *netemRun) fault(ctx context.Context, name string) (nmResult, error) {
 	}
 	how, heal, err := nr.lab.apply(name)
 	if err != nil {
+		nr.paused.Store(true)
+		nr.drain(ctx)
 		return r, err
 	}
 	r.How = how

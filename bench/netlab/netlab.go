@@ -48,7 +48,9 @@ type Lab struct {
 	octet  int    // the lab is 10.231.<octet>.0/24
 	sw     string // the switch namespace
 	rootIf string // the caller's end of its link to the switch
-	next   int    // the next host's last address byte
+	// ownRoot: rootIf is ours (its creation succeeded), so Close removes it.
+	ownRoot bool
+	next    int // the next host's last address byte
 
 	mu    sync.Mutex
 	hosts []*Host
@@ -94,10 +96,31 @@ func New() (*Lab, error) {
 		return nil, err
 	}
 	sweep()
-	octet, err := freeOctet()
-	if err != nil {
-		return nil, err
+	// Another lab being built at the same moment (a parallel test
+	// process) may take the same subnet: its link's name then exists and
+	// the next free one is tried.
+	var lastErr error
+	var tried []int
+	for range 5 {
+		octet, err := freeOctet(tried)
+		if err != nil {
+			return nil, err
+		}
+		tried = append(tried, octet)
+		l, err := build(octet)
+		if err == nil {
+			return l, nil
+		}
+		lastErr = err
+		if !strings.Contains(err.Error(), "File exists") && !strings.Contains(err.Error(), "already") {
+			break
+		}
 	}
+	return nil, lastErr
+}
+
+// build makes the switch and the caller's link for 10.231.octet.0/24.
+func build(octet int) (*Lab, error) {
 	l := &Lab{id: fmt.Sprintf("%d-%d", os.Getpid(), octet), octet: octet, next: 2}
 	l.sw = prefix + l.id + "-sw"
 	l.rootIf = fmt.Sprintf("cl%dr", octet)
@@ -112,10 +135,13 @@ func New() (*Lab, error) {
 		{"ip", "addr", "add", l.addr(1) + "/24", "dev", l.rootIf},
 		{"ip", "link", "set", l.rootIf, "up"},
 	}
-	for _, s := range steps {
+	for i, s := range steps {
 		if out, err := run(s[0], s[1:]...); err != nil {
 			l.Close()
 			return nil, fmt.Errorf("netlab: %s: %s", strings.Join(s, " "), out)
+		}
+		if i == 4 {
+			l.ownRoot = true
 		}
 	}
 	return l, nil
@@ -261,7 +287,7 @@ func (l *Lab) Degrade(hosts []*Host, delay time.Duration, loss float64) (method 
 	}
 	undo, err = l.nfqueue(hosts, delay, loss)
 	if err != nil {
-		return "", nil, err
+		return "", nil, fmt.Errorf("%w: the kernel has no sch_netem, and NFQUEUE failed: %w", ErrUnavailable, err)
 	}
 	return "nfqueue", l.track(undo), nil
 }
@@ -392,7 +418,9 @@ func (l *Lab) Close() error {
 		}
 	}
 	// Normally gone with its peer in the switch namespace.
-	_, _ = run("ip", "link", "del", l.rootIf)
+	if l.ownRoot {
+		_, _ = run("ip", "link", "del", l.rootIf)
+	}
 	return errors.Join(errs...)
 }
 
@@ -438,14 +466,17 @@ func sweep() {
 	}
 }
 
-// freeOctet picks 10.231.X.0/24 with no route in our namespace yet
-// (another lab, or a real network), starting from our pid.
-func freeOctet() (int, error) {
+// freeOctet picks 10.231.X.0/24 with no address in our namespace yet
+// (another lab, or a real network) and not in tried, starting from our pid.
+func freeOctet(tried []int) (int, error) {
 	addrs, err := net.InterfaceAddrs()
 	if err != nil {
 		return 0, fmt.Errorf("netlab: %w", err)
 	}
 	used := map[int]bool{}
+	for _, o := range tried {
+		used[o] = true
+	}
 	for _, a := range addrs {
 		if ipn, ok := a.(*net.IPNet); ok {
 			if ip4 := ipn.IP.To4(); ip4 != nil && ip4[0] == 10 && ip4[1] == 231 {
