@@ -35,6 +35,10 @@ type bench struct {
 	// pprofAddr is the server's net/http/pprof listener (host:port), for
 	// the soak's heap profiles; empty: none.
 	pprofAddr string
+	// lab is the netem scenario's network, holding the bench's Postgres
+	// when that scenario runs; labErr says why it could not be built.
+	lab    *netemLab
+	labErr error
 
 	base       base
 	one        *fasthttp.HostClient // single requests: probes, polls, fan-out likes
@@ -130,6 +134,20 @@ func (b *bench) setup(ctx context.Context) error {
 			}
 			b.pprofAddr = addr
 		}
+		if b.want("netem") {
+			// The scenario comes between nodes and their Postgres: the
+			// bench's database runs in the lab from the start.
+			b.lab, b.labErr = startNetemLab(ctx, tmp)
+			switch {
+			case b.labErr == nil:
+				b.o.dbURL = b.lab.dsn
+				b.progress("netem: network lab %s, Postgres at %s", b.lab.lab.Subnet(), b.lab.pg.IP)
+			case isUnavailable(b.labErr):
+				b.progress("netem: %v", b.labErr)
+			default:
+				return b.labErr
+			}
+		}
 		b.progress("starting %s serve on %s (data dir %s)", b.o.bin, b.addr, tmp)
 		b.srv, err = startServer(ctx, serverConfig{bin: b.o.bin, dir: tmp, addr: b.addr, dbURL: b.o.dbURL, env: env})
 		if err != nil {
@@ -179,10 +197,11 @@ func (b *bench) setup(ctx context.Context) error {
 	return nil
 }
 
-// want reports whether --only selects the scenario.
+// want reports whether --only selects the scenario; an opt-in scenario
+// only when --only names it.
 func (b *bench) want(name string) bool {
 	only := splitList(b.o.only)
-	return len(only) == 0 || contains(only, name)
+	return contains(only, name) || len(only) == 0 && !contains(optIn, name)
 }
 
 // runScenarios runs everything in an order that keeps the figures honest:
@@ -220,6 +239,8 @@ func (b *bench) runScenarios(ctx context.Context) {
 		{"conns", b.connections},
 		// Last: it adds four processes over the same database.
 		{"cluster", b.cluster},
+		// Opt-in: network namespaces, three nodes, etcd.
+		{"netem", b.netem},
 	}
 	for _, s := range steps {
 		if ctx.Err() != nil {
@@ -292,6 +313,11 @@ func (b *bench) close() {
 	if b.srv != nil {
 		if err := b.srv.stop(30 * time.Second); err != nil {
 			b.progress("stop server: %v", err)
+		}
+	}
+	if b.lab != nil {
+		if err := b.lab.close(); err != nil {
+			b.progress("netem: tear down the lab: %v", err)
 		}
 	}
 	if b.tmp == "" {

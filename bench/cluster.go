@@ -674,14 +674,21 @@ func startEtcd(ctx context.Context, bin, dir string) (endpoint string, stop func
 	if err != nil {
 		return "", nil, err
 	}
-	client := "http://127.0.0.1:" + strconv.Itoa(cp)
-	peer := "http://127.0.0.1:" + strconv.Itoa(pp)
+	return startEtcdAt(ctx, bin, dir, "127.0.0.1", cp, pp, exec.Command)
+}
+
+// startEtcdAt runs a private etcd in dir listening on ip's client and peer
+// ports, its process made by command, and waits until it answers.
+func startEtcdAt(ctx context.Context, bin, dir, ip string, cp, pp int,
+	command func(string, ...string) *exec.Cmd) (endpoint string, stop func(), err error) {
+	client := "http://" + net.JoinHostPort(ip, strconv.Itoa(cp))
+	peer := "http://" + net.JoinHostPort(ip, strconv.Itoa(pp))
 	logf, err := os.Create(filepath.Join(dir, "etcd.log"))
 	if err != nil {
 		return "", nil, err
 	}
 	defer logf.Close()
-	cmd := exec.Command(bin, "--name", "bench", "--data-dir", filepath.Join(dir, "etcd"),
+	cmd := command(bin, "--name", "bench", "--data-dir", filepath.Join(dir, "etcd"),
 		"--listen-client-urls", client, "--advertise-client-urls", client,
 		"--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
 		"--initial-cluster", "bench="+peer, "--log-level", "warn", "--logger", "zap")

@@ -62,6 +62,16 @@ type opts struct {
 	clPosts, clLikers, clViewers int
 	clPhase                      time.Duration
 
+	// The netem scenario (netem.go): likes/s offered, posts, websockets
+	// per node, how long each fault lasts, how long the members may take
+	// to agree again after it heals, and which faults run.
+	nmRate    float64
+	nmPosts   int
+	nmSockets int
+	nmFault   time.Duration
+	nmSettle  time.Duration
+	nmFaults  string
+
 	feedConc   int
 	queries    int
 	searchConc int
@@ -143,7 +153,11 @@ func (o *opts) preset() {
 }
 
 // scenario names for --only.
-var scenarioNames = []string{"baselines", "storm", "event", "eventspace", "feed", "search", "crash", "conns", "cluster"}
+var scenarioNames = []string{"baselines", "storm", "event", "eventspace", "feed", "search", "crash", "conns", "cluster", "netem"}
+
+// optIn are the scenarios that run only when --only names them: netem
+// builds network namespaces as root and puts the bench's Postgres in one.
+var optIn = []string{"netem"}
 
 func parseFlags(args []string) (opts, error) {
 	var o opts
@@ -184,6 +198,12 @@ func parseFlags(args []string) (opts, error) {
 	fs.IntVar(&o.clLikers, "cluster-likers", 0, "cluster: concurrent likers over every node (default 60; quick 24)")
 	fs.IntVar(&o.clViewers, "cluster-viewers", 0, "cluster: websocket viewers over every node (default 60; quick 12)")
 	fs.DurationVar(&o.clPhase, "cluster-phase", 0, "cluster: length of each phase (default 8s; quick 4s)")
+	fs.Float64Var(&o.nmRate, "netem-rate", 200, "netem: likes/s offered over every node, open loop")
+	fs.IntVar(&o.nmPosts, "netem-posts", 20, "netem: posts liked")
+	fs.IntVar(&o.nmSockets, "netem-sockets", 5, "netem: websockets per node watching every post")
+	fs.DurationVar(&o.nmFault, "netem-fault", 15*time.Second, "netem: how long each fault lasts")
+	fs.DurationVar(&o.nmSettle, "netem-settle", time.Minute, "netem: how long the members may take to agree again after a fault heals")
+	fs.StringVar(&o.nmFaults, "netem-faults", strings.Join(netemFaultNames, ","), "netem: the faults to run, in order")
 	fs.DurationVar(&o.soak, "soak", 0, "run only the soak for this long: mixed traffic at half capacity, resources sampled, their slopes judged")
 	fs.DurationVar(&o.soakSample, "soak-sample", 30*time.Second, "soak: sample interval")
 	fs.DurationVar(&o.soakWarmup, "soak-warmup", 0, "soak: samples before this are not judged (default a fifth of the run or 2m, at most half)")
@@ -208,6 +228,19 @@ func parseFlags(args []string) (opts, error) {
 	for _, s := range splitList(o.only) {
 		if !contains(scenarioNames, s) {
 			return o, fmt.Errorf("--only: unknown scenario %q (want %s)", s, strings.Join(scenarioNames, ","))
+		}
+	}
+	if contains(splitList(o.only), "netem") {
+		if o.url != "" || o.dbURL != "" {
+			return o, errors.New("--only netem: the bench starts its own server and Postgres (in a network namespace); no --url or --database-url")
+		}
+		for _, f := range splitList(o.nmFaults) {
+			if !contains(netemFaultNames, f) {
+				return o, fmt.Errorf("--netem-faults: unknown fault %q (want %s)", f, strings.Join(netemFaultNames, ","))
+			}
+		}
+		if o.nmRate <= 0 || o.nmPosts <= 0 || o.nmSockets < 0 || o.nmFault <= 0 || o.nmSettle <= 0 {
+			return o, errors.New("--netem-rate, --netem-posts, --netem-fault, --netem-settle: above zero; --netem-sockets: not negative")
 		}
 	}
 	if o.soakProfiles != "" && o.soak <= 0 {

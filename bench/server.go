@@ -25,6 +25,9 @@ type serverConfig struct {
 	addr  string   // 127.0.0.1:port
 	dbURL string   // empty: the embedded Postgres
 	env   []string // more settings (NAME=value): the cluster scenario's
+	// command makes the process (nil: exec.Command); the netem scenario's
+	// runs it in a network namespace of its own.
+	command func(name string, arg ...string) *exec.Cmd
 }
 
 // server is a campus process the bench started.
@@ -67,7 +70,11 @@ func startServer(ctx context.Context, c serverConfig) (*server, error) {
 		return nil, fmt.Errorf("server log: %w", err)
 	}
 	defer logf.Close() // the child holds its own descriptor
-	cmd := exec.Command(bin, "serve")
+	command := c.command
+	if command == nil {
+		command = exec.Command
+	}
+	cmd := command(bin, "serve")
 	cmd.Env = serverEnv(c)
 	cmd.Stdout = logf
 	cmd.Stderr = logf
