@@ -46,6 +46,7 @@ var mayImport = map[string][]string{
 	"campus/media/s3test":         {},
 	"campus/httpapi/wstest":       {},
 	"campus/cluster/clustertest":  {"cluster"},
+	"campus/bench/netlab":         {},
 }
 
 // TestLayers: every package's code imports only what mayImport allows it,
