@@ -15,6 +15,13 @@ import (
 // sent GOAWAY "graceful_stop"). Those are the cluster working: debug for
 // our own closing, info for a peer that left cleanly. A peer that dies
 // (connection reset, EOF without GOAWAY) stays an error.
+//
+// protoactor also logs at error every grain request it gave up on
+// ("cluster.RequestFuture failed", "Request retried but failed": a timeout
+// or a dead letter), which is what requests in flight to a member that is
+// leaving get. Those are warnings here: the caller decides what they were
+// (actors.Live sends the call again to the grain's new owner; what still
+// fails is answered 503 with Retry-After and logged by our own code).
 type quietHandler struct{ slog.Handler }
 
 func (h quietHandler) Handle(ctx context.Context, r slog.Record) error {
@@ -38,7 +45,14 @@ func (h quietHandler) WithGroup(name string) slog.Handler {
 // cleanStopLevel is the level a record of a clean stop deserves, and
 // whether r is one.
 func cleanStopLevel(r slog.Record) (slog.Level, bool) {
-	if r.Level < slog.LevelWarn || r.Message != "EndpointWriter lost connection" {
+	if r.Level < slog.LevelWarn {
+		return 0, false
+	}
+	switch r.Message {
+	case "cluster.RequestFuture failed", "Request retried but failed":
+		return slog.LevelWarn, true
+	case "EndpointWriter lost connection":
+	default:
 		return 0, false
 	}
 	var text string

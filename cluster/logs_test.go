@@ -25,6 +25,8 @@ func TestQuietHandler(t *testing.T) {
 		{"a peer that died", "EndpointWriter lost connection",
 			`rpc error: code = Unavailable desc = error reading from server: read tcp 127.0.0.1:1->127.0.0.1:2: read: connection reset by peer`, "error"},
 		{"another error line", "EndpointWriter failed to connect", "the client connection is closing", "error"},
+		{"a grain request given up on", "cluster.RequestFuture failed", "future: timeout", "warn"},
+		{"a grain request retried in vain", "Request retried but failed", "future: dead letter", "warn"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
