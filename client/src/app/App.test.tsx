@@ -135,7 +135,8 @@ describe('signed out', () => {
     expect(JSON.parse(localStorage.getItem('campus.auth')!).user.id).toBe('u1');
     expect(sessionStorage.getItem('campus.page')).toBe('feed');
     expect(screen.getByText('Start by creating your first post or connecting with friends.')).toBeTruthy();
-    // The realtime connection opens while signed in.
+    // The realtime connection opens while signed in (its effect runs after the feed renders).
+    await waitFor(() => expect(FakeWebSocket.instances.length).toBeGreaterThan(0));
     expect(FakeWebSocket.last().url).toContain('/api/ws?token=tok-1');
   });
 
@@ -365,6 +366,7 @@ describe('signed in', () => {
     signedIn();
     renderApp();
     await screen.findByText('Welcome to Riverside!');
+    await waitFor(() => expect(FakeWebSocket.instances.length).toBeGreaterThan(0));
     act(() => FakeWebSocket.last().open());
     act(() => FakeWebSocket.last().receive('ready', { userId: 'u1', unreadCount: 12 }));
     expect(screen.getByRole('button', { name: 'Notifications 9+ unread' }).textContent).toContain('9+');
