@@ -31,13 +31,13 @@ import (
 // readinessChecks are the dependencies /api/ready names, in order: the
 // database, the search index, the cluster (joined) and the membership
 // (agreeing with etcd) must answer; mail and media are reported only.
-func readinessChecks(db *bun.DB, idx *searchindex.Index, node *cluster.Node, mail *app.MailSender, store *media.Store) func(context.Context) []httpapi.Check {
+func readinessChecks(db *bun.DB, idx *searchindex.Index, node func() *cluster.Node, mail *app.MailSender, store *media.Store) func(context.Context) []httpapi.Check {
 	return func(ctx context.Context) []httpapi.Check {
 		return []httpapi.Check{
 			{Name: "database", Err: db.PingContext(ctx)},
 			{Name: "search", Err: idx.Ready()},
-			{Name: "cluster", Err: node.Ready()},
-			{Name: "membership", Err: node.Membership()},
+			{Name: "cluster", Err: node().Ready()},
+			{Name: "membership", Err: node().Membership()},
 			{Name: "mail", Err: mail.Health(), Optional: true},
 			{Name: "media", Err: store.Check(ctx), Optional: true},
 		}
@@ -56,14 +56,14 @@ func firstFailure(checks []httpapi.Check) error {
 }
 
 // startNodeStatus starts the node's heartbeat.
-func startNodeStatus(db *bun.DB, log zerolog.Logger, node *cluster.Node, live *actors.Live,
+func startNodeStatus(db *bun.DB, log zerolog.Logger, node func() *cluster.Node, live *actors.Live,
 	sockets *realtime.Sockets, idx *searchindex.Index, ready func(context.Context) []httpapi.Check, httpAddr string,
 ) *app.NodeStatus {
 	s := app.NewNodeStatus(app.NodeStatusOptions{
-		DB: db, Log: log, Node: node.Address(), Version: version, HTTPAddr: httpAddr,
+		DB: db, Log: log, Node: node().Address(), Version: version, HTTPAddr: httpAddr,
 		Probes: app.NodeProbes{
-			Members:    node.Addresses,
-			Membership: node.Membership,
+			Members:    func() []string { return node().Addresses() },
+			Membership: func() error { return node().Membership() },
 			Ready:      func(ctx context.Context) error { return firstFailure(ready(ctx)) },
 			Sockets:    sockets.Count,
 			Queues: func() (int, int64) {
@@ -89,7 +89,7 @@ func stopNodeStatus(s *app.NodeStatus) {
 // counters serve.go registers: build info, the connection pool, the
 // heartbeat's figures (sockets, queue depths, outboxes, index lag,
 // readiness) and the members this node sees.
-func monitoringCollectors(db *bun.DB, node *cluster.Node, status *app.NodeStatus) []prometheus.Collector {
+func monitoringCollectors(db *bun.DB, node func() *cluster.Node, status *app.NodeStatus) []prometheus.Collector {
 	last := status.Last
 	gauge := func(name, help string, f func(app.NodeSample) float64) prometheus.Collector {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 { return f(last()) })
@@ -130,7 +130,7 @@ func monitoringCollectors(db *bun.DB, node *cluster.Node, status *app.NodeStatus
 			func(s app.NodeSample) float64 { return boolFloat(s.Figures.Ready == "ok") }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "campus_cluster_membership_agrees",
 			Help: "1 while the members this node sees agree with what etcd lists (always 1 with the other providers)."},
-			func() float64 { return boolFloat(node.Membership() == nil) }),
+			func() float64 { return boolFloat(node().Membership() == nil) }),
 		&memberCollector{node: node},
 	}
 }
@@ -144,7 +144,7 @@ func boolFloat(b bool) float64 {
 
 // memberCollector is campus_cluster_member{address}: one series per member
 // this node sees, read when scraped (a cluster has a handful).
-type memberCollector struct{ node *cluster.Node }
+type memberCollector struct{ node func() *cluster.Node }
 
 var memberDesc = prometheus.NewDesc("campus_cluster_member",
 	"1 for each cluster member this node sees, by remoting address.", []string{"address"}, nil)
@@ -152,7 +152,7 @@ var memberDesc = prometheus.NewDesc("campus_cluster_member",
 func (c *memberCollector) Describe(ch chan<- *prometheus.Desc) { ch <- memberDesc }
 
 func (c *memberCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, a := range c.node.Addresses() {
+	for _, a := range c.node().Addresses() {
 		ch <- prometheus.MustNewConstMetric(memberDesc, prometheus.GaugeValue, 1, a)
 	}
 }

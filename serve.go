@@ -162,13 +162,18 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	if err != nil {
 		return err
 	}
-	defer node.Stop()
-	live.Start(node.Cluster, node.Addresses)
+	// A member the cluster dropped (a pause, a partition) is replaced by a
+	// new one (membership.go); everything below reaches the current one
+	// through mship.
+	mship := newMembership(node, live, log)
+	defer mship.stop()
+	live.Start(node.Cluster, node.Addresses, node.Confirm)
 	hub, err := realtime.StartHub(node.System, log, realtime.HubOptions{MaxSocketsPerUser: cfg.MaxSocketsPerUser,
-		Members: node.Members, PostsBy: live.PostsBy})
+		Members: mship.members, PostsBy: live.PostsBy})
 	if err != nil {
 		return err
 	}
+	mship.run(ctx, hub)
 
 	store, err := openMedia(ctx, cfg, log)
 	if err != nil {
@@ -220,12 +225,13 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		pushSender.Stop(c)
 	}()
 
-	sockets := realtime.New(node.Cluster.ActorSystem, hub, log, realtime.Options{})
+	sockets := realtime.New(hub, log, realtime.Options{})
 
 	// Readiness names each dependency's state; the heartbeat (the admins'
 	// system page, the metrics) reads the node's figures (monitoring.go).
-	ready := readinessChecks(db, searchIdx, node, mailSender, store)
-	status := startNodeStatus(db, log, node, live, sockets, searchIdx, ready, ln.Addr().String())
+	// Both reach the current member through mship: a rejoin replaces it.
+	ready := readinessChecks(db, searchIdx, mship.node, mailSender, store)
+	status := startNodeStatus(db, log, mship.node, live, sockets, searchIdx, ready, ln.Addr().String())
 	defer stopNodeStatus(status)
 	accounts := app.NewAccounts(app.AccountsDeps{
 		DB: db, Hasher: app.NewHasher(runtime.NumCPU()), Sessions: sessions, Mail: mailSender, Media: store,
@@ -282,14 +288,14 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 				func() float64 { return float64(pushSender.Stats().Failed) }),
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "campus_cluster_members",
 				Help: "Cluster members this node sees."},
-				func() float64 { return float64(node.Members()) }),
+				func() float64 { return float64(mship.members()) }),
 			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_cluster_refused_connections_total",
 				Help: "Remoting connections refused, either way, for want of a valid cluster certificate."},
-				func() float64 { return float64(node.RefusedConnections()) }),
-		}, monitoringCollectors(db, node, status)...), // monitoring.go
+				func() float64 { return float64(mship.node().RefusedConnections()) }),
+		}, monitoringCollectors(db, mship.node, status)...), // monitoring.go
 		Admin:   app.NewAdmin(app.AdminDeps{DB: db, Sessions: sessions, Moderation: moderation, Log: log}),
 		Ready:   ready,
-		Members: node.Addresses,
+		Members: func() []string { return mship.node().Addresses() },
 		Version: version,
 		Node:    node.Address(),
 	})
@@ -318,13 +324,15 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		log.Info().Msg("shutting down")
 	case err := <-errc:
 		return err
+	case err := <-mship.failed:
+		return err
 	}
 	// The drain (docs/architecture.md §4.7), all within CAMPUS_SHUTDOWN_TIMEOUT: ready
 	// turns 503 and new sockets are refused first, so the load balancer
 	// and the clients go elsewhere; the sockets close with 1012 "service
 	// restart" (clients reconnect to another node with jitter and resume);
 	// HTTP stops, its open like calls waiting for their batches; the grains
-	// flush what is queued; the cluster leaves (deferred node.Stop) and the
+	// flush what is queued; the cluster leaves (deferred mship.stop) and the
 	// database closes after all that.
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()

@@ -80,11 +80,11 @@ var errNoOwner = errors.New("no member to host the grain")
 // live grain never sees it twice from here; the dead one may have handled
 // it before it died, which the request ids of likes cover (docs/architecture.md §4.1:
 // the same as the client's retry after a 503).
-func (l *Live) call(identity, kind string, msg any, deadline time.Time) (any, error) {
-	c := l.cluster
+func (l *Live) call(m *member, identity, kind string, msg any, deadline time.Time) (any, error) {
+	c := m.cluster
 	for {
-		moved := l.departures.wait()
-		pid, err := l.lookup(identity, kind, deadline, moved)
+		moved := m.departures.wait()
+		pid, err := lookup(c, identity, kind, deadline, moved)
 		if err != nil {
 			return nil, err
 		}
@@ -101,7 +101,7 @@ func (l *Live) call(identity, kind string, msg any, deadline time.Time) (any, er
 			res, err := f.Result()
 			answers <- answer{res, err}
 		}()
-		a, resend := l.await(answers, moved, pid)
+		a, resend := m.departures.await(answers, moved, pid)
 		if resend {
 			c.PidCache.RemoveByValue(identity, kind, pid)
 			continue
@@ -134,7 +134,7 @@ type answer struct {
 
 // await waits for the answer to a message sent to pid; resend when pid's
 // member left the topology first (the answer cannot come).
-func (l *Live) await(answers <-chan answer, moved <-chan struct{}, pid *actor.PID) (a answer, resend bool) {
+func (d *departures) await(answers <-chan answer, moved <-chan struct{}, pid *actor.PID) (a answer, resend bool) {
 	for {
 		select {
 		case a = <-answers:
@@ -142,8 +142,8 @@ func (l *Live) await(answers <-chan answer, moved <-chan struct{}, pid *actor.PI
 		case <-moved:
 			// Watch for the next departure before checking this one, so
 			// none slips between the two.
-			moved = l.departures.wait()
-			if l.departures.gone(pid.Address) {
+			moved = d.wait()
+			if d.gone(pid.Address) {
 				return answer{}, true
 			}
 		}
@@ -154,8 +154,7 @@ func (l *Live) await(answers <-chan answer, moved <-chan struct{}, pid *actor.PI
 // the deadline; nil, nil when a member left meanwhile (the owner may have
 // been it). disthash's activation request waits up to 5 s for an owner
 // that may be dead, so it runs aside.
-func (l *Live) lookup(identity, kind string, deadline time.Time, moved <-chan struct{}) (*actor.PID, error) {
-	c := l.cluster
+func lookup(c *cluster.Cluster, identity, kind string, deadline time.Time, moved <-chan struct{}) (*actor.PID, error) {
 	for {
 		if pid, ok := c.PidCache.Get(identity, kind); ok && pid != nil {
 			return pid, nil

@@ -69,7 +69,7 @@ func (l *Live) flushCounts() {
 	pending := b.pending
 	b.pending, b.scheduled = nil, false
 	b.mu.Unlock()
-	if len(pending) == 0 || l.cluster == nil {
+	if len(pending) == 0 || l.cur.Load() == nil {
 		return
 	}
 	msg := &CountsTick{Counts: make([]*PostCount, 0, len(pending))}

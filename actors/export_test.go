@@ -1,5 +1,11 @@
 package actors
 
+import (
+	"context"
+
+	"github.com/asynkron/protoactor-go/cluster"
+)
+
 // WriterQueued is how many post batches wait for the node's writer (tests
 // use it to know that batches of several posts will share a transaction).
 // Read through Stats, so those tests hold its WriterQueue (the metrics'
@@ -9,3 +15,6 @@ func (l *Live) WriterQueued() int { return l.Stats().WriterQueue }
 // Pending is how many post grain requests the node accepted and has not
 // answered yet (Stats' Pending).
 func (l *Live) Pending() int64 { return l.Stats().Pending }
+
+// MayWrite answers whether the post grains of the member c may write now.
+func (l *Live) MayWrite(ctx context.Context, c *cluster.Cluster) error { return l.mayWrite(ctx, c) }

@@ -107,19 +107,18 @@ type Stats struct {
 type Live struct {
 	cfg Config
 
-	cluster *cluster.Cluster // set by Start
-	// members answers the remoting addresses of the members this node
-	// sees (set by Start): a copy kept from the topology events, never
-	// protoactor's own member list, which a topology update replaces
-	// while it is read.
-	members    func() []string
-	departures *departures // set by Start
+	// cur is the cluster member this node is now (set by Start, again
+	// after each rejoin); members holds every member Start was given, by
+	// its cluster, so that a grain of a member that was replaced is
+	// known as one (its writes are refused).
+	cur     atomic.Pointer[member]
+	members sync.Map // *cluster.Cluster → *member
 
 	batches atomic.Int64
 	likes   atomic.Int64
-	// active holds the PIDs of this node's post grains, so that shutdown can
-	// ask each to flush.
-	active sync.Map // *actor.PID → struct{}
+	// active holds the PIDs of this node's post grains, with the cluster
+	// they run in, so that shutdown can ask each to flush.
+	active sync.Map // *actor.PID → *cluster.Cluster
 	// notifying counts the post grains' notification requests in flight,
 	// which shutdown waits for too.
 	notifying atomic.Int64
@@ -161,7 +160,25 @@ func New(cfg Config) *Live {
 	if cfg.MaxPending <= 0 {
 		cfg.MaxPending = DefaultMaxPending
 	}
-	return &Live{cfg: cfg, writer: newWriter(cfg.DB, cfg.WriteTimeout, cfg.Writers, maxTxPosts, 4*cfg.MaxBatch)}
+	l := &Live{cfg: cfg, writer: newWriter(cfg.DB, cfg.WriteTimeout, cfg.Writers, maxTxPosts, 4*cfg.MaxBatch)}
+	l.writer.confirm = l.mayWrite
+	return l
+}
+
+// member is one cluster membership of this node as the live core uses it.
+// A node the cluster dropped rejoins as a new member, with a new actor
+// system (cluster.Node.Rejoin), and Start is called again with it.
+type member struct {
+	cluster *cluster.Cluster
+	// addresses answers the remoting addresses of the members this node
+	// sees: a copy kept from the topology events, never protoactor's own
+	// member list, which a topology update replaces while it is read.
+	addresses  func() []string
+	departures *departures
+	// confirm answers whether the member may write now (nil: always).
+	confirm func(context.Context) error
+	// retired is set once a newer member replaced this one.
+	retired atomic.Bool
 }
 
 // Kinds are the grain kinds this node hosts.
@@ -177,10 +194,51 @@ func (l *Live) Kinds() []*cluster.Kind {
 // to it are dead letters (docs/architecture.md §4.3). members answers the remoting
 // addresses of the members the node sees (cluster.Node.Addresses), whose
 // hubs (realtime.StartHub, under HubName) get the live events; it must be
-// safe from any goroutine.
-func (l *Live) Start(c *cluster.Cluster, members func() []string) {
-	l.cluster, l.members = c, members
-	l.departures = newDepartures(c.ActorSystem.EventStream)
+// safe from any goroutine. confirm (cluster.Node.Confirm; nil: none) is
+// asked before every transaction of the member's post grains: after the
+// node stalled it holds the writes until the peers confirm the node is
+// still a member, so a node they dropped meanwhile does not commit
+// requests its grains' new owners have answered since.
+//
+// Called again with a new member after the node rejoined the cluster: the
+// client switches to it, and the grains of the replaced member may no
+// longer write (their requests are answered "unavailable, retry").
+func (l *Live) Start(c *cluster.Cluster, members func() []string, confirm func(context.Context) error) {
+	m := &member{cluster: c, addresses: members, departures: newDepartures(c.ActorSystem.EventStream), confirm: confirm}
+	l.members.Store(c, m)
+	old := l.cur.Swap(m)
+	if old == nil {
+		return
+	}
+	old.retired.Store(true)
+	old.cluster.ActorSystem.EventStream.Unsubscribe(old.departures.sub)
+	l.active.Range(func(k, v any) bool {
+		if v != c {
+			l.active.Delete(k) // the replaced member's grains are not flushed at shutdown
+		}
+		return true
+	})
+}
+
+// errRetired refuses the writes of a grain whose member a rejoin replaced.
+var errRetired = errors.New("actors: this grain's cluster member was replaced")
+
+// mayWrite answers whether the post grains of c may write now.
+func (l *Live) mayWrite(ctx context.Context, c *cluster.Cluster) error {
+	v, ok := l.members.Load(c)
+	if !ok {
+		// A member Start has not been given yet (its first grains may come
+		// a moment before): not a replaced one, which are all known.
+		return nil
+	}
+	m := v.(*member)
+	if m.retired.Load() {
+		return errRetired
+	}
+	if m.confirm == nil {
+		return nil
+	}
+	return m.confirm(ctx)
 }
 
 // PostsBy answers which of ids are posts written by author, for the hub's
@@ -200,16 +258,20 @@ func (l *Live) Stats() Stats {
 // waits until they have (or ctx ends): graceful shutdown calls it after the
 // HTTP server stopped taking requests and before the cluster leaves.
 func (l *Live) Drain(ctx context.Context) {
-	if l.cluster == nil {
+	m := l.cur.Load()
+	if m == nil {
 		return
 	}
 	var wg sync.WaitGroup
-	l.active.Range(func(k, _ any) bool {
+	l.active.Range(func(k, v any) bool {
+		if v != m.cluster {
+			return true
+		}
 		pid := k.(*actor.PID)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, _ = l.cluster.ActorSystem.Root.RequestFuture(pid, &FlushRequest{}, remaining(ctx, l.cfg.WriteTimeout)).Result()
+			_, _ = m.cluster.ActorSystem.Root.RequestFuture(pid, &FlushRequest{}, remaining(ctx, l.cfg.WriteTimeout)).Result()
 		}()
 		return true
 	})
@@ -242,13 +304,14 @@ var ErrNotStarted = errors.New("actors: live core not started")
 // request calls a grain and waits for its answer, within the call timeout
 // and ctx's deadline.
 func (l *Live) request(ctx context.Context, identity, kind string, msg proto.Message) (any, error) {
-	if l.cluster == nil {
+	m := l.cur.Load()
+	if m == nil {
 		return nil, ErrNotStarted
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("actors: %s grain: %w", kind, err)
 	}
-	res, err := l.call(identity, kind, msg, time.Now().Add(remaining(ctx, l.cfg.CallTimeout)))
+	res, err := l.call(m, identity, kind, msg, time.Now().Add(remaining(ctx, l.cfg.CallTimeout)))
 	if err != nil {
 		return nil, fmt.Errorf("actors: %s grain: %w", kind, err)
 	}
@@ -360,7 +423,7 @@ func (l *Live) RemoveComment(ctx context.Context, postID, commentID, userID uuid
 
 // PostDeleted tells every node's watchers of the post that it is gone.
 func (l *Live) PostDeleted(_ context.Context, postID uuid.UUID) error {
-	if l.cluster == nil {
+	if l.cur.Load() == nil {
 		return ErrNotStarted
 	}
 	f, err := protocol.Frame(protocol.EventPostDeleted, protocol.PostDeleted{PostID: postID.String()})
@@ -378,7 +441,7 @@ func (l *Live) PostDeleted(_ context.Context, postID uuid.UUID) error {
 // otherwise cost a grain call each. Who may receive it is the caller's
 // decision (blocks, mutes).
 func (l *Live) PushToUsers(_ context.Context, users []uuid.UUID, event string, data any) error {
-	if l.cluster == nil {
+	if l.cur.Load() == nil {
 		return ErrNotStarted
 	}
 	if len(users) == 0 {
@@ -399,7 +462,7 @@ func (l *Live) PushToUsers(_ context.Context, users []uuid.UUID, event string, d
 // PushToWatchers sends one event to every socket watching the post, on
 // every node (app.Fanout): post:edited.
 func (l *Live) PushToWatchers(_ context.Context, postID uuid.UUID, event string, data any) error {
-	if l.cluster == nil {
+	if l.cur.Load() == nil {
 		return ErrNotStarted
 	}
 	f, err := protocol.Frame(event, data)
@@ -469,10 +532,11 @@ func (l *Live) notify(c *cluster.Cluster, userID uuid.UUID, items []*Notify) {
 // broadcast sends msg to the hub of every cluster member, this one included
 // even if the member list does not show it yet.
 func (l *Live) broadcast(msg proto.Message) {
-	root := l.cluster.ActorSystem.Root
-	self := l.cluster.ActorSystem.Address()
+	m := l.cur.Load()
+	root := m.cluster.ActorSystem.Root
+	self := m.cluster.ActorSystem.Address()
 	sawSelf := false
-	for _, addr := range l.members() {
+	for _, addr := range m.addresses() {
 		sawSelf = sawSelf || addr == self
 		root.Send(actor.NewPID(addr, HubName), msg)
 	}
@@ -486,14 +550,15 @@ func (l *Live) broadcast(msg proto.Message) {
 // ctx. A member that does not answer (going away, or an older version in a
 // rolling upgrade) counts as having none; an error means no member answered.
 func (l *Live) Online(ctx context.Context, userID uuid.UUID) (bool, error) {
-	if l.cluster == nil {
+	m := l.cur.Load()
+	if m == nil {
 		return false, ErrNotStarted
 	}
-	root := l.cluster.ActorSystem.Root
+	root := m.cluster.ActorSystem.Root
 	timeout := remaining(ctx, l.cfg.CallTimeout)
 	msg := &SocketsOfUserRequest{UserId: userID.String()}
-	addrs := []string{l.cluster.ActorSystem.Address()}
-	for _, a := range l.members() {
+	addrs := []string{m.cluster.ActorSystem.Address()}
+	for _, a := range m.addresses() {
 		if a != addrs[0] {
 			addrs = append(addrs, a)
 		}

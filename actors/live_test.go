@@ -82,7 +82,7 @@ func startNodeWith(t *testing.T, db *bun.DB, configure func(*actors.Config)) *no
 	if err != nil {
 		t.Fatal(err)
 	}
-	live.Start(n.Cluster, n.Addresses)
+	live.Start(n.Cluster, n.Addresses, n.Confirm)
 	hub, err := realtime.StartHub(n.System, log, realtime.HubOptions{CountInterval: cfg.CountInterval, Members: n.Members, PostsBy: live.PostsBy})
 	if err != nil {
 		n.Stop()

@@ -123,7 +123,7 @@ func (g *postGrain) init(ctx actor.Context, msg *cluster.ClusterInit) {
 	// Not a post id: answer "not found" to whatever comes, then go.
 	g.gone = err != nil
 	g.id, g.idText = id, id.String()
-	g.live.active.Store(g.self, struct{}{})
+	g.live.active.Store(g.self, g.cluster)
 	ctx.SetReceiveTimeout(g.live.cfg.Idle)
 }
 
@@ -251,7 +251,7 @@ func (g *postGrain) write(ctx actor.Context) {
 	// The batch is the writer's now; the grain touches only ops, and the
 	// comments once the result is back.
 	self, root := ctx.Self(), ctx.ActorSystem().Root
-	g.live.writer.submit(&writeJob{batch: b, done: func(res persistence.PostBatchResult, err error) {
+	g.live.writer.submit(&writeJob{batch: b, member: g.cluster, done: func(res persistence.PostBatchResult, err error) {
 		root.Send(self, &batchDone{ops: ops, res: res, comments: comments, err: err})
 	}})
 }
@@ -278,9 +278,14 @@ func (g *postGrain) done(ctx actor.Context, d *batchDone) {
 	}
 	if d.err != nil {
 		f := Failure_FAILURE_INTERNAL
-		if errors.Is(d.err, persistence.ErrPostGone) {
+		switch {
+		case errors.Is(d.err, persistence.ErrPostGone):
 			f, g.gone = Failure_FAILURE_POST_NOT_FOUND, true
-		} else {
+		case errors.Is(d.err, errFenced):
+			// The member logged why (dropped, replaced, unconfirmed).
+			g.live.cfg.Log.Debug().Err(d.err).Str("post_id", g.idText).Int("requests", len(d.ops)).
+				Msg("post batch not written")
+		default:
 			g.live.cfg.Log.Error().Err(d.err).Str("post_id", g.idText).Int("requests", len(d.ops)).
 				Msg("post batch failed")
 		}

@@ -2,10 +2,13 @@ package actors
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/asynkron/protoactor-go/cluster"
 	"github.com/uptrace/bun"
 
 	"campus/persistence"
@@ -42,13 +45,26 @@ type writer struct {
 
 	// txs counts the transactions run.
 	txs atomic.Int64
+
+	// confirm answers whether the grains of a cluster member may write
+	// now (Live.mayWrite); nil lets every job write. Asked before each
+	// transaction, once per member among its jobs.
+	confirm func(context.Context, *cluster.Cluster) error
 }
 
 // writeJob is one grain's batch and how its result gets back to the grain.
 type writeJob struct {
 	batch persistence.PostBatch
 	done  func(persistence.PostBatchResult, error)
+	// member is the cluster member the grain runs in.
+	member *cluster.Cluster
 }
+
+// errFenced fails the batches of a member that may not write: the cluster
+// dropped it, a rejoin replaced it, or after a stall its membership could
+// not be confirmed in time. Nothing of them was written; the requests are
+// answered "unavailable, retry".
+var errFenced = errors.New("actors: this member may not write now")
 
 func (j *writeJob) size() int {
 	return len(j.batch.Likes) + len(j.batch.Comments) + len(j.batch.Removals)
@@ -117,6 +133,9 @@ func (w *writer) take() []*writeJob {
 func (w *writer) commit(jobs []*writeJob) {
 	ctx, cancel := context.WithTimeout(context.Background(), w.timeout)
 	defer cancel()
+	if jobs = w.fence(ctx, jobs); len(jobs) == 0 {
+		return
+	}
 	bs := make([]persistence.PostBatch, len(jobs))
 	for i, j := range jobs {
 		bs[i] = j.batch
@@ -126,4 +145,29 @@ func (w *writer) commit(jobs []*writeJob) {
 	for i, j := range jobs {
 		j.done(res[i], errs[i])
 	}
+}
+
+// fence fails the jobs whose member may not write now (confirm) and answers
+// the others. It runs right before the transaction: a process stopped with
+// batches queued (or requests in its sockets' buffers) resumes with them,
+// and must not commit them before it knows its grains are still its own.
+func (w *writer) fence(ctx context.Context, jobs []*writeJob) []*writeJob {
+	if w.confirm == nil {
+		return jobs
+	}
+	verdicts := make(map[*cluster.Cluster]error, 1)
+	ok := jobs[:0:0]
+	for _, j := range jobs {
+		err, seen := verdicts[j.member]
+		if !seen {
+			err = w.confirm(ctx, j.member)
+			verdicts[j.member] = err
+		}
+		if err != nil {
+			j.done(persistence.PostBatchResult{}, fmt.Errorf("%w: %w", errFenced, err))
+			continue
+		}
+		ok = append(ok, j)
+	}
+	return ok
 }

@@ -94,6 +94,10 @@ type Node struct {
 	// etcd is the etcd provider, whose list Membership compares with the
 	// topology; nil with the other providers.
 	etcd *etcdProvider
+	// watch finds out whether the cluster dropped this member
+	// (membership.go); o are the options it was started with, for Rejoin.
+	watch *watchdog
+	o     Options
 }
 
 // Start creates the actor system, starts remoting and joins the cluster.
@@ -164,10 +168,18 @@ func Start(ctx context.Context, o Options) (n *Node, err error) {
 		c.Shutdown(false)
 		return nil, fmt.Errorf("cluster: start: %w", err)
 	}
-	node := &Node{System: system, Cluster: c, log: o.Log, selfListed: o.Provider != ProviderKubernetes, members: seen,
-		guard: g}
-	node.etcd, _ = provider.(*etcdProvider)
-	return node, nil
+	n = &Node{System: system, Cluster: c, log: o.Log, selfListed: o.Provider != ProviderKubernetes, members: seen,
+		guard: g, o: o}
+	n.etcd, _ = provider.(*etcdProvider)
+	if err := n.watchMembership(); err != nil {
+		n.leave()
+		return nil, err
+	}
+	if err := n.awaitProvider(ctx); err != nil {
+		n.leave()
+		return nil, err
+	}
+	return n, nil
 }
 
 // newProvider builds the membership provider the options ask for.
@@ -206,9 +218,18 @@ func (n *Node) RefusedConnections() uint64 { return n.guard.in.Load() + n.guard.
 var ErrNotJoined = errors.New("cluster: node has not joined")
 
 // Ready reports whether the node is a member of its cluster (with
-// Kubernetes: whether it has started and not left).
+// Kubernetes: whether it has started and not left): ErrDropped once it
+// found that the cluster dropped it.
 func (n *Node) Ready() error {
-	if n == nil || n.stopped.Load() {
+	if n == nil {
+		return ErrNotJoined
+	}
+	select {
+	case <-n.watch.dropped:
+		return ErrDropped
+	default:
+	}
+	if n.stopped.Load() {
 		return ErrNotJoined
 	}
 	if !n.selfListed {
@@ -274,5 +295,6 @@ func (n *Node) Stop() {
 	if n == nil || !n.stopped.CompareAndSwap(false, true) {
 		return
 	}
+	n.stopWatching()
 	n.Cluster.Shutdown(true)
 }

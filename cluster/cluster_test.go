@@ -57,6 +57,10 @@ func TestStartErrors(t *testing.T) {
 		{"bad address", Options{Addr: "nonsense"}},
 		{"bad port", Options{Addr: "127.0.0.1:x"}},
 		{"port taken", Options{Addr: ln.Addr().String()}},
+		// The provider's health server cannot listen: the member would run
+		// unseen by every peer.
+		{"automanaged port taken", Options{Addr: "127.0.0.1:0", Provider: ProviderAutomanaged,
+			Hosts: []string{ln.Addr().String()}, ManagePort: ln.Addr().(*net.TCPAddr).Port}},
 		{"unknown provider", Options{Addr: "127.0.0.1:0", Provider: "consul"}},
 		{"automanaged without hosts", Options{Addr: "127.0.0.1:0", Provider: ProviderAutomanaged}},
 		{"etcd without endpoints", Options{Addr: "127.0.0.1:0", Provider: ProviderEtcd}},

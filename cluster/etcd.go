@@ -90,9 +90,13 @@ type etcdView struct {
 }
 
 // probeResult is what probing a suspect member's remoting address found.
+// id is the member listed at the address when the probe started: a member
+// that rejoins under a new ID on the same address (cluster.Node.Rejoin)
+// listens there again, and a refusal seen before it did says nothing
+// about it.
 type probeResult struct {
-	addr string
-	dead bool
+	addr, id string
+	dead     bool
 }
 
 // recentMember is a member as last listed, and since when its key has been
@@ -331,8 +335,9 @@ func (p *etcdProvider) follow(ctx context.Context, reg registration) error {
 			}
 		case addr := <-p.suspects:
 			if m := p.listed(members, addr); m != nil {
+				id := m.Id
 				go func() {
-					r := probeResult{addr: addr, dead: probeDead(ctx, addr)}
+					r := probeResult{addr: addr, id: id, dead: probeDead(ctx, addr)}
 					select {
 					case p.probed <- r:
 					case <-ctx.Done():
@@ -340,7 +345,7 @@ func (p *etcdProvider) follow(ctx context.Context, reg registration) error {
 				}()
 			}
 		case r := <-p.probed:
-			if m := p.listed(members, r.addr); m != nil && r.dead {
+			if m := p.listed(members, r.addr); m != nil && m.Id == r.id && r.dead {
 				p.log.Warn().Str("member", m.Id).Str("address", r.addr).
 					Msg("etcd: peer's connection lost and its port refuses connections: dropped before its lease expires")
 				p.dead[m.Id] = struct{}{}
@@ -492,10 +497,12 @@ const (
 
 // probeDead reports whether the peer at addr is certainly gone: a TCP
 // connect to its remoting port is refused, i.e. its host answers and nothing
-// listens there any more. The port belongs to the process for its lifetime
-// (a new process there has a new member ID), so a refusal means this member
-// is dead and may be dropped while its key still lives: a kill leaves the
-// cluster in well under a second instead of the lease (3 s) plus the
+// listens there any more. The port belongs to the member for its lifetime
+// (a new process there, or a new member of a process that rejoined, has a
+// new member ID; the result names the member it was made for), so a
+// refusal means this member is dead and may be dropped while its key still
+// lives: a kill leaves the
+// cluster in well under a second instead of the lease's 3 s plus the
 // etcdGoneGrace. Anything else (a timeout, an unreachable host, a connect
 // that succeeds) proves nothing: a paused process or a partition heals,
 // and protoactor would block a member dropped in error for good; those

@@ -47,6 +47,7 @@ var mayImport = map[string][]string{
 	"campus/httpapi/wstest":       {},
 	"campus/cluster/clustertest":  {"cluster"},
 	"campus/bench/netlab":         {},
+	"campus/cluster/etcdtest":     {},
 }
 
 // TestLayers: every package's code imports only what mayImport allows it,

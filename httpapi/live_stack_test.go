@@ -94,14 +94,14 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st.live.Start(node.Cluster, node.Addresses)
+	st.live.Start(node.Cluster, node.Addresses, node.Confirm)
 	if st.hub, err = realtime.StartHub(node.System, log, realtime.HubOptions{CountInterval: o.countInterval,
 		Members: node.Members, PostsBy: st.live.PostsBy}); err != nil {
 		t.Fatal(err)
 	}
 	st.sessions.OnRevoke(st.hub.UserRevoked)
 	st.sessions.OnBlock(st.hub.UsersBlocked)
-	st.sockets = realtime.New(node.Cluster.ActorSystem, st.hub, log, realtime.Options{})
+	st.sockets = realtime.New(st.hub, log, realtime.Options{})
 
 	st.mailDir = t.TempDir()
 	mailer, err := mail.NewDir(st.mailDir, "Campus <no-reply@campus.test>")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -78,7 +79,20 @@ type (
 // session and tick, each post's entry encoded once. The sessions are spread
 // over protocol.CountSlots phases of the tick (see flush). Its methods are safe for
 // concurrent use: they only send messages to the hub actor.
+//
+// The hub actor lives in the node's actor system. When the node rejoins the
+// cluster as a new member (a new actor system), Move starts a new hub actor
+// there; the Hub then addresses that one, and every socket connected from
+// then on is the new hub's.
 type Hub struct {
+	o   HubOptions
+	log zerolog.Logger
+	cur atomic.Pointer[hubRef] // the hub actor of the node's current actor system
+}
+
+// hubRef is one hub actor and the root context of its actor system. A
+// session keeps the one it registered with for its whole life.
+type hubRef struct {
 	root *actor.RootContext
 	pid  *actor.PID
 }
@@ -95,6 +109,17 @@ func StartHub(system *actor.ActorSystem, log zerolog.Logger, o HubOptions) (*Hub
 	if o.CountInterval <= 0 {
 		o.CountInterval = actors.DefaultCountInterval
 	}
+	h := &Hub{o: o, log: log}
+	r, err := h.spawn(system)
+	if err != nil {
+		return nil, err
+	}
+	h.cur.Store(r)
+	return h, nil
+}
+
+func (h *Hub) spawn(system *actor.ActorSystem) (*hubRef, error) {
+	o, log := h.o, h.log
 	props := actor.PropsFromProducer(func() actor.Actor {
 		return &hubActor{
 			o:        o,
@@ -108,8 +133,25 @@ func StartHub(system *actor.ActorSystem, log zerolog.Logger, o HubOptions) (*Hub
 	if err != nil {
 		return nil, fmt.Errorf("realtime: spawn hub: %w", err)
 	}
-	return &Hub{root: system.Root, pid: pid}, nil
+	return &hubRef{root: system.Root, pid: pid}, nil
 }
+
+// Move starts the hub again, empty, on system: the node's new actor system
+// after it rejoined the cluster as a new member, where the other members'
+// broadcasts now arrive. Close the old hub's sockets first (CloseAll; their
+// clients reconnect and resume): the old hub is stopped, and sockets
+// connected from now on register with the new one.
+func (h *Hub) Move(system *actor.ActorSystem) error {
+	r, err := h.spawn(system)
+	if err != nil {
+		return err
+	}
+	old := h.cur.Swap(r)
+	old.root.Stop(old.pid)
+	return nil
+}
+
+func (h *Hub) ref() *hubRef { return h.cur.Load() }
 
 // Local messages of the hub actor; they never leave the node.
 type (
@@ -149,33 +191,42 @@ const hubAskTimeout = 5 * time.Second
 // with a *Registered message (ErrTooManySockets or ErrGoingAway refuse it).
 // Called from the session's Receive, so that nothing the hub delivers can
 // overtake the answer.
-func (h *Hub) Register(ctx actor.SenderContext, user uuid.UUID) {
-	ctx.Request(h.pid, &hubRegister{user: user})
+func (h *Hub) Register(ctx actor.SenderContext, user uuid.UUID) { h.ref().register(ctx, user) }
+
+func (r *hubRef) register(ctx actor.SenderContext, user uuid.UUID) {
+	ctx.Request(r.pid, &hubRegister{user: user})
 }
 
 // Unregister removes a session and its watches (the session's watched set).
-func (h *Hub) Unregister(pid *actor.PID, watched []uuid.UUID) {
-	h.root.Send(h.pid, &hubUnregister{pid: pid, watched: watched})
+func (h *Hub) Unregister(pid *actor.PID, watched []uuid.UUID) { h.ref().unregister(pid, watched) }
+
+func (r *hubRef) unregister(pid *actor.PID, watched []uuid.UUID) {
+	r.root.Send(r.pid, &hubUnregister{pid: pid, watched: watched})
 }
 
 // Watch makes the session receive the posts' live counts and deletion.
-func (h *Hub) Watch(pid *actor.PID, ids []uuid.UUID) {
+func (h *Hub) Watch(pid *actor.PID, ids []uuid.UUID) { h.ref().watch(pid, ids) }
+
+func (r *hubRef) watch(pid *actor.PID, ids []uuid.UUID) {
 	if len(ids) > 0 {
-		h.root.Send(h.pid, &hubWatch{pid: pid, ids: ids})
+		r.root.Send(r.pid, &hubWatch{pid: pid, ids: ids})
 	}
 }
 
 // Unwatch stops what Watch started.
-func (h *Hub) Unwatch(pid *actor.PID, ids []uuid.UUID) {
+func (h *Hub) Unwatch(pid *actor.PID, ids []uuid.UUID) { h.ref().unwatch(pid, ids) }
+
+func (r *hubRef) unwatch(pid *actor.PID, ids []uuid.UUID) {
 	if len(ids) > 0 {
-		h.root.Send(h.pid, &hubWatch{pid: pid, ids: ids, remove: true})
+		r.root.Send(r.pid, &hubWatch{pid: pid, ids: ids, remove: true})
 	}
 }
 
 // UserRevoked is the hook for app.Sessions.OnRevoke: every local socket of
 // the user re-checks its token and closes if it is revoked.
 func (h *Hub) UserRevoked(user uuid.UUID) {
-	h.root.Send(h.pid, &hubRevoked{user: user})
+	r := h.ref()
+	r.root.Send(r.pid, &hubRevoked{user: user})
 }
 
 // UsersBlocked is the hook for app.Sessions.OnBlock: the local sessions of
@@ -184,13 +235,15 @@ func (h *Hub) UserRevoked(user uuid.UUID) {
 // per side, among the watched posts only) off the hub actor; the drop
 // follows at once.
 func (h *Hub) UsersBlocked(a, b uuid.UUID) {
-	h.root.Send(h.pid, &hubBlocked{a: a, b: b})
+	r := h.ref()
+	r.root.Send(r.pid, &hubBlocked{a: a, b: b})
 }
 
 // CloseAll closes every local socket with code (1001 "going away" on
 // shutdown) and refuses new ones from then on.
 func (h *Hub) CloseAll(ctx context.Context, code int, reason string) error {
-	_, err := h.root.RequestFuture(h.pid, &hubCloseAll{code: code, reason: reason}, askTimeout(ctx, hubAskTimeout)).Result()
+	r := h.ref()
+	_, err := r.root.RequestFuture(r.pid, &hubCloseAll{code: code, reason: reason}, askTimeout(ctx, hubAskTimeout)).Result()
 	if err != nil {
 		return fmt.Errorf("realtime: hub close all: %w", err)
 	}
@@ -199,7 +252,8 @@ func (h *Hub) CloseAll(ctx context.Context, code int, reason string) error {
 
 // Sockets is the number of sessions registered on this node.
 func (h *Hub) Sockets() (int, error) {
-	res, err := h.root.RequestFuture(h.pid, &hubCount{}, hubAskTimeout).Result()
+	r := h.ref()
+	res, err := r.root.RequestFuture(r.pid, &hubCount{}, hubAskTimeout).Result()
 	if err != nil {
 		return 0, fmt.Errorf("realtime: hub count: %w", err)
 	}

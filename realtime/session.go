@@ -48,6 +48,9 @@ type session struct {
 	self    *actor.PID
 	root    *actor.RootContext
 	ready   []byte // the greeting, sent once the hub registered the socket
+	// hub is the hub actor the session was spawned for, in its own actor
+	// system, for its whole life (a rejoin moves the Hub, not the session).
+	hub *hubRef
 
 	registered bool
 	watched    watchSet
@@ -89,6 +92,7 @@ type (
 		conn   *websocket.Conn
 		client Client
 		ready  []byte
+		hub    *hubRef
 	}
 	// clientFrame is one frame the client sent (at most MaxFrame+1 bytes).
 	clientFrame struct{ data []byte }
@@ -117,10 +121,10 @@ func (s *session) Receive(ctx actor.Context) {
 		if s.conn != nil {
 			return
 		}
-		s.conn, s.client, s.ready = m.conn, m.client, m.ready
+		s.conn, s.client, s.ready, s.hub = m.conn, m.client, m.ready, m.hub
 		s.self, s.root = ctx.Self(), ctx.ActorSystem().Root
 		s.watched = make(watchSet)
-		s.sockets.hub.Register(ctx, s.client.UserID)
+		s.hub.register(ctx, s.client.UserID)
 	case *Registered:
 		s.registered = m.Err == nil
 		// Reading starts first, so that the close of a refused socket is
@@ -217,7 +221,7 @@ func (s *session) clientFrame(data []byte) {
 	h := s.watched.handle(data)
 	if s.registered {
 		s.watch(h.added)
-		s.sockets.hub.Unwatch(s.self, h.removed)
+		s.hub.unwatch(s.self, h.removed)
 	}
 	if h.reply != nil {
 		s.push(outFrame{kind: outText, data: h.reply})
@@ -239,7 +243,7 @@ func (s *session) watch(ids []uuid.UUID) {
 		return
 	}
 	if check == nil {
-		s.sockets.hub.Watch(s.self, ids)
+		s.hub.watch(s.self, ids)
 		return
 	}
 	s.checking = true
@@ -279,7 +283,7 @@ func (s *session) watchChecked(m *watchChecked) {
 		}
 	}
 	if s.registered && !s.closing.Load() {
-		s.sockets.hub.Watch(s.self, watch)
+		s.hub.watch(s.self, watch)
 	}
 	// A held frame may start another check; the rest then wait for it.
 	for !s.checking && len(s.held) > 0 {
@@ -412,7 +416,7 @@ func (s *session) readDone() {
 	s.parser = frameParser{}
 	if s.registered {
 		s.registered = false
-		s.sockets.hub.Unregister(s.self, s.watched.ids())
+		s.hub.unregister(s.self, s.watched.ids())
 	}
 	s.finish()
 }

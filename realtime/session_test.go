@@ -17,6 +17,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/rs/zerolog"
 
+	"campus/actors"
 	"campus/protocol"
 )
 
@@ -46,7 +47,7 @@ func newTestNode(t *testing.T, o Options, ho HubOptions) *testNode {
 	if n.hub, err = StartHub(n.system, zerolog.Nop(), ho); err != nil {
 		t.Fatal(err)
 	}
-	n.sockets = New(n.system, n.hub, zerolog.Nop(), o)
+	n.sockets = New(n.hub, zerolog.Nop(), o)
 	up := websocket.Upgrader{ReadBufferSize: 256}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		user := uuid.MustParse(r.URL.Query().Get("user"))
@@ -332,4 +333,42 @@ func TestSilentPeerIsDropped(t *testing.T) {
 	}
 	time.Sleep(time.Second) // many more PongWaits: the reading peer stays
 	n.waitSockets(1)
+}
+
+// TestHubMove: when the node rejoins the cluster as a new member, the hub
+// moves to the new actor system. The old hub's sockets were closed with
+// 1012 first; a socket that connects afterwards lives in the new system,
+// registers with the new hub and gets what the other members send there by
+// name; the old hub is gone.
+func TestHubMove(t *testing.T) {
+	n := newTestNode(t, Options{}, HubOptions{})
+	oldConn, _ := n.dial(uuid.New())
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := n.hub.CloseAll(ctx, CloseServiceRestart, RestartReason); err != nil {
+		t.Fatal(err)
+	}
+	_ = oldConn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, _, err := oldConn.ReadMessage(); !websocket.IsCloseError(err, CloseServiceRestart) {
+		t.Fatalf("the old hub's socket: %v, want a 1012 close", err)
+	}
+
+	oldSystem, next := n.system, quietSystem()
+	t.Cleanup(next.Shutdown)
+	if err := n.hub.Move(next); err != nil {
+		t.Fatal(err)
+	}
+	n.system = next
+	user := uuid.New()
+	conn, _ := n.dial(user)
+	n.waitSockets(1)
+	frame := []byte(`{"event":"moved","data":{}}`)
+	next.Root.Send(actor.NewPID(next.Address(), actors.HubName), &actors.DeliverToUser{UserId: user.String(), Frames: [][]byte{frame}})
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, got, err := conn.ReadMessage(); err != nil || !bytes.Equal(got, frame) {
+		t.Fatalf("a frame for the user through the new hub: %q %v", got, err)
+	}
+	if _, err := oldSystem.Root.RequestFuture(actor.NewPID(oldSystem.Address(), actors.HubName), &hubCount{}, time.Second).Result(); err == nil {
+		t.Fatal("the old hub still answers")
+	}
 }

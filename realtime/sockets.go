@@ -65,7 +65,6 @@ type Options struct {
 // into session actors registered with the node's hub. Safe for concurrent
 // use.
 type Sockets struct {
-	root  *actor.RootContext
 	hub   *Hub
 	log   zerolog.Logger
 	o     Options
@@ -83,8 +82,9 @@ var (
 	pollErr    error
 )
 
-// New makes the endpoint; system is the node's actor system, hub its hub.
-func New(system *actor.ActorSystem, hub *Hub, log zerolog.Logger, o Options) *Sockets {
+// New makes the endpoint of the node's hub: sessions are spawned in the
+// hub's actor system (after Hub.Move, the new one).
+func New(hub *Hub, log zerolog.Logger, o Options) *Sockets {
 	if o.MaxQueue <= 0 {
 		o.MaxQueue = DefaultMaxQueue
 	}
@@ -97,7 +97,7 @@ func New(system *actor.ActorSystem, hub *Hub, log zerolog.Logger, o Options) *So
 	if o.PongWait <= 0 {
 		o.PongWait = DefaultPongWait
 	}
-	s := &Sockets{root: system.Root, hub: hub, log: log, o: o}
+	s := &Sockets{hub: hub, log: log, o: o}
 	pollOnce.Do(func() { pollShared, pollErr = newPoller() })
 	if pollErr != nil {
 		log.Warn().Err(pollErr).Msg("websockets: no poller, one reader goroutine per socket")
@@ -153,8 +153,9 @@ func (s *Sockets) spawn(conn *websocket.Conn, c Client) *actor.PID {
 		Refuse(conn, CloseInternal, "Server error")
 		return nil
 	}
-	pid := s.root.Spawn(s.props)
-	s.root.Send(pid, &sessionInit{conn: conn, client: c, ready: ready})
+	hub := s.hub.ref()
+	pid := hub.root.Spawn(s.props)
+	hub.root.Send(pid, &sessionInit{conn: conn, client: c, ready: ready, hub: hub})
 	return pid
 }
 

@@ -49,6 +49,11 @@ type Gossiper struct {
 
 	// Message throttler
 	throttler actor.ShouldThrottle
+
+	// heartbeatsFrom is when peers' heartbeats count again after this
+	// member's own gossip loop stalled (see gossipLoop). Touched only by
+	// the gossip loop.
+	heartbeatsFrom time.Time
 }
 
 // Creates a new Gossiper value and return it back
@@ -317,6 +322,7 @@ func (g *Gossiper) gossipLoop() {
 	// we do not use sleep as sleep puts the goroutine out of the scheduler
 	// P, and we do not want our Gs to be scheduled out from the running Ms
 	ticker := time.NewTicker(g.cluster.Config.GossipInterval)
+	var last time.Time
 breakLoop:
 	for !g.cluster.ActorSystem.IsStopped() {
 		select {
@@ -324,7 +330,21 @@ breakLoop:
 			g.cluster.Logger().Debug("Stopping Gossip Loop")
 			break breakLoop
 		case <-ticker.C:
-			g.blockExpiredHeartbeats()
+			// Not the tick's own time: a tick sent just before the process
+			// stopped is received after it resumed.
+			now := time.Now()
+			// A tick much later than the last one means this process did
+			// not run meanwhile (stopped, a VM pause, starved): the peers'
+			// heartbeats look old only because it could not hear them.
+			// Blocking them now would cut it off from every peer for good;
+			// they get a full expiration period to be heard again first.
+			if !last.IsZero() && now.Sub(last) > g.cluster.Config.HeartbeatExpiration/10 {
+				g.heartbeatsFrom = now.Add(g.cluster.Config.HeartbeatExpiration)
+			}
+			last = now
+			if now.After(g.heartbeatsFrom) {
+				g.blockExpiredHeartbeats()
+			}
 			g.blockGracefullyLeft()
 			g.SetState(HeartbeatKey, &MemberHeartbeat{
 				ActorStatistics: &ActorStatistics{

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"sync/atomic"
 
 	"google.golang.org/protobuf/proto"
 
@@ -12,7 +13,7 @@ import (
 )
 
 type endpointReader struct {
-	suspended bool
+	suspended atomic.Bool
 	remote    *Remote
 }
 
@@ -72,7 +73,7 @@ func (s *endpointReader) Receive(stream Remoting_ReceiveServer) error {
 		case err != nil:
 			s.remote.Logger().Info("EndpointReader failed to read", slog.Any("error", err))
 			return err
-		case s.suspended:
+		case s.suspended.Load():
 			continue
 		}
 
@@ -252,7 +253,7 @@ func (s *endpointReader) onServerConnection(stream Remoting_ReceiveServer, sc *S
 }
 
 func (s *endpointReader) suspend(toSuspend bool) {
-	s.suspended = toSuspend
+	s.suspended.Store(toSuspend)
 	if toSuspend {
 		s.remote.Logger().Debug("Suspended EndpointReader")
 	}
