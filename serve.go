@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -147,6 +148,10 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	// this node's socket hub (package realtime), which every node's grains
 	// address by its name.
 	live := actors.New(actors.Config{DB: db, Log: log, Render: app.NotificationFrames})
+	// Whether this node reaches the database, as its peers ask it before
+	// one of them hands its grains over for want of it (membership.go).
+	var reachable atomic.Bool
+	reachable.Store(true)
 	node, err := cluster.Start(ctx, cluster.Options{
 		Name:          cfg.ClusterName,
 		Addr:          cfg.ClusterAddr,
@@ -158,6 +163,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Kinds:         live.Kinds(),
 		Log:           log,
 		TLS:           clusterTLS,
+		Database:      reachable.Load,
 	})
 	if err != nil {
 		return err
@@ -165,7 +171,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	// A member the cluster dropped (a pause, a partition) is replaced by a
 	// new one (membership.go); everything below reaches the current one
 	// through mship.
-	mship := newMembership(node, live, log)
+	mship := newMembership(node, live, log, db.PingContext, &reachable)
 	defer mship.stop()
 	live.Start(node.Cluster, node.Addresses, node.Confirm)
 	hub, err := realtime.StartHub(node.System, log, realtime.HubOptions{MaxSocketsPerUser: cfg.MaxSocketsPerUser,

@@ -73,6 +73,11 @@ type Options struct {
 	// sends only to such a peer (LoadTLS). Nil is plaintext, for a cluster
 	// of one or a network nothing but the nodes can reach.
 	TLS *TLS
+	// Database, when set, answers whether this node reaches its database
+	// now; peers ask it before a node cut off from the database hands its
+	// grains over (Node.PeerReachesDatabase, the README's Network faults).
+	// It must not block.
+	Database func() bool
 }
 
 // Node is a running actor system that has joined the cluster.
@@ -136,17 +141,15 @@ func Start(ctx context.Context, o Options) (n *Node, err error) {
 	}))
 
 	g := newGuard(o.Log)
-	var remoteOpts []remote.ConfigOption
 	if o.TLS != nil {
 		if left := time.Until(o.TLS.NotAfter); left < 30*24*time.Hour {
 			o.Log.Warn().Time("not_after", o.TLS.NotAfter).
 				Msg("cluster: this node's certificate expires within 30 days: renew it with campus cluster certs (README, Remoting is mutual TLS)")
 		}
-		server, dial := remotingOptions(o.TLS, g)
-		remoteOpts = append(remoteOpts, remote.WithServerOptions(server...), remote.WithDialOptions(dial...))
 	}
+	server, dial := remoting(o.TLS, g) // remoting.go
 	cfg := protocluster.Configure(o.Name, provider, disthash.New(),
-		remote.Configure(host, port, remoteOpts...),
+		remote.Configure(host, port, remote.WithServerOptions(server...), remote.WithDialOptions(dial...)),
 		protocluster.WithKinds(o.Kinds...),
 		protocluster.WithRequestTimeout(o.RequestTimeout),
 	)

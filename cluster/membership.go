@@ -14,6 +14,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	protocluster "github.com/asynkron/protoactor-go/cluster"
 	"github.com/asynkron/protoactor-go/cluster/clusterproviders/automanaged"
+	"google.golang.org/protobuf/types/known/wrapperspb"
 )
 
 // How a member finds out that the cluster dropped it (docs/architecture.md
@@ -90,7 +91,7 @@ func (n *Node) watchMembership() error {
 		quit: make(chan struct{}), wait: make(chan struct{})}
 	n.watch = w
 	c := n.Cluster
-	props := actor.PropsFromProducer(func() actor.Actor { return &membershipActor{cluster: c} })
+	props := actor.PropsFromProducer(func() actor.Actor { return &membershipActor{cluster: c, database: n.o.Database} })
 	if _, err := n.System.Root.SpawnNamed(props, membershipName); err != nil {
 		return fmt.Errorf("cluster: spawn membership actor: %w", err)
 	}
@@ -318,6 +319,12 @@ func (n *Node) Confirm(ctx context.Context) error {
 // must be started again on the new one.
 func (n *Node) Rejoin(ctx context.Context) (*Node, error) {
 	n.leave()
+	return n.Restart(ctx)
+}
+
+// Restart starts a new member with n's options after n left (Stop or
+// Rejoin), trying again every rejoinRetry until one starts or ctx ends.
+func (n *Node) Restart(ctx context.Context) (*Node, error) {
 	for {
 		next, err := Start(ctx, n.o)
 		if err == nil {
@@ -391,21 +398,61 @@ func (n *Node) leave() {
 	n.Cluster.Remote.Shutdown(true)
 }
 
+// databaseQuestion asks a peer's membership actor whether it reaches its
+// database (PeerReachesDatabase).
+const databaseQuestion = "campus: do you reach the database?"
+
+// PeerReachesDatabase reports whether some peer this member lists answers
+// that it reaches its database now. A node that cannot reach the database
+// hands its grains over only then (the README's Network faults): when the
+// database is out of reach for every node, leaving would only move the
+// same failures around and close every socket. A peer that does not
+// answer (cut off too, or an older version) counts as not reaching it.
+func (n *Node) PeerReachesDatabase() bool {
+	_, peers := n.selfAndPeers()
+	futures := make([]*actor.Future, len(peers))
+	for i, p := range peers {
+		futures[i] = n.System.Root.RequestFuture(actor.NewPID(p.Address(), membershipName),
+			wrapperspb.String(databaseQuestion), checkTimeout)
+	}
+	reaches := false
+	for _, f := range futures {
+		if res, err := f.Result(); err == nil {
+			if b, ok := res.(*wrapperspb.BoolValue); ok && b.GetValue() {
+				reaches = true
+			}
+		}
+	}
+	return reaches
+}
+
 // membershipActor answers a member's question "do you block me?" (a
 // *protocluster.Member) with this member's topology: its members, and in
-// Blocked the asker's ID if this member blocks it. protoactor's own
-// messages carry it, so no message type of ours has to be known by every
+// Blocked the asker's ID if this member blocks it; and "do you reach the
+// database?" (databaseQuestion) with Options.Database's answer, when the
+// node set one. protoactor's own messages and protobuf's well-known
+// wrappers carry them, so no message type of ours has to be known by every
 // version in a rolling upgrade.
 //
 // Concurrency: it reads the member list and the block list, both safe from
-// any goroutine.
+// any goroutine, and calls database, which must not block.
 type membershipActor struct {
-	cluster *protocluster.Cluster
+	cluster  *protocluster.Cluster
+	database func() bool
 }
 
 func (a *membershipActor) Receive(ctx actor.Context) {
+	if ctx.Sender() == nil {
+		return
+	}
+	if q, ok := ctx.Message().(*wrapperspb.StringValue); ok {
+		if q.GetValue() == databaseQuestion && a.database != nil {
+			ctx.Respond(wrapperspb.Bool(a.database()))
+		}
+		return
+	}
 	m, ok := ctx.Message().(*protocluster.Member)
-	if !ok || ctx.Sender() == nil {
+	if !ok {
 		return
 	}
 	t := &protocluster.ClusterTopology{Members: a.cluster.MemberList.Members().Members()}
