@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fasthttp/websocket"
 
 	"campus/cluster/etcdtest"
 	"campus/persistence/testdb"
@@ -21,8 +24,8 @@ import (
 // every like of a post whose grain C owns fails, through whichever node it
 // comes, for as long as the cut lasts. Then:
 //
-//   - A and B list two members while the cut stands, and every post takes a
-//     like through A meanwhile;
+//   - A and B list two members while the cut stands, every post takes a
+//     like through A meanwhile, and C's socket is closed with 1012;
 //   - after the heal every node is ready with three members again;
 //   - every acknowledged like or unlike is what Postgres has (lost = 0),
 //     nothing else is (phantom = 0), likes_count = rows, and no request was
@@ -54,6 +57,13 @@ func TestNodeCutFromDatabaseHandsOver(t *testing.T) {
 		load.state = append(load.state, make([]int, len(posts)))
 	}
 	_, probeTok := people.add(t, a, "Cut Prober")
+	_, watchTok := people.add(t, a, "Cut Watcher")
+	w := watch(t, c, watchTok, posts)
+	waitFor(t, 30*time.Second, "the socket on C connected", func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return len(w.opened) > 0
+	})
 	halt, wait := load.start()
 	time.Sleep(2 * time.Second) // likes in flight on C's grains when the cut comes
 
@@ -74,6 +84,13 @@ func TestNodeCutFromDatabaseHandsOver(t *testing.T) {
 	if !cut.isCut() {
 		t.Fatal("the cut ended before the likes were checked")
 	}
+	// C closed its socket with 1012 as it stepped out, so its client
+	// reconnects to a node that serves it.
+	waitFor(t, 30*time.Second, "C's socket closed with 1012", func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return slices.Contains(w.closes, websocket.CloseServiceRestart)
+	})
 	if !c.logged(t, "cluster: the database is out of reach of this node but not of its peers; handing the grains over") {
 		t.Fatal("C did not log that it handed its grains over")
 	}
