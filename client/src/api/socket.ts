@@ -4,8 +4,9 @@
 // reconnects with exponential backoff; after a reconnect it re-watches the
 // posts on screen and tells its owner, who re-fetches what may have been
 // missed (REST is the truth, docs/protocol.md §2). Close code 1008 (policy violation)
-// is the server's "bad token": saved auth is cleared and the browser goes to
-// /login (docs/product.md §8.1). 1012 (a node drains for a restart) and 1001 (going
+// is the server's "bad token" or a broken rule (a flood of frames): the owner
+// asks whether the token still holds; if not, saved auth is cleared and the
+// browser goes to /login (docs/product.md §8.1), else it connects again. 1012 (a node drains for a restart) and 1001 (going
 // away) are not failures: the client reconnects within RESTART_SPREAD_MS,
 // spread at random so that a node's clients do not all land on the others at
 // once (docs/architecture.md §4.4). A test ping goes out 3 s after connecting.
@@ -63,8 +64,12 @@ export interface SocketClientOptions {
   onStatus: (status: SocketStatus) => void;
   /** A connection opened after an earlier one (not the first): re-read what may have been missed. */
   onReconnect: () => void;
-  /** Close code 1008. Default: clear saved auth and go to /login. */
-  onAuthError?: () => void;
+  /**
+   * Close code 1008: the owner checks the token; stillSignedIn connects
+   * again (with backoff) when it holds. Default: clear saved auth and go to
+   * /login.
+   */
+  onAuthError?: (stillSignedIn: () => void) => void;
   /** The posts on screen: the ones the server should have watched. */
   watchedPostIds: () => readonly string[];
   /** Calls fn whenever watchedPostIds() may have changed; answers the unsubscribe. */
@@ -201,9 +206,14 @@ export class SocketClient {
       clearTimeout(this.connectTimer);
       clearTimeout(this.pingTimer);
       if (e.code === CLOSE_POLICY_VIOLATION) {
-        this.stop();
-        if (this.opts.onAuthError) this.opts.onAuthError();
-        else {
+        if (this.opts.onAuthError) {
+          // 1008 is a refused token or another broken rule (a flood of
+          // frames): the owner asks whether the token still holds, and
+          // calls stillSignedIn, to connect again with backoff, if it does.
+          this.opts.onStatus('reconnecting');
+          this.opts.onAuthError(() => this.scheduleReconnect());
+        } else {
+          this.stop();
           clearAuthStorage();
           redirectTo('/login');
         }

@@ -53,3 +53,26 @@ describe('a socket refused for a suspension', () => {
     expect(localStorage.getItem('campus.token')).toBeNull();
   });
 });
+
+describe('a socket closed with 1008 while the token holds', () => {
+  it('connects again instead of signing out', async () => {
+    localStorage.setItem('campus.token', 'tok');
+    localStorage.setItem('campus.auth', JSON.stringify({ isAuthenticated: true, user: { id: 'u1', name: 'Sam' } }));
+    const fetchMock = installFakeFetch({
+      '/api/users/me': () => json({ status: 'success', data: { user: { id: 'u1', name: 'Sam' } } }),
+    });
+    render(
+      <Provider store={createStore()}>
+        <Live />
+      </Provider>,
+    );
+    await waitFor(() => expect(FakeWebSocket.instances.length).toBe(1));
+    FakeWebSocket.last().open();
+    FakeWebSocket.last().serverClose(1008, 'Too many frames');
+    await waitFor(() => expect(FakeWebSocket.instances.length).toBe(2), { timeout: 5000 });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(redirects).toEqual([]);
+    expect(localStorage.getItem('campus.token')).toBe('tok');
+  });
+});
+

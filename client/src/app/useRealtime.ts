@@ -1,6 +1,6 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect } from 'react';
-import { getToken, tokenRotationSettled } from '../api/http';
+import { getToken, isApiError, tokenRotationSettled } from '../api/http';
 import { authTokenAtom } from '../features/auth/authAtoms';
 import { fetchMe } from '../features/auth/authApi';
 import { afterPaint } from '../lib/afterPaint';
@@ -18,19 +18,23 @@ export function useRealtime(): void {
       token,
       // docs/product.md §8.1: a refused token signs out — unless an e-mail or password
       // change just replaced it (the new token gets a socket of its own).
-      // The close says nothing of why; one call with the token asks, and
-      // the 401 of a suspended account says why and signs out with it (the
-      // login page shows it). Whatever that answers, the tab signs out.
-      onAuthError: () => {
+      // A 1008 close says nothing of why (a bad token, or a flood of frames);
+      // one call with the token asks. Its 401 signs out (a suspended
+      // account's says why, and the login page shows it); any other answer
+      // means the token holds, and the socket connects again with backoff.
+      onAuthError: (stillSignedIn) => {
         void tokenRotationSettled().then(async () => {
           if (getToken() !== token) return;
           try {
             await fetchMe();
-          } catch {
-            // A 401 was handled (signed out with its reason); anything else changes nothing here.
+          } catch (e) {
+            if (isApiError(e) && e.status === 401) {
+              clearAuthStorage();
+              redirectTo('/login');
+              return;
+            }
           }
-          clearAuthStorage();
-          redirectTo('/login');
+          stillSignedIn();
         });
       },
     });
