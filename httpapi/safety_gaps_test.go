@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/uptrace/bun"
 
 	"campus/httpapi/wstest"
 	"campus/persistence"
@@ -227,6 +228,43 @@ func TestDeletedPostIsGoneEverywhere(t *testing.T) {
 			if status, env := sw.call(t, c.method, c.path, bTok, map[string]any{"content": "after"}); status != 404 {
 				t.Errorf("%d %v, want 404", status, env)
 			}
+		})
+	}
+}
+
+// TestDeletedAccountsPostsAreGone: the posts of a deleted account go with it
+// (the account's deletion cascades), and a node that had their gates cached
+// must not keep answering for them: comments of such a post answered an
+// empty list, and a like reached the post grain, until the cache turned over.
+// The deletion runs as the use case commits it (the e-mailed code is the
+// accounts tests' business).
+func TestDeletedAccountsPostsAreGone(t *testing.T) {
+	sw := newSweepStack(t)
+	author, aTok := sw.member(t, "Leaving Asha")
+	_, bTok := sw.member(t, "Staying Bikram")
+	post := sw.post(t, aTok, "gone with its author")
+	sw.comment(t, bTok, post, "before the account goes")
+	if _, env := sw.call(t, "GET", "/api/posts/"+post+"/comments", bTok, nil); len(data(env)["comments"].([]any)) != 1 {
+		t.Fatalf("comments before the deletion: %v", env)
+	}
+	err := sw.db.RunInTx(context.Background(), nil, func(ctx context.Context, tx bun.Tx) error {
+		_, err := persistence.DeleteAccount(ctx, tx, author.ID)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ method, path string }{
+		{"GET", "/api/posts/" + post},
+		{"GET", "/api/posts/" + post + "/comments"},
+		{"POST", "/api/posts/" + post + "/comments"},
+		{"POST", "/api/posts/" + post + "/like"},
+	} {
+		t.Run(c.method+" "+c.path, func(t *testing.T) {
+			sw.waitFor(t, c.method+" "+c.path+" answering 404", func() bool {
+				status, _ := sw.call(t, c.method, c.path, bTok, map[string]any{"content": "after"})
+				return status == 404
+			})
 		})
 	}
 }

@@ -203,6 +203,9 @@ func DeleteAccount(ctx context.Context, tx bun.Tx, id uuid.UUID) (DeletedAccount
 		return out, fmt.Errorf("persistence: account media: %w", err)
 	}
 	steps := []struct{ what, sql string }{
+		// Every node's gate cache forgets the posts, as when a post is
+		// deleted (delivered at the commit).
+		{"gates", `SELECT pg_notify('` + BlockChannel + `', '` + postRemovedPrefix + `' || id) FROM posts WHERE user_id = ?0`},
 		{"outbox comments", `INSERT INTO search_outbox (entity, entity_id, op)
 			SELECT 'comment', c.id, 'delete' FROM comments c
 			WHERE c.user_id = ?0 OR c.post_id IN (SELECT id FROM posts WHERE user_id = ?0)`},
