@@ -602,6 +602,16 @@ func ReportQueue(ctx context.Context, db bun.IDB, after Keyset, limit int) ([]Qu
 	return out, nil
 }
 
+// Reported reports whether an item was ever reported.
+func Reported(ctx context.Context, db bun.IDB, itemType string, id uuid.UUID) (bool, error) {
+	var ok bool
+	if err := db.QueryRowContext(ctx, `SELECT EXISTS (SELECT FROM reports WHERE item_type = ? AND item_id = ?)`,
+		itemType, id).Scan(&ok); err != nil {
+		return false, fmt.Errorf("persistence: reported: %w", err)
+	}
+	return ok, nil
+}
+
 // ResolveReports closes the open reports of an item with status; it
 // answers how many it closed.
 func ResolveReports(ctx context.Context, db bun.IDB, itemType string, id uuid.UUID, status string, by uuid.UUID) (int, error) {
@@ -622,6 +632,9 @@ type RemovedItem struct {
 	Content         string
 	Likes, Comments int
 	CountsVersion   int64 // of Likes and Comments
+	// ConversationID and Seq place a removed message.
+	ConversationID uuid.UUID
+	Seq            int64
 }
 
 // RemovePost hides a post from everyone but moderators (the row is kept)
