@@ -231,9 +231,15 @@ func (g *conversationGrain) done(ctx actor.Context, d *sendsDone) {
 	g.answerFlush(ctx)
 }
 
+// answer sends r to everyone waiting for op. Of several callers of one
+// send (a retry that joined it in flight) only the first is told it was
+// created: the others are retries, answered with the original.
 func (g *conversationGrain) answer(ctx actor.Context, op *sendOp, r *SendMessageResponse) {
 	g.live.pending.Add(-1)
-	for _, s := range op.senders {
+	for i, s := range op.senders {
+		if i == 1 && r.Created {
+			r = &SendMessageResponse{Seq: r.Seq, MessageId: r.MessageId, CreatedAtMicros: r.CreatedAtMicros}
+		}
 		if s != nil {
 			ctx.Send(s, r)
 		}

@@ -795,7 +795,7 @@ func applyMessageBatch(ctx context.Context, tx bun.Tx, c *Conversation, b Messag
 	}
 	if c.Kind == domain.ConversationDirect {
 		var blocked bool
-		if err := tx.QueryRowContext(ctx, `SELECT `+blockedSQL("?", "?"), c.UserLow, c.UserHigh).Scan(&blocked); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT `+blockedSQL("?0", "?1"), c.UserLow, c.UserHigh).Scan(&blocked); err != nil {
 			return r, fmt.Errorf("block: %w", err)
 		}
 		if blocked {
