@@ -83,8 +83,8 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	go func() { st.sessions.Listen(lctx); close(listening) }()
 	waitListening(t, st.sessions)
 
-	lc := actors.Config{DB: st.db, Log: log, Render: app.NotificationFrames, CallTimeout: 10 * time.Second,
-		CountInterval: o.countInterval}
+	lc := actors.Config{DB: st.db, Log: log, Render: app.NotificationFrames, RenderMessages: app.MessageFrames(st.db),
+		CallTimeout: 10 * time.Second, CountInterval: o.countInterval}
 	if o.live != nil {
 		o.live(&lc)
 	}
