@@ -24,6 +24,8 @@ func newMessagesStack(t *testing.T) *liveStack {
 			TypingLimit: app.NewTypingLimiter(), Log: log})
 		d.Messages = m
 		d.Safety = app.NewSafety(app.SafetyDeps{DB: st.db, Messages: m, Log: log})
+		d.Moderation = app.NewModeration(app.ModerationDeps{DB: st.db, Sessions: st.sessions, Pusher: st.live,
+			Fanout: st.live, Log: log})
 	}})
 }
 
@@ -111,7 +113,7 @@ func TestMessagesLive(t *testing.T) {
 	a, aTok := st.user(t, "Msg Asha")
 	b, bTok := st.user(t, "Msg Bikram")
 	c, cTok := st.user(t, "Msg Chitra")
-	_, dTok := st.user(t, "Msg Dev")
+	d, dTok := st.user(t, "Msg Dev")
 	if _, err := persistence.AddFriendship(ctx, st.db, a.ID, b.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -352,6 +354,52 @@ func TestMessagesLive(t *testing.T) {
 		})
 		if mm := u[len(u)-1].Data["message"].(map[string]any); mm["body"] != "" {
 			t.Fatalf("unsent push carries %v", mm["body"])
+		}
+	})
+
+	t.Run("a moderator removes a reported message, never browsing", func(t *testing.T) {
+		if _, err := persistence.GrantCapability(ctx, st.db, d.ID, "moderator", uuid.Nil); err != nil {
+			t.Fatal(err)
+		}
+		m := st.mustSend(t, bTok, gID, "buy cheap essays")
+		id := m["id"].(string)
+		// Not reported yet: the moderator cannot act on it, nor read the
+		// conversation.
+		if status, env := st.call(t, "POST", "/api/moderation/items/message/"+id+"/remove", dTok,
+			map[string]any{"reason": "spam"}); status != 404 {
+			t.Fatalf("remove unreported: %d %v", status, env)
+		}
+		if status, _ := st.call(t, "GET", "/api/conversations/"+gID+"/messages", dTok, nil); status != 404 {
+			t.Fatalf("moderator browses: %d", status)
+		}
+		if status, env := st.call(t, "POST", "/api/conversations/"+gID+"/messages/"+fmt.Sprint(m["seq"])+"/report", aTok,
+			map[string]any{"reason": "spam"}); status != 200 {
+			t.Fatalf("report: %d %v", status, env)
+		}
+		_, env := st.call(t, "GET", "/api/moderation/queue", dTok, nil)
+		found := false
+		for _, it := range data(env)["items"].([]any) {
+			item := it.(map[string]any)
+			found = found || item["itemId"] == id && item["content"] == "buy cheap essays" && item["itemType"] == "message"
+		}
+		if !found {
+			t.Fatalf("queue without the message's copy: %v", env)
+		}
+		if status, env := st.call(t, "POST", "/api/moderation/items/message/"+id+"/remove", dTok,
+			map[string]any{"reason": "spam"}); status != 200 {
+			t.Fatalf("remove: %d %v", status, env)
+		}
+		u := until(t, aSock, "the removal", func(f wstest.Frame) bool {
+			mm, _ := f.Data["message"].(map[string]any)
+			return f.Event == "message:updated" && mm["id"] == id
+		})
+		if mm := u[len(u)-1].Data["message"].(map[string]any); mm["unsent"] != true || mm["body"] != "" {
+			t.Fatalf("removed message pushed as %v", mm)
+		}
+		var snapshot string
+		if err := st.db.NewRaw(`SELECT snapshot FROM moderation_audit WHERE item_type = 'message' AND item_id = ?`, id).
+			Scan(ctx, &snapshot); err != nil || snapshot != "buy cheap essays" {
+			t.Fatalf("audit snapshot %q %v", snapshot, err)
 		}
 	})
 
