@@ -335,9 +335,6 @@ func (m *Messages) render(ctx context.Context, v viewer, states []*persistence.C
 		cv := ConversationView{ID: s.ID.String(), Kind: s.Kind, Title: s.Title, LastSeq: s.VisibleTo(),
 			ReadSeq: max(s.ReadSeq, s.JoinedSeq), UnreadCount: s.Unread, Muted: s.Muted, Role: s.Role,
 			UpdatedAt: s.UpdatedAt, CreatedAt: s.CreatedAt, Members: make([]ConversationMemberView, 0, len(ms))}
-		if s.LastSeq > 0 && cv.LastSeq > s.LastSeq {
-			cv.LastSeq = s.LastSeq
-		}
 		for i := range ms {
 			cv.Members = append(cv.Members, ConversationMemberView{UserRef: NewUserRef(&ms[i].User), Role: ms[i].Role})
 			if s.Kind == domain.ConversationDirect && ms[i].User.ID == s.OtherID {
