@@ -10,23 +10,18 @@ import (
 	"github.com/google/uuid"
 
 	"campus/app"
+	"campus/cluster"
+	"campus/cluster/etcdtest"
 	"campus/httpapi/wstest"
 	"campus/persistence"
 	"campus/testlog"
 )
 
-// newMessagesStack is a live stack with the messages and safety routes.
+// newMessagesStack is a live stack with the messages, safety and moderation
+// routes.
 func newMessagesStack(t *testing.T) *liveStack {
 	t.Helper()
-	return newLiveStack(t, liveOptions{mutate: func(st *liveStack, d *Deps) {
-		log := testlog.New(t)
-		m := app.NewMessages(app.MessagesDeps{DB: st.db, Grains: st.live, Fanout: st.live,
-			TypingLimit: app.NewTypingLimiter(), Log: log})
-		d.Messages = m
-		d.Safety = app.NewSafety(app.SafetyDeps{DB: st.db, Messages: m, Log: log})
-		d.Moderation = app.NewModeration(app.ModerationDeps{DB: st.db, Sessions: st.sessions, Pusher: st.live,
-			Fanout: st.live, Log: log})
-	}})
+	return newLiveStack(t, liveOptions{mutate: messagesDeps(t)})
 }
 
 // until reads c's frames until one matches, and answers every frame read
@@ -447,4 +442,93 @@ func onlyConversationUpdates(frames []wstest.Frame, conv string) bool {
 		}
 	}
 	return true
+}
+
+// TestMessagesAcrossNodes runs two nodes of one cluster (etcd) over one
+// database, with each person's socket on one node and their calls made on
+// the other: a message reaches the other node's sockets at once, and a block
+// or a removal made on one node stops what is sent through the other.
+func TestMessagesAcrossNodes(t *testing.T) {
+	endpoint, _ := etcdtest.Start(t)
+	name := "campus-msg-" + uuid.NewString()[:8]
+	withEtcd := func(o *cluster.Options) {
+		o.Name, o.Provider, o.EtcdEndpoints = name, cluster.ProviderEtcd, []string{endpoint}
+	}
+	n1 := newLiveStack(t, liveOptions{cluster: withEtcd, mutate: messagesDeps(t)})
+	n2 := newLiveStack(t, liveOptions{db: n1.db, cluster: withEtcd, mutate: messagesDeps(t)})
+	deadline := time.Now().Add(30 * time.Second)
+	for n1.node.Members() != 2 || n2.node.Members() != 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("members: %d and %d", n1.node.Members(), n2.node.Members())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	ctx := context.Background()
+	a, aTok := n1.user(t, "Node Asha")
+	b, bTok := n1.user(t, "Node Bikram")
+	c, cTok := n1.user(t, "Node Chitra")
+	if _, err := persistence.AddFriendship(ctx, n1.db, a.ID, b.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []*persistence.User{b, c} {
+		if err := persistence.SetAllowFrom(ctx, n1.db, u.ID, "everyone"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Sockets on one node, calls on the other.
+	aSock, bSock, cSock := n2.connect(t, aTok), n1.connect(t, bTok), n1.connect(t, cTok)
+
+	ab := n1.conversation(t, aTok, map[string]any{"kind": "direct", "userId": b.ID.String()}, 201)["id"].(string)
+	n1.mustSend(t, aTok, ab, "from node 1")
+	until(t, bSock, "on node 1", newMessage(ab, "from node 1"))
+	until(t, aSock, "the sender's socket on node 2", newMessage(ab, "from node 1"))
+	n2.mustSend(t, bTok, ab, "from node 2")
+	until(t, aSock, "on node 2", newMessage(ab, "from node 2"))
+	until(t, bSock, "the sender's socket on node 1", newMessage(ab, "from node 2"))
+
+	g := n2.conversation(t, aTok, map[string]any{"kind": "group", "title": "Nodes",
+		"memberIds": []string{b.ID.String(), c.ID.String()}}, 201)["id"].(string)
+
+	t.Run("a block on one node stops sends through the other", func(t *testing.T) {
+		if status, env := n2.call(t, "POST", "/api/safety/blocks/"+b.ID.String(), aTok, nil); status != 200 {
+			t.Fatalf("block: %d %v", status, env)
+		}
+		if status, env := n1.send(t, bTok, ab, uuid.NewString(), "through node 1"); status != 403 {
+			t.Fatalf("send across the block on the other node: %d %v", status, env)
+		}
+		n1.mustSend(t, cTok, g, "marker 1")
+		if seen := until(t, aSock, "the marker", newMessage(g, "marker 1")); !onlyConversationUpdates(seen[:len(seen)-1], ab) {
+			t.Fatalf("A heard of the blocked conversation: %v", seen)
+		}
+	})
+
+	t.Run("a removal on one node stops delivery through the other", func(t *testing.T) {
+		if status, env := n2.call(t, "DELETE", "/api/conversations/"+g+"/members/"+c.ID.String(), aTok, nil); status != 200 {
+			t.Fatalf("remove: %d %v", status, env)
+		}
+		until(t, cSock, "conversation:removed on node 1", func(f wstest.Frame) bool {
+			return f.Event == "conversation:removed" && f.Data["conversationId"] == g
+		})
+		n1.mustSend(t, bTok, g, "after C left")
+		until(t, aSock, "B's message on node 2", newMessage(g, "after C left"))
+		ac := n2.conversation(t, aTok, map[string]any{"kind": "direct", "userId": c.ID.String()}, 201)["id"].(string)
+		n2.mustSend(t, aTok, ac, "marker 2")
+		if seen := until(t, cSock, "the marker", newMessage(ac, "marker 2")); about(seen, g) {
+			t.Fatalf("C heard of the group after leaving it: %v", seen)
+		}
+	})
+}
+
+// messagesDeps wires the messages, safety and moderation use cases into a
+// live stack.
+func messagesDeps(t *testing.T) func(st *liveStack, d *Deps) {
+	return func(st *liveStack, d *Deps) {
+		log := testlog.New(t)
+		m := app.NewMessages(app.MessagesDeps{DB: st.db, Grains: st.live, Fanout: st.live,
+			TypingLimit: app.NewTypingLimiter(), Log: log})
+		d.Messages = m
+		d.Safety = app.NewSafety(app.SafetyDeps{DB: st.db, Messages: m, Log: log})
+		d.Moderation = app.NewModeration(app.ModerationDeps{DB: st.db, Sessions: st.sessions, Pusher: st.live,
+			Fanout: st.live, Log: log})
+	}
 }
