@@ -437,12 +437,10 @@ func (m *Messages) mayMessage(ctx context.Context, sender viewer, people []uuid.
 			SameCourse:     domain.SameCourse(sender.course, sender.batch, f.Course, f.Batch),
 			SameDepartment: domain.SameDepartment(sender.department, f.Department)}
 		if err := domain.MayMessage(domain.AllowFrom(f.AllowFrom), rel); err != nil {
-			var de *domain.Error
-			errors.As(err, &de)
 			if field == "" {
-				return de
+				return err
 			}
-			refused = append(refused, domain.FieldError{Field: field + "[" + strconv.Itoa(i) + "]", Msg: f.Name + ": " + de.Message})
+			refused = append(refused, domain.FieldError{Field: field + "[" + strconv.Itoa(i) + "]", Msg: f.Name + ": " + err.Error()})
 		}
 	}
 	if len(refused) > 0 {

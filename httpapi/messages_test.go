@@ -325,6 +325,17 @@ func TestMessagesLive(t *testing.T) {
 		if status != 200 || len(data(env)["reactions"].([]any)) != 1 {
 			t.Fatalf("react: %d %v", status, env)
 		}
+		status, env = st.call(t, "PATCH", "/api/conversations/"+gID+"/messages/"+seq, aTok, map[string]any{"body": "oops, fixed"})
+		if d := data(env); status != 200 || d["body"] != "oops, fixed" || d["editedAt"] == nil {
+			t.Fatalf("edit: %d %v", status, env)
+		}
+		until(t, bSock, "the edit", func(f wstest.Frame) bool {
+			mm, _ := f.Data["message"].(map[string]any)
+			return f.Event == "message:updated" && mm["seq"] == m["seq"] && mm["body"] == "oops, fixed"
+		})
+		if status, env := st.call(t, "PATCH", "/api/conversations/"+gID+"/messages/"+seq, bTok, map[string]any{"body": "mine now"}); status != 403 {
+			t.Fatalf("edit by another: %d %v", status, env)
+		}
 		status, env = st.call(t, "POST", "/api/conversations/"+gID+"/messages/"+seq+"/report", bTok,
 			map[string]any{"reason": "spam"})
 		if status != 200 {
@@ -332,7 +343,7 @@ func TestMessagesLive(t *testing.T) {
 		}
 		var snapshot string
 		if err := st.db.NewRaw(`SELECT snapshot FROM reports WHERE item_type = 'message' AND item_id = ?`, m["id"]).
-			Scan(ctx, &snapshot); err != nil || snapshot != "oops" {
+			Scan(ctx, &snapshot); err != nil || snapshot != "oops, fixed" {
 			t.Fatalf("report snapshot %q %v", snapshot, err)
 		}
 		status, env = st.call(t, "DELETE", "/api/conversations/"+gID+"/messages/"+seq, bTok, nil)
@@ -421,6 +432,27 @@ func TestMessagesLive(t *testing.T) {
 		}
 		if total == 0 || d["unreadTotal"] != float64(total) {
 			t.Fatalf("B's list: unread total %v, per conversation %d", d["unreadTotal"], total)
+		}
+		// Paging one at a time walks the same list in the same order.
+		var paged []any
+		cursor := ""
+		for range 10 {
+			_, env := st.call(t, "GET", "/api/conversations?limit=1&cursor="+cursor, bTok, nil)
+			paged = append(paged, data(env)["conversations"].([]any)...)
+			next, _ := data(env)["nextCursor"].(string)
+			if next == "" {
+				break
+			}
+			cursor = next
+		}
+		all := d["conversations"].([]any)
+		if len(paged) != len(all) || len(all) < 2 {
+			t.Fatalf("paged %d, listed %d", len(paged), len(all))
+		}
+		for i := range all {
+			if paged[i].(map[string]any)["id"] != all[i].(map[string]any)["id"] {
+				t.Fatalf("page order differs at %d", i)
+			}
 		}
 		sock, _, err := st.dial(t, bTok, nil)
 		if err != nil {
