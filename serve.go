@@ -147,7 +147,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	// The live core: post and user grains, and (after the member started)
 	// this node's socket hub (package realtime), which every node's grains
 	// address by its name.
-	live := actors.New(actors.Config{DB: db, Log: log, Render: app.NotificationFrames})
+	live := actors.New(actors.Config{DB: db, Log: log, Render: app.NotificationFrames, RenderMessages: app.MessageFrames(db)})
 	// Whether this node reaches the database, as its peers ask it before
 	// one of them hands its grains over for want of it (membership.go).
 	var reachable atomic.Bool
@@ -248,7 +248,12 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	brakes := app.NewBrakes(db, cfg.NewAccounts, cfg.RateLimits)
 
 	moderation := app.NewModeration(app.ModerationDeps{DB: db, Sessions: sessions, Pusher: live, Grains: live,
-		Counts: live, Gates: gates, Mail: mailSender, Product: cfg.ProductName, Support: cfg.SupportEmail, Log: log})
+		Counts: live, Gates: gates, Fanout: live, Mail: mailSender, Product: cfg.ProductName, Support: cfg.SupportEmail, Log: log})
+	// Conversations (issue 29): sends through the conversation grains, the
+	// send limit off with the other limits, typing always at most one per
+	// person and conversation every 2 s.
+	messages := app.NewMessages(app.MessagesDeps{DB: db, Grains: live, Fanout: live, Brakes: brakes,
+		SendLimit: app.NewMessageLimiter(cfg.RateLimits), TypingLimit: app.NewTypingLimiter(), Log: log})
 	srv := httpapi.New(httpapi.Deps{
 		Config:        cfg,
 		Log:           log,
@@ -263,7 +268,8 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Realtime:   app.NewRealtime(db, sessions, gates),
 		Sockets:    sockets,
 		Search:     app.NewSearch(app.SearchDeps{DB: db, Index: searchIdx}),
-		Safety:     app.NewSafety(app.SafetyDeps{DB: db, Gates: gates, Log: log}),
+		Safety:     app.NewSafety(app.SafetyDeps{DB: db, Gates: gates, Messages: messages, Log: log}),
+		Messages:   messages,
 		Moderation: moderation,
 		Groups:     app.NewGroups(app.GroupsDeps{DB: db, Media: store, Pusher: live, Index: searchIdx, Log: log}),
 		Push:       app.NewPush(app.PushDeps{DB: db, VAPID: keys.VAPID, AllowLoopbackHTTP: cfg.PushAllowLoopbackHTTP}),

@@ -57,6 +57,10 @@ type Config struct {
 	Log zerolog.Logger
 	// Render turns new notifications into frames. Required.
 	Render RenderFunc
+	// RenderMessages turns a conversation's new messages into message:new
+	// frames; nil: the conversation grains store messages without pushing
+	// them (tests of storage alone).
+	RenderMessages MessageRenderFunc
 	// Idle is how long a grain stays active without messages (default 5 min).
 	Idle time.Duration
 	// CountInterval is the node-wide clock of live counts: a socket gets
@@ -186,6 +190,7 @@ func (l *Live) Kinds() []*cluster.Kind {
 	return []*cluster.Kind{
 		cluster.NewKind(PostKind, actor.PropsFromProducer(func() actor.Actor { return newPostGrain(l) })),
 		cluster.NewKind(UserKind, actor.PropsFromProducer(func() actor.Actor { return newUserGrain(l) })),
+		cluster.NewKind(ConversationKind, actor.PropsFromProducer(func() actor.Actor { return newConversationGrain(l) })),
 	}
 }
 

@@ -39,6 +39,8 @@ const (
 	Failure_FAILURE_FORBIDDEN Failure = 3
 	// The database failed; the caller may retry.
 	Failure_FAILURE_INTERNAL Failure = 4
+	// The conversation does not exist.
+	Failure_FAILURE_CONVERSATION_NOT_FOUND Failure = 5
 )
 
 // Enum value maps for Failure.
@@ -49,13 +51,15 @@ var (
 		2: "FAILURE_COMMENT_NOT_FOUND",
 		3: "FAILURE_FORBIDDEN",
 		4: "FAILURE_INTERNAL",
+		5: "FAILURE_CONVERSATION_NOT_FOUND",
 	}
 	Failure_value = map[string]int32{
-		"FAILURE_NONE":              0,
-		"FAILURE_POST_NOT_FOUND":    1,
-		"FAILURE_COMMENT_NOT_FOUND": 2,
-		"FAILURE_FORBIDDEN":         3,
-		"FAILURE_INTERNAL":          4,
+		"FAILURE_NONE":                   0,
+		"FAILURE_POST_NOT_FOUND":         1,
+		"FAILURE_COMMENT_NOT_FOUND":      2,
+		"FAILURE_FORBIDDEN":              3,
+		"FAILURE_INTERNAL":               4,
+		"FAILURE_CONVERSATION_NOT_FOUND": 5,
 	}
 )
 
@@ -1211,6 +1215,163 @@ func (x *SocketsOfUserResponse) GetSockets() int32 {
 	return 0
 }
 
+// One message to store. client_id is the sending client's: a retry with
+// the same one (from this grain, a twin, or after a lost answer) answers the
+// original instead of storing it again.
+type SendMessageRequest struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	SenderId   string                 `protobuf:"bytes,1,opt,name=sender_id,json=senderId,proto3" json:"sender_id,omitempty"`
+	ClientId   string                 `protobuf:"bytes,2,opt,name=client_id,json=clientId,proto3" json:"client_id,omitempty"`
+	Body       string                 `protobuf:"bytes,3,opt,name=body,proto3" json:"body,omitempty"`
+	ReplyToSeq int64                  `protobuf:"varint,4,opt,name=reply_to_seq,json=replyToSeq,proto3" json:"reply_to_seq,omitempty"`
+	// Made by the caller once per send.
+	MessageId     string `protobuf:"bytes,5,opt,name=message_id,json=messageId,proto3" json:"message_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SendMessageRequest) Reset() {
+	*x = SendMessageRequest{}
+	mi := &file_messages_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SendMessageRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SendMessageRequest) ProtoMessage() {}
+
+func (x *SendMessageRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SendMessageRequest.ProtoReflect.Descriptor instead.
+func (*SendMessageRequest) Descriptor() ([]byte, []int) {
+	return file_messages_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *SendMessageRequest) GetSenderId() string {
+	if x != nil {
+		return x.SenderId
+	}
+	return ""
+}
+
+func (x *SendMessageRequest) GetClientId() string {
+	if x != nil {
+		return x.ClientId
+	}
+	return ""
+}
+
+func (x *SendMessageRequest) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+func (x *SendMessageRequest) GetReplyToSeq() int64 {
+	if x != nil {
+		return x.ReplyToSeq
+	}
+	return 0
+}
+
+func (x *SendMessageRequest) GetMessageId() string {
+	if x != nil {
+		return x.MessageId
+	}
+	return ""
+}
+
+type SendMessageResponse struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Failure   Failure                `protobuf:"varint,1,opt,name=failure,proto3,enum=campus.actors.Failure" json:"failure,omitempty"`
+	Seq       int64                  `protobuf:"varint,2,opt,name=seq,proto3" json:"seq,omitempty"`
+	MessageId string                 `protobuf:"bytes,3,opt,name=message_id,json=messageId,proto3" json:"message_id,omitempty"`
+	// False when the send was a retry of a message stored before.
+	Created         bool  `protobuf:"varint,4,opt,name=created,proto3" json:"created,omitempty"`
+	CreatedAtMicros int64 `protobuf:"varint,5,opt,name=created_at_micros,json=createdAtMicros,proto3" json:"created_at_micros,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *SendMessageResponse) Reset() {
+	*x = SendMessageResponse{}
+	mi := &file_messages_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SendMessageResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SendMessageResponse) ProtoMessage() {}
+
+func (x *SendMessageResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SendMessageResponse.ProtoReflect.Descriptor instead.
+func (*SendMessageResponse) Descriptor() ([]byte, []int) {
+	return file_messages_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *SendMessageResponse) GetFailure() Failure {
+	if x != nil {
+		return x.Failure
+	}
+	return Failure_FAILURE_NONE
+}
+
+func (x *SendMessageResponse) GetSeq() int64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *SendMessageResponse) GetMessageId() string {
+	if x != nil {
+		return x.MessageId
+	}
+	return ""
+}
+
+func (x *SendMessageResponse) GetCreated() bool {
+	if x != nil {
+		return x.Created
+	}
+	return false
+}
+
+func (x *SendMessageResponse) GetCreatedAtMicros() int64 {
+	if x != nil {
+		return x.CreatedAtMicros
+	}
+	return 0
+}
+
 var File_messages_proto protoreflect.FileDescriptor
 
 const file_messages_proto_rawDesc = "" +
@@ -1282,13 +1443,29 @@ const file_messages_proto_rawDesc = "" +
 	"\x14SocketsOfUserRequest\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\"1\n" +
 	"\x15SocketsOfUserResponse\x12\x18\n" +
-	"\asockets\x18\x01 \x01(\x05R\asockets*\x83\x01\n" +
+	"\asockets\x18\x01 \x01(\x05R\asockets\"\xa3\x01\n" +
+	"\x12SendMessageRequest\x12\x1b\n" +
+	"\tsender_id\x18\x01 \x01(\tR\bsenderId\x12\x1b\n" +
+	"\tclient_id\x18\x02 \x01(\tR\bclientId\x12\x12\n" +
+	"\x04body\x18\x03 \x01(\tR\x04body\x12 \n" +
+	"\freply_to_seq\x18\x04 \x01(\x03R\n" +
+	"replyToSeq\x12\x1d\n" +
+	"\n" +
+	"message_id\x18\x05 \x01(\tR\tmessageId\"\xbe\x01\n" +
+	"\x13SendMessageResponse\x120\n" +
+	"\afailure\x18\x01 \x01(\x0e2\x16.campus.actors.FailureR\afailure\x12\x10\n" +
+	"\x03seq\x18\x02 \x01(\x03R\x03seq\x12\x1d\n" +
+	"\n" +
+	"message_id\x18\x03 \x01(\tR\tmessageId\x12\x18\n" +
+	"\acreated\x18\x04 \x01(\bR\acreated\x12*\n" +
+	"\x11created_at_micros\x18\x05 \x01(\x03R\x0fcreatedAtMicros*\xa7\x01\n" +
 	"\aFailure\x12\x10\n" +
 	"\fFAILURE_NONE\x10\x00\x12\x1a\n" +
 	"\x16FAILURE_POST_NOT_FOUND\x10\x01\x12\x1d\n" +
 	"\x19FAILURE_COMMENT_NOT_FOUND\x10\x02\x12\x15\n" +
 	"\x11FAILURE_FORBIDDEN\x10\x03\x12\x14\n" +
-	"\x10FAILURE_INTERNAL\x10\x04*[\n" +
+	"\x10FAILURE_INTERNAL\x10\x04\x12\"\n" +
+	"\x1eFAILURE_CONVERSATION_NOT_FOUND\x10\x05*[\n" +
 	"\x06LikeOp\x12\x17\n" +
 	"\x13LIKE_OP_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fLIKE_OP_LIKE\x10\x01\x12\x12\n" +
@@ -1308,7 +1485,7 @@ func file_messages_proto_rawDescGZIP() []byte {
 }
 
 var file_messages_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_messages_proto_goTypes = []any{
 	(Failure)(0),                  // 0: campus.actors.Failure
 	(LikeOp)(0),                   // 1: campus.actors.LikeOp
@@ -1332,6 +1509,8 @@ var file_messages_proto_goTypes = []any{
 	(*CountsTick)(nil),            // 19: campus.actors.CountsTick
 	(*SocketsOfUserRequest)(nil),  // 20: campus.actors.SocketsOfUserRequest
 	(*SocketsOfUserResponse)(nil), // 21: campus.actors.SocketsOfUserResponse
+	(*SendMessageRequest)(nil),    // 22: campus.actors.SendMessageRequest
+	(*SendMessageResponse)(nil),   // 23: campus.actors.SendMessageResponse
 }
 var file_messages_proto_depIdxs = []int32{
 	1,  // 0: campus.actors.LikeRequest.op:type_name -> campus.actors.LikeOp
@@ -1341,11 +1520,12 @@ var file_messages_proto_depIdxs = []int32{
 	10, // 4: campus.actors.NotifyRequest.items:type_name -> campus.actors.Notify
 	0,  // 5: campus.actors.NotifyResponse.failure:type_name -> campus.actors.Failure
 	18, // 6: campus.actors.CountsTick.counts:type_name -> campus.actors.PostCount
-	7,  // [7:7] is the sub-list for method output_type
-	7,  // [7:7] is the sub-list for method input_type
-	7,  // [7:7] is the sub-list for extension type_name
-	7,  // [7:7] is the sub-list for extension extendee
-	0,  // [0:7] is the sub-list for field type_name
+	0,  // 7: campus.actors.SendMessageResponse.failure:type_name -> campus.actors.Failure
+	8,  // [8:8] is the sub-list for method output_type
+	8,  // [8:8] is the sub-list for method input_type
+	8,  // [8:8] is the sub-list for extension type_name
+	8,  // [8:8] is the sub-list for extension extendee
+	0,  // [0:8] is the sub-list for field type_name
 }
 
 func init() { file_messages_proto_init() }
@@ -1359,7 +1539,7 @@ func file_messages_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_messages_proto_rawDesc), len(file_messages_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   20,
+			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -14,7 +14,8 @@ import (
 	"campus/persistence"
 )
 
-// writer is the node-wide committer of the post grains' batches (docs/architecture.md
+// writer is the node-wide committer of the post grains' (and the
+// conversation grains') batches (docs/architecture.md
 // §4.5, shared commits across posts): every grain hands it its ready batch,
 // and it writes the batches handed in meanwhile, of many posts, in one
 // transaction. At a campus event hundreds of posts are warm at once; one
@@ -52,12 +53,26 @@ type writer struct {
 	confirm func(context.Context, *cluster.Cluster) error
 }
 
-// writeJob is one grain's batch and how its result gets back to the grain.
+// writeJob is one grain's batch and how its result gets back to the grain:
+// a post grain's (batch, done) or a conversation grain's (messages,
+// messagesDone).
 type writeJob struct {
 	batch persistence.PostBatch
 	done  func(persistence.PostBatchResult, error)
+	// messages, when set, is a conversation grain's sends instead.
+	messages     *persistence.MessageBatch
+	messagesDone func(persistence.MessageBatchResult, error)
 	// member is the cluster member the grain runs in.
 	member *cluster.Cluster
+}
+
+// fail answers the job's grain that its batch was not written.
+func (j *writeJob) fail(err error) {
+	if j.messages != nil {
+		j.messagesDone(persistence.MessageBatchResult{}, err)
+		return
+	}
+	j.done(persistence.PostBatchResult{}, err)
 }
 
 // errFenced fails the batches of a member that may not write: the cluster
@@ -67,6 +82,9 @@ type writeJob struct {
 var errFenced = errors.New("actors: this member may not write now")
 
 func (j *writeJob) size() int {
+	if j.messages != nil {
+		return len(j.messages.Sends)
+	}
 	return len(j.batch.Likes) + len(j.batch.Comments) + len(j.batch.Removals)
 }
 
@@ -136,14 +154,37 @@ func (w *writer) commit(jobs []*writeJob) {
 	if jobs = w.fence(ctx, jobs); len(jobs) == 0 {
 		return
 	}
-	bs := make([]persistence.PostBatch, len(jobs))
-	for i, j := range jobs {
-		bs[i] = j.batch
+	// Posts' batches share one transaction, conversations' another: the
+	// two write different tables and lock different rows.
+	var posts, convs []*writeJob
+	for _, j := range jobs {
+		if j.messages != nil {
+			convs = append(convs, j)
+		} else {
+			posts = append(posts, j)
+		}
 	}
-	res, errs := persistence.ApplyPostBatches(ctx, w.db, bs)
-	w.txs.Add(1)
-	for i, j := range jobs {
-		j.done(res[i], errs[i])
+	if len(posts) > 0 {
+		bs := make([]persistence.PostBatch, len(posts))
+		for i, j := range posts {
+			bs[i] = j.batch
+		}
+		res, errs := persistence.ApplyPostBatches(ctx, w.db, bs)
+		w.txs.Add(1)
+		for i, j := range posts {
+			j.done(res[i], errs[i])
+		}
+	}
+	if len(convs) > 0 {
+		bs := make([]persistence.MessageBatch, len(convs))
+		for i, j := range convs {
+			bs[i] = *j.messages
+		}
+		res, errs := persistence.ApplyMessageBatches(ctx, w.db, bs)
+		w.txs.Add(1)
+		for i, j := range convs {
+			j.messagesDone(res[i], errs[i])
+		}
 	}
 }
 
@@ -164,7 +205,7 @@ func (w *writer) fence(ctx context.Context, jobs []*writeJob) []*writeJob {
 			verdicts[j.member] = err
 		}
 		if err != nil {
-			j.done(persistence.PostBatchResult{}, fmt.Errorf("%w: %w", errFenced, err))
+			j.fail(fmt.Errorf("%w: %w", errFenced, err))
 			continue
 		}
 		ok = append(ok, j)

@@ -56,6 +56,8 @@ type ModerationDeps struct {
 	Counts   CountsPublisher
 	// Gates, when set, forgets a removed post's gate at once on this node.
 	Gates *Gates
+	// Fanout, when set, tells a removed message's conversation members.
+	Fanout Fanout
 	// Mail delivers the notice a suspended account gets; nil: none.
 	Mail *MailSender
 	// Product and Support name the product and the address to write to
@@ -224,7 +226,7 @@ func (m *Moderation) Dismiss(ctx context.Context, p Principal, itemType string, 
 	if err := m.requireModerator(ctx, p); err != nil {
 		return ActionResult{}, err
 	}
-	t, err := domain.ParseItemType(itemType)
+	t, err := domain.ParseModeratedItemType(itemType)
 	if err != nil {
 		return ActionResult{}, err
 	}
@@ -251,14 +253,16 @@ func (m *Moderation) Dismiss(ctx context.Context, p Principal, itemType string, 
 	return ActionResult{Message: "Reports dismissed", Reports: n}, nil
 }
 
-// Remove hides a post or comment from everyone but moderators (the row is
-// kept for the audit trail), takes it out of search, closes its reports and
-// tells its author why.
+// Remove hides a post, comment or reported message from everyone but
+// moderators (the row is kept for the audit trail), takes it out of
+// search, closes its reports and tells its author why. A message is
+// removed only by its id, which a moderator has from its report: they
+// never browse conversations.
 func (m *Moderation) Remove(ctx context.Context, p Principal, itemType string, id uuid.UUID, in domain.ModerationInput) (ActionResult, error) {
 	if err := m.requireModerator(ctx, p); err != nil {
 		return ActionResult{}, err
 	}
-	t, err := domain.ParseItemType(itemType)
+	t, err := domain.ParseModeratedItemType(itemType)
 	if err != nil {
 		return ActionResult{}, err
 	}
@@ -276,9 +280,12 @@ func (m *Moderation) Remove(ctx context.Context, p Principal, itemType string, i
 	)
 	err = m.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
-		if t == domain.ItemPost {
+		switch t {
+		case domain.ItemPost:
 			item, err = persistence.RemovePost(ctx, tx, id)
-		} else {
+		case domain.ItemMessage:
+			item, err = removeMessage(ctx, tx, id)
+		default:
 			item, err = persistence.RemoveComment(ctx, tx, id)
 		}
 		if isNotFound(err) {
@@ -294,6 +301,9 @@ func (m *Moderation) Remove(ctx context.Context, p Principal, itemType string, i
 			ItemType: string(t), ItemID: id, TargetID: item.AuthorID, Reason: reason, Snapshot: item.Content}); err != nil {
 			return err
 		}
+		if item.AuthorID == uuid.Nil {
+			return nil // a message whose sender's account is gone: nobody to tell
+		}
 		// The notice names no post: the post page would answer 404 to its author.
 		notice = &persistence.Notification{UserID: item.AuthorID, Type: persistence.NotifyModeration,
 			Note: domain.RemovalNote(t, reason)}
@@ -305,6 +315,23 @@ func (m *Moderation) Remove(ctx context.Context, p Principal, itemType string, i
 	m.afterRemove(ctx, t, item, notice)
 	m.d.Log.Info().Str("moderator_id", p.UserID.String()).Str("item_type", string(t)).Str("item_id", id.String()).Msg("content removed")
 	return ActionResult{Message: "Content removed", Reports: n}, nil
+}
+
+// removeMessage removes a reported message (only a reported one: what a
+// moderator may act on is what a report showed them).
+func removeMessage(ctx context.Context, tx bun.Tx, id uuid.UUID) (persistence.RemovedItem, error) {
+	reported, err := persistence.Reported(ctx, tx, string(domain.ItemMessage), id)
+	if err != nil {
+		return persistence.RemovedItem{}, err
+	}
+	if !reported {
+		return persistence.RemovedItem{}, errItemNotFound
+	}
+	msg, err := persistence.RemoveMessage(ctx, tx, id)
+	if err != nil {
+		return persistence.RemovedItem{}, err
+	}
+	return persistence.RemovedItem{AuthorID: msg.SenderID, Content: msg.Body, ConversationID: msg.ConversationID, Seq: msg.Seq}, nil
 }
 
 // afterRemove tells the post's watchers (the post is gone, or has a comment
@@ -323,6 +350,9 @@ func (m *Moderation) afterRemove(ctx context.Context, t domain.ItemType, item pe
 	}
 	if t == domain.ItemComment && m.d.Counts != nil {
 		m.d.Counts.PublishCounts(item.PostID, item.Likes, item.Comments, item.CountsVersion)
+	}
+	if t == domain.ItemMessage {
+		pushMessageUpdated(ctx, m.d.DB, m.d.Fanout, m.d.Log, item.ConversationID, item.Seq)
 	}
 	if m.d.Pusher == nil || notice == nil {
 		return

@@ -25,10 +25,12 @@ func NewRealtime(db bun.IDB, sessions *Sessions, gates *Gates) *Realtime {
 	return &Realtime{db: db, sessions: sessions, gates: gates}
 }
 
-// ReadyView is the `ready` event: who is connected and their unread count.
+// ReadyView is the `ready` event: who is connected, their unread
+// notifications and their unread messages.
 type ReadyView struct {
-	UserID      string `json:"userId"`
-	UnreadCount int    `json:"unreadCount"`
+	UserID         string `json:"userId"`
+	UnreadCount    int    `json:"unreadCount"`
+	UnreadMessages int    `json:"unreadMessages"`
 }
 
 // Connect authenticates a socket's token (ErrBadToken if it is not valid)
@@ -42,7 +44,11 @@ func (r *Realtime) Connect(ctx context.Context, token string) (Principal, ReadyV
 	if err != nil {
 		return Principal{}, ReadyView{}, err
 	}
-	return p, ReadyView{UserID: p.UserID.String(), UnreadCount: unread}, nil
+	messages, err := persistence.UnreadMessagesTotal(ctx, r.db, p.UserID)
+	if err != nil {
+		return Principal{}, ReadyView{}, err
+	}
+	return p, ReadyView{UserID: p.UserID.String(), UnreadCount: unread, UnreadMessages: messages}, nil
 }
 
 // StillValid re-checks an open socket's token after a revocation: false

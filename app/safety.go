@@ -34,7 +34,10 @@ type SafetyDeps struct {
 	DB *bun.DB
 	// Gates, when set, forgets a block's pair at once on this node.
 	Gates *Gates
-	Log   zerolog.Logger
+	// Messages, when set, tells the two people of a direct conversation
+	// that a block made or lifted changed whether they can write there.
+	Messages *Messages
+	Log      zerolog.Logger
 }
 
 // Safety is blocking, muting and reporting: what any member does to keep
@@ -113,10 +116,14 @@ func (s *Safety) Unblock(ctx context.Context, p Principal, id uuid.UUID) (Relati
 }
 
 // changed tells this node's cached gates of a block made or lifted between
-// a and b (other nodes hear the NOTIFY).
+// a and b (other nodes hear the NOTIFY), and both people their direct
+// conversation's new state (read-only or writable again).
 func (s *Safety) changed(a, b uuid.UUID) {
 	if s.d.Gates != nil {
 		s.d.Gates.Changed(SafetyChange{A: a, B: b})
+	}
+	if s.d.Messages != nil {
+		s.d.Messages.BlockChanged(context.Background(), a, b)
 	}
 }
 
@@ -246,8 +253,8 @@ func blockedWith(ctx context.Context, db bun.IDB, a, b uuid.UUID) (bool, error) 
 }
 
 // Brakes are the spam brakes on new accounts (issue 17): an account younger
-// than the configured age may make only so many posts, comments and friend
-// requests an hour. Keyed on the account like every limit (docs/architecture.md §10);
+// than the configured age may make only so many posts, comments, friend
+// requests, conversations and messages an hour. Keyed on the account like every limit (docs/architecture.md §10);
 // per node, like the other limiters. Safe for concurrent use.
 type Brakes struct {
 	db       bun.IDB
@@ -255,7 +262,11 @@ type Brakes struct {
 	posts    *Limiter
 	comments *Limiter
 	requests *Limiter
-	now      func() time.Time
+	// conversations and messages limit starting conversations and
+	// sending messages.
+	conversations *Limiter
+	messages      *Limiter
+	now           func() time.Time
 
 	mu      sync.Mutex
 	created map[uuid.UUID]time.Time // accounts' creation times (they never change)
@@ -268,13 +279,16 @@ const (
 	brakePost brake = iota + 1
 	brakeComment
 	brakeRequest
+	brakeConversation
+	brakeMessage
 )
 
 // NewBrakes makes the brakes; with enabled false they allow everything.
 func NewBrakes(db bun.IDB, l config.NewAccountLimits, enabled bool) *Brakes {
 	per := func(n int) *Limiter { return NewLimiter(n, time.Hour, n, enabled && n > 0) }
 	return &Brakes{db: db, age: l.Age, posts: per(l.PostsPerHour), comments: per(l.CommentsPerHour),
-		requests: per(l.RequestsPerHour), now: time.Now, created: make(map[uuid.UUID]time.Time)}
+		requests: per(l.RequestsPerHour), conversations: per(l.ConversationsPerHour), messages: per(l.MessagesPerHour),
+		now: time.Now, created: make(map[uuid.UUID]time.Time)}
 }
 
 // errSlowDown is a new account's refusal.
@@ -287,7 +301,8 @@ func (b *Brakes) check(ctx context.Context, user uuid.UUID, what brake) error {
 	if b == nil {
 		return nil
 	}
-	l := map[brake]*Limiter{brakePost: b.posts, brakeComment: b.comments, brakeRequest: b.requests}[what]
+	l := map[brake]*Limiter{brakePost: b.posts, brakeComment: b.comments, brakeRequest: b.requests,
+		brakeConversation: b.conversations, brakeMessage: b.messages}[what]
 	if l == nil || l.off {
 		return nil
 	}

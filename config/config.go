@@ -222,10 +222,12 @@ func Load(getenv func(string) string) (Config, error) {
 		Media:                 r.media("CAMPUS_MEDIA_URL", filepath.Join(dataDir, "media")),
 	}
 	c.NewAccounts = NewAccountLimits{
-		Age:             r.duration("CAMPUS_NEW_ACCOUNT_AGE", 24*time.Hour),
-		PostsPerHour:    r.intRange("CAMPUS_NEW_ACCOUNT_POSTS_PER_HOUR", 10, 1, 1_000_000),
-		CommentsPerHour: r.intRange("CAMPUS_NEW_ACCOUNT_COMMENTS_PER_HOUR", 30, 1, 1_000_000),
-		RequestsPerHour: r.intRange("CAMPUS_NEW_ACCOUNT_REQUESTS_PER_HOUR", 20, 1, 1_000_000),
+		Age:                  r.duration("CAMPUS_NEW_ACCOUNT_AGE", 24*time.Hour),
+		PostsPerHour:         r.intRange("CAMPUS_NEW_ACCOUNT_POSTS_PER_HOUR", 10, 1, 1_000_000),
+		CommentsPerHour:      r.intRange("CAMPUS_NEW_ACCOUNT_COMMENTS_PER_HOUR", 30, 1, 1_000_000),
+		RequestsPerHour:      r.intRange("CAMPUS_NEW_ACCOUNT_REQUESTS_PER_HOUR", 20, 1, 1_000_000),
+		ConversationsPerHour: r.intRange("CAMPUS_NEW_ACCOUNT_CONVERSATIONS_PER_HOUR", 10, 1, 1_000_000),
+		MessagesPerHour:      r.intRange("CAMPUS_NEW_ACCOUNT_MESSAGES_PER_HOUR", 100, 1, 1_000_000),
 	}
 	r.clusterProvider(c)
 	if r.err == nil && c.MetricsAddr != "" && c.MetricsAddr == c.Addr {
@@ -243,7 +245,7 @@ func Load(getenv func(string) string) (Config, error) {
 }
 
 // NewAccountLimits limit what an account younger than Age may do per hour:
-// posts, comments and friend requests, keyed on the account (docs/architecture.md §10).
+// posts, comments, friend requests, conversations started and messages, keyed on the account (docs/architecture.md §10).
 // They apply only while CAMPUS_RATE_LIMITS is on.
 type NewAccountLimits struct {
 	// Age is how long an account counts as new (CAMPUS_NEW_ACCOUNT_AGE, default 24h).
@@ -254,6 +256,14 @@ type NewAccountLimits struct {
 	PostsPerHour    int
 	CommentsPerHour int
 	RequestsPerHour int
+	// ConversationsPerHour (CAMPUS_NEW_ACCOUNT_CONVERSATIONS_PER_HOUR,
+	// default 10) bounds the conversations a new account starts (a direct
+	// one, a group) and MessagesPerHour
+	// (CAMPUS_NEW_ACCOUNT_MESSAGES_PER_HOUR, default 100) the messages it
+	// sends: a burst from a fresh account to many people is the classic
+	// spam shape.
+	ConversationsPerHour int
+	MessagesPerHour      int
 }
 
 // clusterProvider checks that the provider has what it needs, and that no

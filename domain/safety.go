@@ -30,6 +30,9 @@ const (
 	ItemPost    ItemType = "post"
 	ItemComment ItemType = "comment"
 	ItemProfile ItemType = "profile"
+	// ItemMessage is a message of a conversation: reported through its
+	// conversation (the report keeps a copy), never browsed.
+	ItemMessage ItemType = "message"
 )
 
 // ParseItemType answers the item type named s.
@@ -39,6 +42,19 @@ func ParseItemType(s string) (ItemType, error) {
 		return t, nil
 	}
 	return "", InvalidField("itemType", MsgBadItemType)
+}
+
+// ParseModeratedItemType answers the item type named s as the moderation
+// queue and its actions take it: what ParseItemType takes, and messages.
+func ParseModeratedItemType(s string) (ItemType, error) {
+	if ItemType(s) == ItemMessage {
+		return ItemMessage, nil
+	}
+	t, err := ParseItemType(s)
+	if err != nil {
+		return "", InvalidField("itemType", MsgBadModeratedType)
+	}
+	return t, nil
 }
 
 // Capabilities an account may hold besides being a member.
@@ -58,6 +74,7 @@ const (
 // Messages of the safety area.
 const (
 	MsgBadItemType        = "itemType must be post, comment or profile"
+	MsgBadModeratedType   = "itemType must be post, comment, profile or message"
 	MsgBadReportReason    = "reason must be one of spam, harassment, hate, nudity, self_harm, other"
 	MsgReportDetailsLong  = "Details must be at most 1000 characters"
 	MsgReportOtherNeeds   = "Please say what is wrong"
@@ -71,7 +88,7 @@ const (
 	MsgNotModerator       = "Only moderators can do this"
 	MsgNotAdmin           = "Only admins can do this"
 	MsgReportNotFound     = "There are no open reports for this item"
-	MsgCannotRemoveThis   = "Only posts and comments can be removed"
+	MsgCannotRemoveThis   = "Only posts, comments and messages can be removed"
 	MsgCannotSuspendStaff = "Moderators and admins cannot be suspended; revoke the capability first"
 	MsgCannotActOnSelf    = "You cannot do this to your own account"
 	MsgNotSuspended       = "This account is not suspended"
@@ -195,8 +212,11 @@ func Suspended(kind Kind, until *time.Time, reason string) *Error {
 // RemovalNote is what the author of removed content is told.
 func RemovalNote(item ItemType, reason string) string {
 	what := "post"
-	if item == ItemComment {
+	switch item {
+	case ItemComment:
 		what = "comment"
+	case ItemMessage:
+		what = "message"
 	}
 	return "A moderator removed your " + what + ". Reason: " + reason
 }

@@ -37,6 +37,7 @@ type liveStack struct {
 	db       *bun.DB
 	sessions *app.Sessions
 	live     *actors.Live
+	node     *cluster.Node
 	hub      *realtime.Hub
 	sockets  *realtime.Sockets
 	media    *media.Store
@@ -58,13 +59,22 @@ type liveOptions struct {
 	countInterval time.Duration
 	// live changes the live core's configuration.
 	live func(*actors.Config)
+	// db, when set, is the database to use (another stack's: two nodes of
+	// one cluster); nil makes a fresh one.
+	db *bun.DB
+	// cluster changes the cluster member's options (a provider other than
+	// the cluster of one).
+	cluster func(*cluster.Options)
 }
 
 func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	t.Helper()
 	ctx := context.Background()
 	log := testlog.New(t)
-	st := &liveStack{db: testdb.New(t), mediaDir: t.TempDir()}
+	st := &liveStack{db: o.db, mediaDir: t.TempDir()}
+	if st.db == nil {
+		st.db = testdb.New(t)
+	}
 	var err error
 	if st.media, err = media.New(st.mediaDir, zerolog.Nop()); err != nil {
 		t.Fatal(err)
@@ -83,17 +93,21 @@ func newLiveStack(t *testing.T, o liveOptions) *liveStack {
 	go func() { st.sessions.Listen(lctx); close(listening) }()
 	waitListening(t, st.sessions)
 
-	lc := actors.Config{DB: st.db, Log: log, Render: app.NotificationFrames, CallTimeout: 10 * time.Second,
-		CountInterval: o.countInterval}
+	lc := actors.Config{DB: st.db, Log: log, Render: app.NotificationFrames, RenderMessages: app.MessageFrames(st.db),
+		CallTimeout: 10 * time.Second, CountInterval: o.countInterval}
 	if o.live != nil {
 		o.live(&lc)
 	}
 	st.live = actors.New(lc)
-	node, err := cluster.Start(ctx, cluster.Options{Name: "campus-" + uuid.NewString()[:8], Addr: "127.0.0.1:0",
-		Kinds: st.live.Kinds(), Log: log})
+	co := cluster.Options{Name: "campus-" + uuid.NewString()[:8], Addr: "127.0.0.1:0", Kinds: st.live.Kinds(), Log: log}
+	if o.cluster != nil {
+		o.cluster(&co)
+	}
+	node, err := cluster.Start(ctx, co)
 	if err != nil {
 		t.Fatal(err)
 	}
+	st.node = node
 	st.live.Start(node.Cluster, node.Addresses, node.Confirm)
 	if st.hub, err = realtime.StartHub(node.System, log, realtime.HubOptions{CountInterval: o.countInterval,
 		Members: node.Members, PostsBy: st.live.PostsBy}); err != nil {

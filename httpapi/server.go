@@ -69,6 +69,9 @@ type Deps struct {
 	Moderation *app.Moderation
 	// Groups serves the groups API (issue 18); nil leaves it out.
 	Groups *app.Groups
+	// Messages serves conversations and messages (issue 29) and the
+	// sockets' typing frames; nil leaves them out.
+	Messages *app.Messages
 	// Push serves the Web Push key and the devices' subscriptions; nil
 	// leaves the routes out.
 	Push *app.Push
@@ -181,6 +184,7 @@ func (s *Server) routes() {
 	s.searchRoutes()
 	s.safetyRoutes()
 	s.groupRoutes()
+	s.messageRoutes()
 	s.pushRoutes()
 	s.adminRoutes()
 }

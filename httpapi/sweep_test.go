@@ -265,7 +265,45 @@ var sweepRoutes = map[string]sweepRoute{
 	}},
 	"GET /api/groups/{handle}/posts": {params: withHandle},
 	"GET /api/groups/{handle}/live":  {params: withHandle},
+
+	"GET /api/conversations": {},
+	"POST /api/conversations": {body: func(fx *sweepFixtures) any {
+		return map[string]any{"kind": "group", "title": "Sweep chat", "memberIds": []any{fx.ids["peer"]}, "userId": fx.ids["peer"]}
+	}},
+	"GET /api/conversations/{id}": {params: withConversation},
+	"PATCH /api/conversations/{id}": {params: withConversation, body: func(*sweepFixtures) any {
+		return map[string]any{"title": "Sweep chat 2", "muted": true}
+	}},
+	"POST /api/conversations/{id}/members": {params: withConversation, body: func(fx *sweepFixtures) any {
+		return map[string]any{"userIds": []any{fx.ids["peer"]}}
+	}},
+	"DELETE /api/conversations/{id}/members/{userId}": {params: map[string]string{"id": "conversation", "userId": "peer"}},
+	"GET /api/conversations/{id}/messages":            {params: withConversation},
+	"POST /api/conversations/{id}/messages": {params: withConversation, body: func(fx *sweepFixtures) any {
+		return map[string]any{"clientId": fmt.Sprintf("sweep-%d", fx.seq()), "body": "hello", "replyToSeq": 1}
+	}},
+	"PATCH /api/conversations/{id}/messages/{seq}": {params: withMessage, body: func(*sweepFixtures) any {
+		return map[string]any{"body": "edited"}
+	}},
+	"DELETE /api/conversations/{id}/messages/{seq}": {params: withMessage},
+	"PUT /api/conversations/{id}/messages/{seq}/reaction": {params: withMessage, body: func(*sweepFixtures) any {
+		return map[string]any{"emoji": "👍"}
+	}},
+	"DELETE /api/conversations/{id}/messages/{seq}/reaction": {params: withMessage},
+	"POST /api/conversations/{id}/messages/{seq}/report": {params: withMessage, body: func(*sweepFixtures) any {
+		return map[string]any{"reason": "other", "details": "rude"}
+	}},
+	"POST /api/conversations/{id}/read": {params: withConversation, body: func(*sweepFixtures) any {
+		return map[string]any{"seq": 1}
+	}},
+	"GET /api/users/me/message-settings": {},
+	"PUT /api/users/me/message-settings": {body: func(*sweepFixtures) any { return map[string]any{"allowFrom": "everyone"} }},
 }
+
+var (
+	withConversation = map[string]string{"id": "conversation"}
+	withMessage      = map[string]string{"id": "conversation", "seq": "seq"}
+)
 
 var (
 	withHandle     = map[string]string{"handle": "group"}
@@ -312,7 +350,9 @@ func newSweepStack(t *testing.T) *sweepStack {
 		d.Realtime = app.NewRealtime(st.db, st.sessions, gates)
 		d.Posts = app.NewPosts(app.PostsDeps{DB: st.db, Media: st.media, Grains: st.live, Fanout: st.live, Pusher: st.live, Gates: gates,
 			Log: d.Log})
-		d.Safety = app.NewSafety(app.SafetyDeps{DB: st.db, Gates: gates, Log: d.Log})
+		d.Messages = app.NewMessages(app.MessagesDeps{DB: st.db, Grains: st.live, Fanout: st.live,
+			TypingLimit: app.NewTypingLimiter(), Log: d.Log})
+		d.Safety = app.NewSafety(app.SafetyDeps{DB: st.db, Gates: gates, Messages: d.Messages, Log: d.Log})
 		d.Moderation = app.NewModeration(app.ModerationDeps{DB: st.db, Sessions: st.sessions, Pusher: st.live,
 			Grains: st.live, Counts: st.live, Gates: gates, Mail: st.mail, Product: "Campus",
 			Support: "support@campus.test", Log: d.Log})
@@ -409,6 +449,23 @@ func (sw *sweepStack) fixtures(t *testing.T) *sweepFixtures {
 	if status, env = sw.call(t, "POST", "/api/groups/"+fx.ids["group"]+"/join", peerTok, nil); status != 200 {
 		t.Fatalf("join: %d %v", status, env)
 	}
+	// A conversation of the caller's with the peer (who takes messages from
+	// everyone), holding a message of the peer's.
+	if err := persistence.SetAllowFrom(context.Background(), sw.db, peer.ID, "everyone"); err != nil {
+		t.Fatal(err)
+	}
+	status, env = sw.call(t, "POST", "/api/conversations", tok, map[string]any{"kind": "group", "title": "Sweep chat",
+		"memberIds": []any{fx.ids["peer"]}})
+	if status != 201 {
+		t.Fatalf("conversation: %d %v", status, env)
+	}
+	fx.ids["conversation"] = data(env)["id"].(string)
+	status, env = sw.call(t, "POST", "/api/conversations/"+fx.ids["conversation"]+"/messages", peerTok,
+		map[string]any{"clientId": "sweep-first", "body": "first"})
+	if status != 201 {
+		t.Fatalf("message: %d %v", status, env)
+	}
+	fx.ids["seq"] = "1"
 	return fx
 }
 

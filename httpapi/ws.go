@@ -170,7 +170,12 @@ func (s *Server) serveSocket(conn *websocket.Conn, token string) {
 		realtime.Refuse(conn, realtime.CloseInternal, "Server error")
 		return
 	}
+	var typing func(context.Context, uuid.UUID) error
+	if m := s.deps.Messages; m != nil {
+		typing = func(ctx context.Context, conv uuid.UUID) error { return m.Typing(ctx, p.UserID, conv) }
+	}
 	s.deps.Sockets.Serve(conn, realtime.Client{
+		Typing: typing,
 		UserID: p.UserID,
 		Ready:  ready,
 		StillValid: func(ctx context.Context) (bool, error) {

@@ -22,7 +22,8 @@ func TestMain(m *testing.M) { testdb.Main(m) }
 // tables are every table the schema must have.
 var tables = []string{
 	"account_capabilities", "account_suspensions",
-	"app_secrets", "comments", "experience", "friend_requests", "friendships", "group_members", "groups", "mail_outbox", "moderation_audit",
+	"app_secrets", "comments", "conversation_members", "conversations", "experience", "friend_requests", "friendships", "group_members", "groups", "mail_outbox", "message_reactions",
+	"message_settings", "messages", "moderation_audit",
 	"node_status", "notifications", "otp_codes", "post_images", "post_likes", "posts", "profile_likes", "profiles", "push_outbox",
 	"push_subscriptions",
 	"reports", "search_outbox", "user_blocks", "user_mutes", "users",

@@ -517,8 +517,12 @@ type Report struct {
 	ItemAuthorID uuid.UUID `bun:"item_author_id,type:uuid"`
 	Reason       string    `bun:"reason"`
 	Details      string    `bun:"details"`
-	Status       string    `bun:"status"`
-	CreatedAt    time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	// Snapshot is a reported message's text when it was reported: all a
+	// moderator sees of a conversation ('' for other items, which
+	// moderators open where they are).
+	Snapshot  string    `bun:"snapshot,notnull"`
+	Status    string    `bun:"status"`
+	CreatedAt time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 }
 
 // InsertReport stores an open report; IsDuplicateReport tells a second open
@@ -541,14 +545,16 @@ func IsDuplicateReport(err error) bool {
 // QueueItem is one reported item of the moderation queue: its open reports
 // counted, with the item's content and author.
 type QueueItem struct {
-	ItemType  string    `bun:"item_type"`
-	ItemID    uuid.UUID `bun:"item_id,type:uuid"`
-	AuthorID  uuid.UUID `bun:"author_id,type:uuid"`
-	Reports   int       `bun:"reports"`
-	LatestAt  time.Time `bun:"latest_at"`
-	Reasons   []string  `bun:"reasons,array"`
-	Details   []string  `bun:"details,array"`
-	Content   string    `bun:"content"`
+	ItemType string    `bun:"item_type"`
+	ItemID   uuid.UUID `bun:"item_id,type:uuid"`
+	AuthorID uuid.UUID `bun:"author_id,type:uuid"`
+	Reports  int       `bun:"reports"`
+	LatestAt time.Time `bun:"latest_at"`
+	Reasons  []string  `bun:"reasons,array"`
+	Details  []string  `bun:"details,array"`
+	Content  string    `bun:"content"`
+	// Snapshot is the latest report's copy of a reported message.
+	Snapshot  string    `bun:"snapshot"`
 	PostID    uuid.UUID `bun:"post_id,type:uuid,nullzero"`
 	Removed   bool      `bun:"removed"`
 	Suspended bool      `bun:"suspended"`
@@ -572,26 +578,38 @@ func ReportQueue(ctx context.Context, db bun.IDB, after Keyset, limit int) ([]Qu
 	err := db.NewRaw(`WITH q AS (
 		SELECT r.item_type, r.item_id, r.item_author_id AS author_id, count(*) AS reports,
 			max(r.created_at) AS latest_at, array_agg(DISTINCT r.reason) AS reasons,
-			array_remove(array_agg(r.details ORDER BY r.created_at DESC), '') AS details
+			array_remove(array_agg(r.details ORDER BY r.created_at DESC), '') AS details,
+			(array_agg(r.snapshot ORDER BY r.created_at DESC))[1] AS snapshot
 		FROM reports r WHERE r.status = 'open'
 		GROUP BY r.item_type, r.item_id, r.item_author_id `+having+`
 		ORDER BY latest_at DESC, r.item_id DESC LIMIT ?0)
 	SELECT q.*,
-		coalesce(p.content, c.content, u.bio, '') AS content,
+		coalesce(p.content, c.content, CASE WHEN q.item_type = 'message' THEN q.snapshot END, u.bio, '') AS content,
 		c.post_id,
-		coalesce(p.removed_at IS NOT NULL, c.removed_at IS NOT NULL, false) AS removed,
+		coalesce(p.removed_at IS NOT NULL, c.removed_at IS NOT NULL, msg.removed_at IS NOT NULL, false) AS removed,
 		EXISTS (SELECT FROM account_suspensions s WHERE s.user_id = q.author_id
 			AND (s.until_at IS NULL OR s.until_at > now())) AS suspended,
 		coalesce(u.name, '') AS author_name, coalesce(u.avatar_url, '') AS author_avatar, coalesce(u.role, '') AS author_role
 	FROM q
 	LEFT JOIN posts p ON q.item_type = 'post' AND p.id = q.item_id
 	LEFT JOIN comments c ON q.item_type = 'comment' AND c.id = q.item_id
+	LEFT JOIN messages msg ON q.item_type = 'message' AND msg.id = q.item_id
 	LEFT JOIN users u ON u.id = q.author_id
 	ORDER BY q.latest_at DESC, q.item_id DESC`, args...).Scan(ctx, &out)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: report queue: %w", err)
 	}
 	return out, nil
+}
+
+// Reported reports whether an item was ever reported.
+func Reported(ctx context.Context, db bun.IDB, itemType string, id uuid.UUID) (bool, error) {
+	var ok bool
+	if err := db.QueryRowContext(ctx, `SELECT EXISTS (SELECT FROM reports WHERE item_type = ? AND item_id = ?)`,
+		itemType, id).Scan(&ok); err != nil {
+		return false, fmt.Errorf("persistence: reported: %w", err)
+	}
+	return ok, nil
 }
 
 // ResolveReports closes the open reports of an item with status; it
@@ -614,6 +632,9 @@ type RemovedItem struct {
 	Content         string
 	Likes, Comments int
 	CountsVersion   int64 // of Likes and Comments
+	// ConversationID and Seq place a removed message.
+	ConversationID uuid.UUID
+	Seq            int64
 }
 
 // RemovePost hides a post from everyone but moderators (the row is kept)

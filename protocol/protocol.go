@@ -51,7 +51,31 @@ const (
 	// EventNotification {…notification, unreadCount}: a new or rolled-up
 	// notification.
 	EventNotification = "notification"
+
+	// EventMessageNew {conversationId, message}: a message was stored; to
+	// every socket of every member at once after the commit (not on the
+	// counts tick), the sender's own included.
+	EventMessageNew = "message:new"
+	// EventMessageUpdated {conversationId, message}: a message was edited,
+	// unsent, removed or its reactions changed.
+	EventMessageUpdated = "message:updated"
+	// EventMessageRead {conversationId, userId, seq, unreadTotal?}: a
+	// member's read pointer moved; unreadTotal only to the reader's own
+	// sockets.
+	EventMessageRead = "message:read"
+	// EventConversationUpdated {conversation}: created, renamed, members
+	// changed or became read-only, as the recipient sees it.
+	EventConversationUpdated = "conversation:updated"
+	// EventConversationRemoved {conversationId}: the recipient left or was
+	// removed.
+	EventConversationRemoved = "conversation:removed"
 )
+
+// EventTyping is both ways: a client sends {conversationId} while its user
+// types; the server sends {conversationId, userId, name} to the other
+// members (at most one per person and conversation every 2 s, never
+// stored; clients show it for 5 s unless renewed).
+const EventTyping = "typing"
 
 // Client → server events.
 const (

@@ -30,6 +30,7 @@ const (
 	msgBadPostIDs    = "Some post ids are not valid and were ignored."
 	msgTooManyWatch  = "You can watch at most 200 posts at once."
 	msgBadResume     = `Invalid resume: send {"since": "<RFC 3339 time>"}.`
+	msgBadTyping     = `Invalid typing: send {"conversationId": "…"}.`
 )
 
 // watchSet is the posts a socket watches: the ones in the client's
@@ -52,6 +53,8 @@ type handled struct {
 	added, removed []uuid.UUID
 	// resume is set by a resume frame: replay what changed since then.
 	resume *time.Time
+	// typing is set by a typing frame: the conversation the user types in.
+	typing uuid.UUID
 }
 
 // handle answers one client frame. Every bad frame gets an error frame;
@@ -82,6 +85,18 @@ func (w watchSet) handle(data []byte) handled {
 			return handled{reply: errorFrame(msgBadResume)}
 		}
 		return handled{resume: &in.Since}
+	case f.Event == protocol.EventTyping:
+		var in struct {
+			ConversationID string `json:"conversationId"`
+		}
+		if len(f.Data) == 0 || json.Unmarshal(f.Data, &in) != nil {
+			return handled{reply: errorFrame(msgBadTyping)}
+		}
+		id, err := uuid.Parse(in.ConversationID)
+		if err != nil {
+			return handled{reply: errorFrame(msgBadTyping)}
+		}
+		return handled{typing: id}
 	case protocol.Echoed(f.Event):
 		return handled{}
 	default:

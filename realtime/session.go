@@ -61,6 +61,10 @@ type session struct {
 	// one check runs at a time.
 	checking bool
 	held     [][]byte
+	// typingBusy is set while a typing frame's check runs; typing frames
+	// that come meanwhile are dropped (typing is ephemeral), so a client
+	// cannot pile up checks.
+	typingBusy bool
 
 	queue   []outFrame
 	queued  int  // bytes in queue
@@ -111,6 +115,7 @@ type (
 		asked, allowed []uuid.UUID
 	}
 	resumed      struct{ frames [][]byte }
+	typingDone   struct{}
 	readable     struct{}
 	closeTimeout struct{}
 )
@@ -171,6 +176,8 @@ func (s *session) Receive(ctx actor.Context) {
 				break
 			}
 		}
+	case *typingDone:
+		s.typingBusy = false
 	case *revokeChecked:
 		if !m.valid {
 			s.close(ClosePolicy, "Token revoked")
@@ -229,6 +236,30 @@ func (s *session) clientFrame(data []byte) {
 	if h.resume != nil {
 		s.resume(*h.resume)
 	}
+	if h.typing != uuid.Nil {
+		s.typing(h.typing)
+	}
+}
+
+// typing hands a typing frame to the client's Typing in a goroutine of its
+// own (it asks the database): nothing comes back to the socket, whatever
+// the answer (a typing event is ephemeral; one over its rate, or in a
+// conversation the user may not write in, is dropped silently).
+func (s *session) typing(conv uuid.UUID) {
+	typing := s.client.Typing
+	if typing == nil || s.typingBusy || s.closing.Load() || !s.registered {
+		return
+	}
+	s.typingBusy = true
+	root, self, log, user := s.root, s.self, s.sockets.log, s.client.UserID
+	go func() {
+		defer root.Send(self, &typingDone{})
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		if err := typing(ctx, conv); err != nil {
+			log.Warn().Err(err).Str("user_id", user.String()).Msg("websocket typing failed")
+		}
+	}()
 }
 
 // watch has the hub deliver the posts ids, once the client's Watchable

@@ -135,6 +135,10 @@ type Client struct {
 	// watched, silently. Asked once per watch frame. nil watches every post
 	// asked for.
 	Watchable func(ctx context.Context, ids []uuid.UUID) ([]uuid.UUID, error)
+	// Typing tells the other members of a conversation that the user is
+	// typing there (it checks membership and drops what is over its rate);
+	// nil ignores typing frames.
+	Typing func(ctx context.Context, conversation uuid.UUID) error
 }
 
 // Serve hands an upgraded connection to a new session actor and returns at

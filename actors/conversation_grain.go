@@ -1,0 +1,323 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/cluster"
+	"github.com/google/uuid"
+
+	"campus/domain"
+	"campus/persistence"
+)
+
+// ConversationKind is the conversation grain's kind; its identity is the
+// conversation id.
+const ConversationKind = "conversation"
+
+// MessageRenderFunc renders the message:new frames of a conversation's
+// newly stored messages (seqs, ascending) for every member's sockets. The
+// app layer owns the JSON shapes; serve.go passes app.MessageFrames.
+type MessageRenderFunc func(ctx context.Context, conv uuid.UUID, seqs []int64) ([][]byte, error)
+
+// conversationGrain serializes one conversation's sends (docs/architecture.md
+// §6.4): sends queue while a batch is being written and go together in the
+// next one, through the node-wide writer's shared transaction. Postgres
+// hands out the seqs (last_seq = last_seq + n RETURNING, under the
+// conversation row's lock) and finds a retried client id, so a twin
+// activation beside this one (a topology change) costs contention, never a
+// gap, a duplicate or a seq handed out twice. Each sender is answered only
+// after the commit; then the new messages go to every member's sockets on
+// every node at once, in seq order (one render and broadcast at a time).
+//
+// Concurrency: every field is owned by Receive. The transaction and the
+// render run in goroutines that report back with messages.
+type conversationGrain struct {
+	live    *Live
+	cluster *cluster.Cluster
+	self    *actor.PID
+	id      uuid.UUID
+	idText  string
+	gone    bool
+
+	queue   []*sendOp
+	writing bool
+	// inFlight finds a send queued or being written by sender and client
+	// id, so that a retry joins it rather than waits for a second lookup.
+	inFlight map[string]*sendOp
+
+	// pushes are the committed batches' seqs waiting to be pushed, oldest
+	// first; pushing is set while one is rendered and broadcast.
+	pushes       []pushJob
+	pushing      bool
+	flushWaiters []*actor.PID
+}
+
+type sendOp struct {
+	senders []*actor.PID
+	req     *SendMessageRequest
+	send    persistence.MessageSend
+	key     string
+}
+
+type pushJob struct {
+	seqs    []int64
+	members []string
+}
+
+type sendsDone struct {
+	ops []*sendOp
+	res persistence.MessageBatchResult
+	err error
+}
+
+type pushDone struct{}
+
+func newConversationGrain(l *Live) actor.Actor {
+	return &conversationGrain{live: l, inFlight: make(map[string]*sendOp)}
+}
+
+func (g *conversationGrain) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *cluster.ClusterInit:
+		g.cluster, g.self = msg.Cluster, ctx.Self()
+		id, err := uuid.Parse(msg.Identity.GetIdentity())
+		g.gone = err != nil
+		g.id, g.idText = id, id.String()
+		g.live.active.Store(g.self, g.cluster)
+		ctx.SetReceiveTimeout(g.live.cfg.Idle)
+	case *SendMessageRequest:
+		g.onSend(ctx, msg)
+	case *sendsDone:
+		g.done(ctx, msg)
+	case *pushDone:
+		g.pushing = false
+		g.push(ctx)
+		g.answerFlush(ctx)
+	case *FlushRequest:
+		if g.idle() {
+			ctx.Respond(&FlushResponse{})
+			return
+		}
+		g.flushWaiters = append(g.flushWaiters, ctx.Sender())
+	case *actor.ReceiveTimeout:
+		if g.idle() {
+			ctx.Poison(ctx.Self())
+		}
+	case *actor.Stopped:
+		if g.self != nil {
+			g.live.active.Delete(g.self)
+		}
+	case actor.SystemMessage, actor.AutoReceiveMessage:
+	default:
+		unknownMessage(g.live.cfg.Log, ConversationKind, msg)
+	}
+}
+
+// idle: nothing queued, written or waiting to be pushed.
+func (g *conversationGrain) idle() bool {
+	return !g.writing && len(g.queue) == 0 && !g.pushing && len(g.pushes) == 0
+}
+
+func (g *conversationGrain) onSend(ctx actor.Context, msg *SendMessageRequest) {
+	sender, serr := uuid.Parse(msg.GetSenderId())
+	id, ierr := uuid.Parse(msg.GetMessageId())
+	if serr != nil || ierr != nil || !domain.ValidClientID(msg.GetClientId()) {
+		ctx.Respond(&SendMessageResponse{Failure: Failure_FAILURE_INTERNAL})
+		return
+	}
+	if g.gone {
+		ctx.Respond(&SendMessageResponse{Failure: Failure_FAILURE_CONVERSATION_NOT_FOUND})
+		ctx.Poison(ctx.Self())
+		return
+	}
+	key := sender.String() + "/" + msg.GetClientId()
+	if op := g.inFlight[key]; op != nil {
+		op.senders = append(op.senders, ctx.Sender())
+		return
+	}
+	op := &sendOp{senders: []*actor.PID{ctx.Sender()}, req: msg, key: key,
+		send: persistence.MessageSend{ID: id, SenderID: sender, ClientID: msg.GetClientId(), Body: msg.GetBody(),
+			ReplyToSeq: msg.GetReplyToSeq()}}
+	l := g.live
+	if len(g.queue) >= l.cfg.MaxQueue || l.pending.Load() >= int64(l.cfg.MaxPending) {
+		l.refused.Add(1)
+		ctx.Respond(&SendMessageResponse{Failure: Failure_FAILURE_INTERNAL})
+		return
+	}
+	l.pending.Add(1)
+	g.inFlight[key] = op
+	g.queue = append(g.queue, op)
+	g.write(ctx)
+}
+
+// write hands the queued sends to the node's writer unless a batch is in
+// flight: the group commit. The grain never has two batches in flight, so
+// its senders' order is its queue's.
+func (g *conversationGrain) write(ctx actor.Context) {
+	if g.writing || len(g.queue) == 0 {
+		return
+	}
+	n := min(len(g.queue), g.live.cfg.MaxBatch)
+	ops := g.queue[:n:n]
+	g.queue = append([]*sendOp(nil), g.queue[n:]...)
+	b := &persistence.MessageBatch{ConversationID: g.id, Sends: make([]persistence.MessageSend, n)}
+	for i, op := range ops {
+		b.Sends[i] = op.send
+	}
+	g.writing = true
+	self, root := ctx.Self(), ctx.ActorSystem().Root
+	g.live.writer.submit(&writeJob{messages: b, member: g.cluster,
+		messagesDone: func(res persistence.MessageBatchResult, err error) {
+			root.Send(self, &sendsDone{ops: ops, res: res, err: err})
+		}})
+}
+
+// done answers a finished batch's senders, queues the push of what it
+// stored, and starts the next batch.
+func (g *conversationGrain) done(ctx actor.Context, d *sendsDone) {
+	g.writing = false
+	for _, op := range d.ops {
+		delete(g.inFlight, op.key)
+	}
+	if d.err != nil {
+		f := Failure_FAILURE_INTERNAL
+		switch {
+		case errors.Is(d.err, persistence.ErrConversationGone):
+			f, g.gone = Failure_FAILURE_CONVERSATION_NOT_FOUND, true
+		case errors.Is(d.err, errFenced):
+			g.live.cfg.Log.Debug().Err(d.err).Str("conversation_id", g.idText).Int("sends", len(d.ops)).
+				Msg("message batch not written")
+		default:
+			g.live.cfg.Log.Error().Err(d.err).Str("conversation_id", g.idText).Int("sends", len(d.ops)).
+				Msg("message batch failed")
+		}
+		for _, op := range d.ops {
+			g.answer(ctx, op, &SendMessageResponse{Failure: f})
+		}
+	} else {
+		var fresh []int64
+		for i, op := range d.ops {
+			if err := d.res.Errs[i]; err != nil {
+				g.answer(ctx, op, &SendMessageResponse{Failure: Failure_FAILURE_FORBIDDEN})
+				continue
+			}
+			m := d.res.Messages[i]
+			if d.res.New[i] {
+				fresh = append(fresh, m.Seq)
+			}
+			g.answer(ctx, op, &SendMessageResponse{Seq: m.Seq, MessageId: m.ID.String(), Created: d.res.New[i],
+				CreatedAtMicros: m.CreatedAt.UnixMicro()})
+		}
+		if len(fresh) > 0 {
+			members := make([]string, len(d.res.Members))
+			for i, u := range d.res.Members {
+				members[i] = u.String()
+			}
+			g.pushes = append(g.pushes, pushJob{seqs: fresh, members: members})
+			g.push(ctx)
+		}
+	}
+	if g.gone {
+		for _, op := range g.queue {
+			delete(g.inFlight, op.key)
+			g.answer(ctx, op, &SendMessageResponse{Failure: Failure_FAILURE_CONVERSATION_NOT_FOUND})
+		}
+		g.queue = nil
+	}
+	g.write(ctx)
+	g.answerFlush(ctx)
+}
+
+// answer sends r to everyone waiting for op. Of several callers of one
+// send (a retry that joined it in flight) only the first is told it was
+// created: the others are retries, answered with the original.
+func (g *conversationGrain) answer(ctx actor.Context, op *sendOp, r *SendMessageResponse) {
+	g.live.pending.Add(-1)
+	for i, s := range op.senders {
+		if i == 1 && r.Created {
+			r = &SendMessageResponse{Seq: r.Seq, MessageId: r.MessageId, CreatedAtMicros: r.CreatedAtMicros}
+		}
+		if s != nil {
+			ctx.Send(s, r)
+		}
+	}
+}
+
+func (g *conversationGrain) answerFlush(ctx actor.Context) {
+	if !g.idle() {
+		return
+	}
+	for _, w := range g.flushWaiters {
+		ctx.Send(w, &FlushResponse{})
+	}
+	g.flushWaiters = nil
+}
+
+// push renders and broadcasts the oldest committed batch not yet pushed,
+// unless one is being pushed: the pushes of one conversation go out in seq
+// order. The messages go to every member at the commit (the transaction
+// read them), on every node, at once: not on the counts tick.
+func (g *conversationGrain) push(ctx actor.Context) {
+	if g.pushing || len(g.pushes) == 0 {
+		return
+	}
+	job := g.pushes[0]
+	g.pushes = g.pushes[1:]
+	render := g.live.cfg.RenderMessages
+	if render == nil || len(job.members) == 0 {
+		g.push(ctx)
+		return
+	}
+	g.pushing = true
+	self, root, live, conv := ctx.Self(), ctx.ActorSystem().Root, g.live, g.id
+	go func() {
+		defer root.Send(self, &pushDone{})
+		rctx, cancel := context.WithTimeout(context.Background(), live.cfg.WriteTimeout)
+		defer cancel()
+		frames, err := render(rctx, conv, job.seqs)
+		if err != nil {
+			// The messages are stored and answered; members who missed the
+			// push find them by seq when they next read the conversation.
+			live.cfg.Log.Warn().Err(err).Str("conversation_id", conv.String()).Msg("message push not rendered")
+			return
+		}
+		if len(frames) > 0 && live.cur.Load() != nil {
+			live.broadcast(&DeliverToUsers{UserIds: job.members, Frames: frames})
+		}
+	}()
+}
+
+// SendMessage stores one message through its conversation's grain and
+// answers, once committed, its seq and id and whether this call stored it
+// (false: a retry of a message stored before, whose original it answers).
+// A sender who may not send there (not a member now, a block across a
+// direct conversation) is refused with domain's 403; a conversation that
+// does not exist is 404.
+func (l *Live) SendMessage(ctx context.Context, conv uuid.UUID, s persistence.MessageSend) (int64, uuid.UUID, bool, error) {
+	res, err := l.request(ctx, conv.String(), ConversationKind, &SendMessageRequest{
+		SenderId: s.SenderID.String(), ClientId: s.ClientID, Body: s.Body, ReplyToSeq: s.ReplyToSeq, MessageId: s.ID.String()})
+	if err != nil {
+		return 0, uuid.Nil, false, err
+	}
+	r, ok := res.(*SendMessageResponse)
+	if !ok {
+		return 0, uuid.Nil, false, fmt.Errorf("actors: conversation grain answered %T", res)
+	}
+	switch r.Failure {
+	case Failure_FAILURE_NONE:
+	case Failure_FAILURE_FORBIDDEN:
+		return 0, uuid.Nil, false, domain.Forbidden(domain.MsgCantSendHere)
+	case Failure_FAILURE_CONVERSATION_NOT_FOUND:
+		return 0, uuid.Nil, false, domain.NotFound(domain.MsgConversationNotFound)
+	default:
+		return 0, uuid.Nil, false, errBusy
+	}
+	id, err := uuid.Parse(r.MessageId)
+	if err != nil {
+		return 0, uuid.Nil, false, fmt.Errorf("actors: conversation grain answered message id %q", r.MessageId)
+	}
+	return r.Seq, id, r.Created, nil
+}
