@@ -15,6 +15,15 @@ import {
   friendRequestReceivedAtom,
   refreshPendingRequestsAtom,
 } from '../features/friends/friendsAtoms';
+import {
+  applyConversationFrameAtom,
+  applyConversationRemovedAtom,
+  applyMessageFrameAtom,
+  applyReadFrameAtom,
+  applyTypingFrameAtom,
+  messagesReconnectedAtom,
+} from '../features/messages/messagesAtoms';
+import { setUnreadMessagesAtom } from '../features/messages/unread';
 import { toAppNotification } from '../features/notifications/model';
 import {
   addNotificationAtom,
@@ -32,6 +41,7 @@ import { watchedPostIdsAtom } from '../features/posts/watchAtoms';
 import {
   recordServerEventAtom,
   recordTestResponseAtom,
+  setSocketSenderAtom,
   setSocketStatusAtom,
 } from '../features/realtime/realtimeAtoms';
 
@@ -46,6 +56,42 @@ export function handleServerFrame(store: Store, frame: ServerFrame): void {
   switch (frame.event) {
     case 'ready':
       store.set(setUnreadCountAtom, Number(frame.data.unreadCount) || 0);
+      if (typeof frame.data.unreadMessages === 'number') store.set(setUnreadMessagesAtom, frame.data.unreadMessages);
+      break;
+    case 'message:new':
+    case 'message:updated':
+      if (typeof frame.data.conversationId === 'string') {
+        store.set(applyMessageFrameAtom, {
+          conversationId: frame.data.conversationId,
+          message: frame.data.message,
+          isNew: frame.event === 'message:new',
+        });
+      }
+      break;
+    case 'message:read':
+      if (typeof frame.data.conversationId === 'string' && typeof frame.data.userId === 'string' && typeof frame.data.seq === 'number') {
+        store.set(applyReadFrameAtom, {
+          conversationId: frame.data.conversationId,
+          userId: frame.data.userId,
+          seq: frame.data.seq,
+          unreadTotal: typeof frame.data.unreadTotal === 'number' ? frame.data.unreadTotal : undefined,
+        });
+      }
+      break;
+    case 'typing':
+      if (typeof frame.data.conversationId === 'string' && typeof frame.data.userId === 'string') {
+        store.set(applyTypingFrameAtom, {
+          conversationId: frame.data.conversationId,
+          userId: frame.data.userId,
+          name: typeof frame.data.name === 'string' ? frame.data.name : '',
+        });
+      }
+      break;
+    case 'conversation:updated':
+      store.set(applyConversationFrameAtom, frame.data.conversation);
+      break;
+    case 'conversation:removed':
+      if (typeof frame.data.conversationId === 'string') store.set(applyConversationRemovedAtom, frame.data.conversationId);
       break;
     case 'notification': {
       const unread = typeof frame.data.unreadCount === 'number' ? frame.data.unreadCount : undefined;
@@ -138,12 +184,13 @@ export interface RealtimeOptions
 /** A socket (not started) whose frames and status go into store, watching the posts on screen there. */
 export function realtimeClient(store: Store, opts: RealtimeOptions): SocketClient {
   const { refetch = (ids: string[]) => void refetchPosts(store, ids), ...socket } = opts;
-  return new SocketClient({
+  const client = new SocketClient({
     ...socket,
     onFrame: (frame) => handleServerFrame(store, frame),
     onStatus: (status) => store.set(setSocketStatusAtom, status),
     onReconnect: () => {
       store.set(notificationsReconnectedAtom);
+      store.set(messagesReconnectedAtom);
       void store.set(refreshPendingRequestsAtom);
       const ids = store.get(watchedPostIdsAtom);
       if (ids.length > 0) refetch(ids);
@@ -151,4 +198,7 @@ export function realtimeClient(store: Store, opts: RealtimeOptions): SocketClien
     watchedPostIds: () => store.get(watchedPostIdsAtom),
     subscribeWatched: (fn) => store.sub(watchedPostIdsAtom, fn),
   });
+  // Features send ephemeral frames (typing) through the store, never the socket itself.
+  store.set(setSocketSenderAtom, (event, data) => client.send(event, data));
+  return client;
 }
