@@ -213,9 +213,9 @@ describe('signup → verify → onboarding → feed', () => {
   it('runs the whole signed-out flow', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const calls: Record<string, Record<string, unknown>> = {};
-    const record = (name: string, answer: Route): Route => (init) => {
+    const record = (name: string, answer: Route): Route => (init, url) => {
       calls[name] = body(init);
-      return answer(init);
+      return answer(init, url);
     };
     installFakeFetch({
       '/api/config': config,

@@ -4,6 +4,7 @@ import { isApiError } from '../../api/http';
 import { navigateAtom } from '../../lib/navigation';
 import { MessageIcon } from '../../ui/icons';
 import { startDirectAtom } from './messagesAtoms';
+import './Messages.css';
 
 /**
  * "Message" on another person's profile: opens the direct conversation with

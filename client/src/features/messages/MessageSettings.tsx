@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { isApiError } from '../../api/http';
 import { fetchMessageSettings, saveMessageSettings } from './messagesApi';
 import { ALLOW_FROM, MSG_NOT_E2E, type AllowFrom } from './model';
+import './Messages.css';
 
 /** Settings → Messages: "Who can message you" (friends can always). Saved as it is chosen. */
 export function MessageSettings() {

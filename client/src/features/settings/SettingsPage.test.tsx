@@ -58,6 +58,7 @@ describe('Settings & Privacy (docs/product.md §2.16, §4)', () => {
       'Personal Information',
       'Password & Security',
       'Notifications',
+      'Messages',
       'Blocked people',
       'Delete Account',
     ]);
