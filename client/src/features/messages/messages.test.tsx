@@ -319,6 +319,70 @@ describe('sending', () => {
   });
 });
 
+describe('by keyboard', () => {
+  it('↑/↓ move between messages, Enter opens the actions, Reply goes to the composer and sends with replyToSeq', async () => {
+    const sent: Record<string, unknown>[] = [];
+    fakeServer({
+      send: (init) => {
+        sent.push(bodyOf(init));
+        return ok(message(4, { sender: asha, body: bodyOf(init).body, clientId: bodyOf(init).clientId, replyTo: { seq: 2, senderName: 'Ravi Kumar', snippet: 'Message 2' } }), 201);
+      },
+    });
+    renderIn(<MessagesPage conversationId="c1" />);
+    await inThread('Message 3');
+    const log = screen.getByRole('log');
+    log.focus();
+    fireEvent.keyDown(log, { key: 'ArrowUp' });
+    await waitFor(() => expect((document.activeElement as HTMLElement).dataset.seq).toBe('3'));
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowUp' });
+    await waitFor(() => expect((document.activeElement as HTMLElement).dataset.seq).toBe('2'));
+    fireEvent.keyDown(document.activeElement!, { key: 'Enter' });
+    const menu = await screen.findByRole('menu', { name: 'Message actions' });
+    expect(within(menu).getAllByRole('menuitem').map((b) => b.textContent)).toEqual(['Reply', 'Report']);
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Reply'));
+    fireEvent.click(document.activeElement!);
+    const field = screen.getByLabelText('Message Ravi Kumar');
+    await waitFor(() => expect(document.activeElement).toBe(field));
+    expect(screen.getByText('Replying to Ravi Kumar')).toBeTruthy();
+    fireEvent.change(field, { target: { value: 'yes, that one' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toMatchObject({ body: 'yes, that one', replyToSeq: 2 });
+    expect(screen.queryByText('Replying to Ravi Kumar')).toBeNull();
+
+    // Escape in the list goes back to the composer.
+    const row = log.querySelector<HTMLElement>('[data-seq="2"]')!;
+    row.focus();
+    fireEvent.keyDown(row, { key: 'Escape' });
+    expect(document.activeElement).toBe(field);
+  });
+
+  it('↑ in an empty composer edits my last message; Escape drops the edit', async () => {
+    const edits: unknown[] = [];
+    fakeServer({ messages: [message(1), message(2, { sender: asha, body: 'teh plan' })] });
+    const prev = globalThis.fetch;
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      if (new URL(String(input), 'http://localhost').pathname === '/api/conversations/c1/messages/2' && init?.method === 'PATCH') {
+        edits.push(bodyOf(init));
+        return Promise.resolve(ok(message(2, { sender: asha, body: 'the plan', editedAt: '2026-11-27T11:00:00Z' })));
+      }
+      return prev(input, init);
+    });
+    renderIn(<MessagesPage conversationId="c1" />);
+    await inThread('teh plan');
+    const field = screen.getByLabelText('Message Ravi Kumar') as HTMLTextAreaElement;
+    fireEvent.keyDown(field, { key: 'ArrowUp' });
+    const edit = (await screen.findByLabelText('Edit message')) as HTMLTextAreaElement;
+    expect(edit.value).toBe('teh plan');
+    fireEvent.change(edit, { target: { value: 'the plan' } });
+    fireEvent.keyDown(edit, { key: 'Enter' });
+    await inThread('the plan');
+    expect(edits).toEqual([{ body: 'the plan' }]);
+    expect(screen.getByText('(edited)')).toBeTruthy();
+    expect(screen.queryByLabelText('Edit message')).toBeNull();
+  });
+});
+
 describe('typing', () => {
   it('shows another member typing for 5 s unless renewed', () => {
     vi.useFakeTimers();
