@@ -15,14 +15,7 @@ import {
   friendRequestReceivedAtom,
   refreshPendingRequestsAtom,
 } from '../features/friends/friendsAtoms';
-import {
-  applyConversationFrameAtom,
-  applyConversationRemovedAtom,
-  applyMessageFrameAtom,
-  applyReadFrameAtom,
-  applyTypingFrameAtom,
-  messagesReconnectedAtom,
-} from '../features/messages/messagesAtoms';
+import * as messages from '../features/messages/messagesAtoms';
 import { setUnreadMessagesAtom } from '../features/messages/unread';
 import { toAppNotification } from '../features/notifications/model';
 import {
@@ -59,40 +52,38 @@ export function handleServerFrame(store: Store, frame: ServerFrame): void {
       if (typeof frame.data.unreadMessages === 'number') store.set(setUnreadMessagesAtom, frame.data.unreadMessages);
       break;
     case 'message:new':
-    case 'message:updated':
-      if (typeof frame.data.conversationId === 'string') {
-        store.set(applyMessageFrameAtom, {
-          conversationId: frame.data.conversationId,
-          message: frame.data.message,
-          isNew: frame.event === 'message:new',
-        });
+    case 'message:updated': {
+      const { conversationId, message } = frame.data;
+      const isNew = frame.event === 'message:new';
+      if (typeof conversationId === 'string') store.set(messages.applyMessageFrameAtom, { conversationId, message, isNew });
+      break;
+    }
+    case 'message:read': {
+      const { conversationId, userId, seq, unreadTotal } = frame.data;
+      if (typeof conversationId === 'string' && typeof userId === 'string' && typeof seq === 'number') {
+        const total = typeof unreadTotal === 'number' ? unreadTotal : undefined;
+        store.set(messages.applyReadFrameAtom, { conversationId, userId, seq, unreadTotal: total });
       }
       break;
-    case 'message:read':
-      if (typeof frame.data.conversationId === 'string' && typeof frame.data.userId === 'string' && typeof frame.data.seq === 'number') {
-        store.set(applyReadFrameAtom, {
-          conversationId: frame.data.conversationId,
-          userId: frame.data.userId,
-          seq: frame.data.seq,
-          unreadTotal: typeof frame.data.unreadTotal === 'number' ? frame.data.unreadTotal : undefined,
-        });
+    }
+    case 'typing': {
+      const { conversationId, userId, name } = frame.data;
+      if (typeof conversationId === 'string' && typeof userId === 'string') {
+        const who = typeof name === 'string' ? name : '';
+        store.set(messages.applyTypingFrameAtom, { conversationId, userId, name: who });
       }
       break;
-    case 'typing':
-      if (typeof frame.data.conversationId === 'string' && typeof frame.data.userId === 'string') {
-        store.set(applyTypingFrameAtom, {
-          conversationId: frame.data.conversationId,
-          userId: frame.data.userId,
-          name: typeof frame.data.name === 'string' ? frame.data.name : '',
-        });
-      }
+    }
+    case 'conversation:updated': {
+      const { conversation } = frame.data;
+      store.set(messages.applyConversationFrameAtom, conversation);
       break;
-    case 'conversation:updated':
-      store.set(applyConversationFrameAtom, frame.data.conversation);
+    }
+    case 'conversation:removed': {
+      const { conversationId } = frame.data;
+      if (typeof conversationId === 'string') store.set(messages.applyConversationRemovedAtom, conversationId);
       break;
-    case 'conversation:removed':
-      if (typeof frame.data.conversationId === 'string') store.set(applyConversationRemovedAtom, frame.data.conversationId);
-      break;
+    }
     case 'notification': {
       const unread = typeof frame.data.unreadCount === 'number' ? frame.data.unreadCount : undefined;
       store.set(addNotificationAtom, toAppNotification(frame.data), unread);
@@ -190,7 +181,7 @@ export function realtimeClient(store: Store, opts: RealtimeOptions): SocketClien
     onStatus: (status) => store.set(setSocketStatusAtom, status),
     onReconnect: () => {
       store.set(notificationsReconnectedAtom);
-      store.set(messagesReconnectedAtom);
+      store.set(messages.messagesReconnectedAtom);
       void store.set(refreshPendingRequestsAtom);
       const ids = store.get(watchedPostIdsAtom);
       if (ids.length > 0) refetch(ids);

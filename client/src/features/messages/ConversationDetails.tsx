@@ -4,8 +4,9 @@ import { navigateAtom } from '../../lib/navigation';
 import { Avatar } from '../../ui/Avatar';
 import { Modal } from '../../ui/Modal';
 import { showToastAtom } from '../../ui/toast';
-import { addMembersAtom, leaveConversationAtom, removeMemberAtom, updateConversationAtom } from './messagesAtoms';
-import { MAX_GROUP_MEMBERS, MAX_TITLE_LENGTH, MSG_NOT_E2E, otherMember, type Conversation, type Member, type UserBrief } from './model';
+import { addMembersAtom, leaveConversationAtom, removeMemberAtom, updateConversationAtom } from './messageActions';
+import { type Conversation, type Member, type UserBrief } from './model';
+import { MAX_GROUP_MEMBERS, MAX_TITLE_LENGTH, MSG_NOT_E2E, otherMember } from './view';
 import { refusalText } from './NewMessageDialog';
 import { PersonPicker } from './PersonPicker';
 

@@ -14,7 +14,8 @@ import {
   loadMoreConversationsAtom,
   typingAtom,
 } from './messagesAtoms';
-import { MSG_NOT_E2E, otherMember, snippetOf, typingText, type Conversation } from './model';
+import { type Conversation } from './model';
+import { MSG_NOT_E2E, otherMember, snippetOf, typingText } from './view';
 
 /** A click that should open the link elsewhere (new tab, window): left to the browser. */
 function opensElsewhere(e: React.MouseEvent): boolean {

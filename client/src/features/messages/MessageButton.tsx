@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { isApiError } from '../../api/http';
 import { navigateAtom } from '../../lib/navigation';
 import { MessageIcon } from '../../ui/icons';
-import { startDirectAtom } from './messagesAtoms';
+import { startDirectAtom } from './messageActions';
 import './Messages.css';
 
 /**

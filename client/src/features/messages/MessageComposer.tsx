@@ -2,8 +2,9 @@ import { useSetAtom } from 'jotai';
 import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent } from 'react';
 import { CloseIcon, SendIcon } from '../../ui/icons';
 import { readDraft, writeDraft } from './drafts';
-import { sendTypingAtom } from './messagesAtoms';
-import { MAX_MESSAGE_LENGTH, type Message } from './model';
+import { sendTypingAtom } from './messageActions';
+import { type Message } from './model';
+import { MAX_MESSAGE_LENGTH } from './view';
 
 export interface ComposerHandle {
   focus: () => void;

@@ -3,7 +3,8 @@ import { fullDate } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
 import { MoreIcon, SmileIcon } from '../../ui/icons';
 import { RichText } from '../search/RichText';
-import { clockTime, MSG_UNSENT, QUICK_REACTIONS, type Message, type PendingMessage, type ThreadRow } from './model';
+import { type Message, type PendingMessage } from './model';
+import { clockTime, MSG_UNSENT, QUICK_REACTIONS, type ThreadRow } from './view';
 
 export interface RowActions {
   reply: (m: Message) => void;

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { isApiError } from '../../api/http';
-import { fetchMessageSettings, saveMessageSettings } from './messagesApi';
-import { ALLOW_FROM, MSG_NOT_E2E, type AllowFrom } from './model';
+import { fetchMessageSettings, saveMessageSettings } from './actionsApi';
+import { type AllowFrom } from './model';
+import { ALLOW_FROM, MSG_NOT_E2E } from './view';
 import './Messages.css';
 
 /** Settings → Messages: "Who can message you" (friends can always). Saved as it is chosen. */

@@ -4,7 +4,7 @@ import { PlusUserIcon } from '../../ui/icons';
 import { currentUserAtom } from '../auth/authAtoms';
 import { ConversationList } from './ConversationList';
 import { conversationListAtom, conversationListStatusAtom, loadConversationsAtom } from './messagesAtoms';
-import { MSG_NOT_E2E } from './model';
+import { MSG_NOT_E2E } from './view';
 import { NewMessageDialog } from './NewMessageDialog';
 import { Thread } from './Thread';
 import './Messages.css';

@@ -3,8 +3,9 @@ import { useId, useState, type FormEvent } from 'react';
 import { isApiError } from '../../api/http';
 import { navigateAtom } from '../../lib/navigation';
 import { Modal } from '../../ui/Modal';
-import { createGroupAtom, startDirectAtom } from './messagesAtoms';
-import { MAX_GROUP_MEMBERS, MAX_TITLE_LENGTH, type UserBrief } from './model';
+import { createGroupAtom, startDirectAtom } from './messageActions';
+import { type UserBrief } from './model';
+import { MAX_GROUP_MEMBERS, MAX_TITLE_LENGTH } from './view';
 import { PersonPicker } from './PersonPicker';
 
 /** The server's refusal: its message, and the people it names (a group add refused for some). */

@@ -13,26 +13,11 @@ import { ReportDialog } from '../safety/ReportDialog';
 import { ConversationDetails } from './ConversationDetails';
 import { MessageComposer, type ComposerHandle } from './MessageComposer';
 import { MessageRow, type RowActions } from './MessageRow';
-import {
-  closeThreadAtom,
-  conversationAtom,
-  conversationStatusAtom,
-  discardPendingAtom,
-  editMessageAtom,
-  loadOlderAtom,
-  markReadAtom,
-  openThreadAtom,
-  pendingAtom,
-  readsAtom,
-  retrySendAtom,
-  sendMessageAtom,
-  setReactionAtom,
-  threadAtom,
-  typingAtom,
-  unsendMessageAtom,
-} from './messagesAtoms';
-import { reportMessage } from './messagesApi';
-import { otherMember, readOnlyText, seenText, threadRows, typingText, type Message, type ThreadRow } from './model';
+import { editMessageAtom, retrySendAtom, sendMessageAtom, setReactionAtom, unsendMessageAtom } from './messageActions';
+import { closeThreadAtom, conversationAtom, conversationStatusAtom, discardPendingAtom, loadOlderAtom, markReadAtom, openThreadAtom, pendingAtom, readsAtom, threadAtom, typingAtom } from './messagesAtoms';
+import { reportMessage } from './actionsApi';
+import { type Message } from './model';
+import { otherMember, readOnlyText, seenText, threadRows, typingText, type ThreadRow } from './view';
 
 const rowKey = (r: ThreadRow) => r.key;
 const isMessageRow = (r: ThreadRow | undefined) => !!r && r.kind !== 'day';

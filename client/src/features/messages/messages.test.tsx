@@ -14,16 +14,8 @@ import { Toaster } from '../../ui/Toaster';
 import { setSocketSenderAtom } from '../realtime/realtimeAtoms';
 import { MessageButton } from './MessageButton';
 import { MessagesPage } from './MessagesPage';
-import {
-  applyMessageFrameAtom,
-  applyReadFrameAtom,
-  applyTypingFrameAtom,
-  conversationListAtom,
-  messagesReconnectedAtom,
-  sendTypingAtom,
-  threadAtom,
-  typingAtom,
-} from './messagesAtoms';
+import { sendTypingAtom } from './messageActions';
+import { applyMessageFrameAtom, applyReadFrameAtom, applyTypingFrameAtom, conversationListAtom, messagesReconnectedAtom, threadAtom, typingAtom } from './messagesAtoms';
 import { unreadMessagesAtom } from './unread';
 
 const ok = (data: unknown, status = 200) => json({ status: 'success', data }, status);

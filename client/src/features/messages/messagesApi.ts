@@ -1,32 +1,23 @@
-// The messages calls (issue 29): conversations, their messages, read
-// pointers, reports and the "who can message you" setting. Answers are read
-// with the tolerant normalizers of ./model; an error is the ApiError of
-// api/http, whose message is the server's own for a 403 or a 429.
+// The messages calls the store needs to read (issue 29): the conversations,
+// a thread's pages and the read pointer. What changes things is ./actionsApi
+// (loaded with the screens). Answers are read with the tolerant normalizers
+// of ./model; an error is the ApiError of api/http.
 
-import { apiDelete, apiGet, apiPatch, apiPost, apiPut } from '../../api/http';
+import { apiGet, apiPost } from '../../api/http';
 import { isRecord, num, str } from '../../api/models';
-import {
-  normalizeConversation,
-  normalizeMessage,
-  normalizeMessages,
-  type AllowFrom,
-  type Conversation,
-  type Message,
-} from './model';
-import { MESSAGES_PAGE } from './model';
+import { MESSAGES_PAGE, normalizeConversation, normalizeMessages, type Conversation, type Message } from './model';
 
 const conv = (id: string) => `/conversations/${encodeURIComponent(id)}`;
 
-function conversationOf(data: unknown): Conversation {
+/** The conversation of an answer, or an error when it has none. */
+export function conversationOf(data: unknown): Conversation {
   const c = normalizeConversation(data);
   if (!c) throw new Error('messages: the server answered no conversation');
   return c;
 }
 
-function messageOf(data: unknown, conversationId: string): Message {
-  const m = normalizeMessage(data, conversationId);
-  if (!m) throw new Error('messages: the server answered no message');
-  return m;
+export async function fetchConversation(id: string): Promise<Conversation> {
+  return conversationOf(await apiGet<unknown>(conv(id)));
 }
 
 export interface ConversationsPage {
@@ -46,33 +37,6 @@ export async function fetchConversations(cursor: string | null = null, limit = 2
     nextCursor: str(r.nextCursor) || null,
     unreadTotal: Math.max(0, Math.floor(num(r.unreadTotal))),
   };
-}
-
-export async function fetchConversation(id: string): Promise<Conversation> {
-  return conversationOf(await apiGet<unknown>(conv(id)));
-}
-
-/** The direct conversation with a person: the existing one or a new one. */
-export async function startDirect(userId: string): Promise<Conversation> {
-  return conversationOf(await apiPost<unknown>('/conversations', { kind: 'direct', userId }));
-}
-
-export async function createGroupConversation(title: string, memberIds: string[]): Promise<Conversation> {
-  return conversationOf(await apiPost<unknown>('/conversations', { kind: 'group', title, memberIds }));
-}
-
-export async function updateConversation(id: string, patch: { title?: string; muted?: boolean }): Promise<Conversation> {
-  return conversationOf(await apiPatch<unknown>(conv(id), patch));
-}
-
-export async function addMembers(id: string, userIds: string[]): Promise<Conversation> {
-  return conversationOf(await apiPost<unknown>(`${conv(id)}/members`, { userIds }));
-}
-
-/** An admin removes someone; with the caller's own id, the caller leaves. */
-export async function removeMember(id: string, userId: string): Promise<string> {
-  const data = await apiDelete<unknown>(`${conv(id)}/members/${encodeURIComponent(userId)}`);
-  return isRecord(data) ? str(data.message) : '';
 }
 
 export interface MessagesPage {
@@ -96,26 +60,6 @@ export async function fetchMessages(
   return { messages: normalizeMessages(r.messages, id), hasMore: r.hasMore === true };
 }
 
-export async function sendMessage(id: string, body: { clientId: string; body: string; replyToSeq?: number }): Promise<Message> {
-  return messageOf(await apiPost<unknown>(`${conv(id)}/messages`, body), id);
-}
-
-export async function editMessage(id: string, seq: number, body: string): Promise<Message> {
-  return messageOf(await apiPatch<unknown>(`${conv(id)}/messages/${seq}`, { body }), id);
-}
-
-export async function unsendMessage(id: string, seq: number): Promise<Message> {
-  return messageOf(await apiDelete<unknown>(`${conv(id)}/messages/${seq}`), id);
-}
-
-export async function react(id: string, seq: number, emoji: string): Promise<Message> {
-  return messageOf(await apiPut<unknown>(`${conv(id)}/messages/${seq}/reaction`, { emoji }), id);
-}
-
-export async function unreact(id: string, seq: number): Promise<Message> {
-  return messageOf(await apiDelete<unknown>(`${conv(id)}/messages/${seq}/reaction`), id);
-}
-
 export interface ReadAnswer {
   readSeq: number;
   unreadCount: number;
@@ -128,21 +72,3 @@ export async function markRead(id: string, seq: number): Promise<ReadAnswer> {
   return { readSeq: num(r.readSeq, seq), unreadCount: Math.max(0, num(r.unreadCount)), unreadTotal: Math.max(0, num(r.unreadTotal)) };
 }
 
-/** Reports a message (the report keeps a copy for the moderators); answers the server's words. */
-export async function reportMessage(id: string, seq: number, reason: string, details: string): Promise<string> {
-  const data = await apiPost<unknown>(`${conv(id)}/messages/${seq}/report`, details ? { reason, details } : { reason });
-  return isRecord(data) ? str(data.message) : '';
-}
-
-function allowFromOf(data: unknown): AllowFrom {
-  const v = isRecord(data) ? data.allowFrom : undefined;
-  return v === 'course' || v === 'department' || v === 'everyone' ? v : 'friends';
-}
-
-export async function fetchMessageSettings(): Promise<AllowFrom> {
-  return allowFromOf(await apiGet<unknown>('/users/me/message-settings'));
-}
-
-export async function saveMessageSettings(allowFrom: AllowFrom): Promise<AllowFrom> {
-  return allowFromOf(await apiPut<unknown>('/users/me/message-settings', { allowFrom }));
-}

@@ -4,35 +4,19 @@
 // unread counts. REST answers and the socket's frames (app/realtime) both go
 // through the same merges, so a message is never shown twice and always in
 // seq order, whatever came first. Primitive atoms stay private; screens use
-// the derived and action atoms.
+// the derived and action atoms. What changes things (send, edit, react, the
+// group's members) is ./messageActions, which loads with the screens: the
+// shell carries only this store.
 
 import { atom, type Atom, type Getter, type Setter } from 'jotai';
 import { isApiError } from '../../api/http';
 import { currentUserAtom } from '../auth/authAtoms';
-import { sendSocketFrameAtom } from '../realtime/realtimeAtoms';
-import {
-  addMembers,
-  createGroupConversation,
-  editMessage,
-  fetchConversation,
-  fetchConversations,
-  fetchMessages,
-  markRead,
-  removeMember,
-  react,
-  sendMessage,
-  startDirect,
-  unreact,
-  unsendMessage,
-  updateConversation,
-} from './messagesApi';
+import { fetchConversation, fetchConversations, fetchMessages, markRead } from './messagesApi';
 import {
   highestSeq,
   mergeMessages,
-  newClientId,
   normalizeConversation,
   normalizeMessage,
-  TYPING_SEND_MS,
   TYPING_SHOW_MS,
   type Conversation,
   type Message,
@@ -76,7 +60,6 @@ const threadsBaseAtom = atom<Record<string, Thread>>({});
 const pendingBaseAtom = atom<Record<string, PendingMessage[]>>({});
 const readsBaseAtom = atom<Record<string, Record<string, number>>>({});
 const typingBaseAtom = atom<Record<string, TypingEntry[]>>({});
-const typingSentBaseAtom = atom<Record<string, number>>({});
 const openBaseAtom = atom<string | null>(null);
 /** Conversations whose gap fill or read call runs, so one runs at a time. */
 const fillingBaseAtom = atom<Record<string, boolean>>({});
@@ -467,126 +450,51 @@ export const messagesReconnectedAtom = atom(null, (get, set) => {
   }
 });
 
-// --- sending ---------------------------------------------------------------------------
+// --- for ./messageActions ----------------------------------------------------------------
+
+/** Messages the server answered me with (a send, an edit…): merged like any other. */
+export const mergeOwnMessagesAtom = atom(null, (get, set, a: { conversationId: string; messages: Message[] }) => {
+  mergeIntoThread(get, set, a.conversationId, a.messages, false);
+  settlePending(get, set, a.conversationId, a.messages);
+});
+
+/** The server's copy of one message after an edit, unsend or reaction. */
+export const applyMessageCopyAtom = atom(null, (get, set, m: Message) => {
+  const t = get(threadsBaseAtom)[m.conversationId] ?? EMPTY_THREAD;
+  putThread(get, set, m.conversationId, { messages: mergeMessages(t.messages, [m]) });
+  const c = get(conversationsBaseAtom)[m.conversationId];
+  if (c?.lastMessage?.seq === m.seq) putConversation(get, set, { ...c, lastMessage: m });
+});
 
 function putPending(get: Getter, set: Setter, id: string, fn: (list: PendingMessage[]) => PendingMessage[]): void {
   const all = get(pendingBaseAtom);
   set(pendingBaseAtom, { ...all, [id]: fn(all[id] ?? NO_PENDING) });
 }
 
-async function deliver(get: Getter, set: Setter, p: PendingMessage): Promise<void> {
-  try {
-    const m = await sendMessage(p.conversationId, {
-      clientId: p.clientId,
-      body: p.body,
-      ...(p.replyTo ? { replyToSeq: p.replyTo.seq } : {}),
-    });
-    mergeIntoThread(get, set, p.conversationId, [m], false);
-    settlePending(get, set, p.conversationId, [m]);
-  } catch (err) {
-    const error = isApiError(err) ? err.message : 'Not sent.';
-    putPending(get, set, p.conversationId, (list) => list.map((x) => (x.clientId === p.clientId ? { ...x, status: 'failed', error } : x)));
-    if (isApiError(err) && err.status === 403) void set(loadConversationAtom, p.conversationId); // maybe read-only now
-  }
-}
+/** A send shown at once, before the server has it. */
+export const addPendingAtom = atom(null, (get, set, p: PendingMessage) => putPending(get, set, p.conversationId, (list) => [...list, p]));
 
-/** Sends a message at once on screen (pending), then as the server acknowledges it. */
-export const sendMessageAtom = atom(null, async (get, set, a: { conversationId: string; body: string; replyTo?: Message['replyTo'] }) => {
-  const p: PendingMessage = {
-    clientId: newClientId(),
-    conversationId: a.conversationId,
-    body: a.body,
-    replyTo: a.replyTo ?? null,
-    status: 'pending',
-    createdAt: new Date().toISOString(),
-  };
-  putPending(get, set, a.conversationId, (list) => [...list, p]);
-  set(typingSentBaseAtom, { ...get(typingSentBaseAtom), [a.conversationId]: 0 });
-  await deliver(get, set, p);
-});
-
-/** Sends a failed message again with the same clientId (the server joins it to an earlier success). */
-export const retrySendAtom = atom(null, async (get, set, a: { conversationId: string; clientId: string }) => {
-  const p = (get(pendingBaseAtom)[a.conversationId] ?? NO_PENDING).find((x) => x.clientId === a.clientId);
-  if (!p || p.status !== 'failed') return;
-  const again: PendingMessage = { ...p, status: 'pending', error: undefined };
-  putPending(get, set, a.conversationId, (list) => list.map((x) => (x.clientId === a.clientId ? again : x)));
-  await deliver(get, set, again);
-});
+/** A send's state changes (pending again for a retry, failed with its reason). */
+export const updatePendingAtom = atom(null, (get, set, p: PendingMessage) =>
+  putPending(get, set, p.conversationId, (list) => list.map((x) => (x.clientId === p.clientId ? p : x))),
+);
 
 export const discardPendingAtom = atom(null, (get, set, a: { conversationId: string; clientId: string }) => {
   putPending(get, set, a.conversationId, (list) => list.filter((x) => x.clientId !== a.clientId));
 });
 
-/** Tells the others I am typing: at most one frame per conversation every TYPING_SEND_MS. */
-export const sendTypingAtom = atom(null, (get, set, id: string) => {
-  const now = Date.now();
-  const last = get(typingSentBaseAtom)[id] ?? 0;
-  if (now - last < TYPING_SEND_MS) return;
-  if (set(sendSocketFrameAtom, { event: 'typing', data: { conversationId: id } })) {
-    set(typingSentBaseAtom, { ...get(typingSentBaseAtom), [id]: now });
-  }
-});
-
-/** Applies the server's copy of a message after an edit, unsend or reaction. */
-function applyOwnChange(get: Getter, set: Setter, m: Message): void {
-  const t = get(threadsBaseAtom)[m.conversationId] ?? EMPTY_THREAD;
-  putThread(get, set, m.conversationId, { messages: mergeMessages(t.messages, [m]) });
-  const c = get(conversationsBaseAtom)[m.conversationId];
-  if (c?.lastMessage?.seq === m.seq) putConversation(get, set, { ...c, lastMessage: m });
-}
-
-export const editMessageAtom = atom(null, async (get, set, a: { conversationId: string; seq: number; body: string }) => {
-  applyOwnChange(get, set, await editMessage(a.conversationId, a.seq, a.body));
-});
-
-export const unsendMessageAtom = atom(null, async (get, set, a: { conversationId: string; seq: number }) => {
-  applyOwnChange(get, set, await unsendMessage(a.conversationId, a.seq));
-});
-
-/** My reaction: `emoji` replaces it; null (or the one I have) takes it back. */
-export const setReactionAtom = atom(null, async (get, set, a: { conversationId: string; seq: number; emoji: string | null }) => {
-  applyOwnChange(get, set, a.emoji ? await react(a.conversationId, a.seq, a.emoji) : await unreact(a.conversationId, a.seq));
-});
-
-// --- conversations ----------------------------------------------------------------------
-
-export const startDirectAtom = atom(null, async (_get, set, userId: string): Promise<Conversation> => {
-  const c = await startDirect(userId);
-  set(upsertConversationAtom, c);
-  return c;
-});
-
-export const createGroupAtom = atom(null, async (_get, set, a: { title: string; memberIds: string[] }): Promise<Conversation> => {
-  const c = await createGroupConversation(a.title, a.memberIds);
-  set(upsertConversationAtom, c);
-  return c;
-});
-
-export const updateConversationAtom = atom(null, async (_get, set, a: { id: string; title?: string; muted?: boolean }) => {
-  const { id, ...patch } = a;
-  set(upsertConversationAtom, await updateConversation(id, patch));
-});
-
-export const addMembersAtom = atom(null, async (_get, set, a: { id: string; userIds: string[] }) => {
-  set(upsertConversationAtom, await addMembers(a.id, a.userIds));
-});
-
-/** An admin removes a member; the conversation is read again as it now is. */
-export const removeMemberAtom = atom(null, async (get, set, a: { id: string; userId: string }) => {
-  await removeMember(a.id, a.userId);
-  const c = get(conversationsBaseAtom)[a.id];
-  if (c) putConversation(get, set, { ...c, members: c.members.filter((m) => m.id !== a.userId) });
-  void set(loadConversationAtom, a.id);
-});
-
-/** I leave a group: it leaves my list. */
-export const leaveConversationAtom = atom(null, async (get, set, id: string) => {
-  await removeMember(id, myId(get));
+/** A conversation leaves my list (I left it); its unread leave the total. */
+export const dropConversationAtom = atom(null, (get, set, id: string) => {
   const c = get(conversationsBaseAtom)[id];
   if (!c) return;
   adjustTotal(get, set, -c.unreadCount);
   const rest = { ...get(conversationsBaseAtom) };
   delete rest[id];
   set(conversationsBaseAtom, rest);
+});
+
+/** A member is gone from a conversation (an admin removed them); the server's copy follows. */
+export const dropMemberAtom = atom(null, (get, set, a: { id: string; userId: string }) => {
+  const c = get(conversationsBaseAtom)[a.id];
+  if (c) putConversation(get, set, { ...c, members: c.members.filter((m) => m.id !== a.userId) });
 });

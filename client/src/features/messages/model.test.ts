@@ -1,19 +1,8 @@
 // The thread's pure rules: order by seq, one message per seq, which copy of a
 // message wins, the rows a thread shows, "Seen", typing and snippets.
 import { describe, expect, it } from 'vitest';
-import {
-  indexOfSeq,
-  mergeMessages,
-  newerCopy,
-  normalizeConversation,
-  normalizeMessage,
-  normalizeMessages,
-  seenText,
-  snippetOf,
-  threadRows,
-  typingText,
-  type Message,
-} from './model';
+import { indexOfSeq, mergeMessages, newerCopy, normalizeConversation, normalizeMessage, normalizeMessages, type Message } from './model';
+import { seenText, snippetOf, threadRows, typingText } from './view';
 
 const asha = { id: 'u1', name: 'Asha Rao', avatar: null };
 const ravi = { id: 'u2', name: 'Ravi Kumar', avatar: { url: '/a.jpg', thumbnailUrl: '/a-t.jpg' } };
