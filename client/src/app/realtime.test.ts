@@ -25,7 +25,7 @@ import { lastServerEventAtom, lastTestResponseAtom, socketStatusAtom } from '../
 import { installFakeFetch, json } from '../test/fakeFetch';
 import { FakeWebSocket } from '../test/fakeWebSocket';
 import type { ServerFrame } from '../api/protocol';
-import { handleServerFrame, realtimeClient, type RealtimeOptions, type Store } from './realtime';
+import { handleServerFrame, loadMessagesStore, realtimeClient, type RealtimeOptions, type Store } from './realtime';
 
 const ok = (data: unknown) => json({ status: 'success', data });
 
@@ -373,7 +373,7 @@ describe('messages (issue 29)', () => {
     localStorage.setItem('campus.auth', JSON.stringify({ isAuthenticated: true, user: { id: 'u1', name: 'Asha' } }));
   });
 
-  it('ready carries the unread messages; the message and conversation events reach the store', () => {
+  it('ready carries the unread messages; the message and conversation events reach the store, in order', async () => {
     const store = createStore();
     const frame = (f: ServerFrame) => handleServerFrame(store, f);
     frame({ event: 'ready', data: { userId: 'u1', unreadCount: 2, unreadMessages: 4 } });
@@ -382,12 +382,14 @@ describe('messages (issue 29)', () => {
     frame({ event: 'message:new', data: { conversationId: 'c1', message: msg(2) } });
     frame({ event: 'message:updated', data: { conversationId: 'c1', message: msg(2, { body: 'hi again', editedAt: '2026-11-27T10:01:00Z' }) } });
     frame({ event: 'typing', data: { conversationId: 'c1', userId: 'u2', name: 'Ravi' } });
+    await loadMessagesStore(); // the frames wait for the messages chunk, in order
     expect(store.get(conversationAtom('c1'))).toMatchObject({ lastSeq: 2, unreadCount: 1 });
     expect(store.get(conversationAtom('c1'))?.lastMessage?.body).toBe('hi again');
     expect(store.get(unreadMessagesAtom)).toBe(5);
     expect(store.get(typingAtom('c1'))).toHaveLength(1);
     frame({ event: 'message:read', data: { conversationId: 'c1', userId: 'u1', seq: 2, unreadTotal: 4 } });
     frame({ event: 'message:read', data: { conversationId: 'c1', userId: 'u2', seq: 2 } });
+    await loadMessagesStore();
     expect(store.get(conversationAtom('c1'))?.unreadCount).toBe(0);
     expect(store.get(unreadMessagesAtom)).toBe(4);
     expect(store.get(readsAtom('c1'))).toEqual({ u2: 2 });
@@ -395,6 +397,7 @@ describe('messages (issue 29)', () => {
     // Malformed payloads change nothing and never throw.
     frame({ event: 'message:new', data: { conversationId: 'c1', message: { id: 'x' } } });
     frame({ event: 'message:read', data: { conversationId: 'c1', userId: 'u2' } as never });
+    await loadMessagesStore();
     expect(store.get(conversationAtom('c1'))).toBeUndefined();
   });
 
@@ -403,6 +406,7 @@ describe('messages (issue 29)', () => {
       '/api/conversations': () => ok({ conversations: [conv()], nextCursor: null, unreadTotal: 0 }),
     });
     const { store, client } = setup();
+    await loadMessagesStore(); // the messages screen loaded it
     await store.set(loadConversationsAtom);
     expect(fetchMock).toHaveBeenCalledTimes(1);
     client.start();

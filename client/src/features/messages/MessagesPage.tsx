@@ -9,6 +9,17 @@ import { NewMessageDialog } from './NewMessageDialog';
 import { Thread } from './Thread';
 import './Messages.css';
 
+// The store's frame handlers travel with the screens (app/realtime loads
+// this chunk for the first message event), not with the first screen.
+export {
+  applyConversationFrameAtom,
+  applyConversationRemovedAtom,
+  applyMessageFrameAtom,
+  applyReadFrameAtom,
+  applyTypingFrameAtom,
+  messagesReconnectedAtom,
+} from './messagesAtoms';
+
 /**
  * /messages and /messages/{id}: the conversation list beside the open thread
  * (on a narrow screen one or the other), and the "New message" dialog.
