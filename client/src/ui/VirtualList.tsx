@@ -62,8 +62,12 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: React.ForwardedRef
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(0);
   const stick = useRef(true);
-  /** The first row in view and how far into it the viewport's top is: what stays put. */
-  const anchor = useRef<{ key: string; within: number } | null>(null);
+  /**
+   * The first row in view and how far into it the viewport's top is: what
+   * stays put. The next row too, for when the first is gone (a separator
+   * whose key changed as older rows came in above it).
+   */
+  const anchor = useRef<{ key: string; within: number; next?: { key: string; within: number } } | null>(null);
 
   const keys = useMemo(() => items.map(itemKey), [items, itemKey]);
   const offsets = useMemo(() => {
@@ -93,7 +97,9 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: React.ForwardedRef
     const y = Math.max(0, el.scrollTop - headerH);
     const i = rowAt(offsets, y);
     const key = keys[i];
-    anchor.current = key === undefined ? null : { key, within: y - offsets[i]! };
+    const nextKey = keys[i + 1];
+    anchor.current =
+      key === undefined ? null : { key, within: y - offsets[i]!, next: nextKey === undefined ? undefined : { key: nextKey, within: y - offsets[i + 1]! } };
   }, [keys, offsets, onAtBottomChange]);
 
   const onScroll = () => {
@@ -111,8 +117,12 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: React.ForwardedRef
       if (el.scrollTop !== el.scrollHeight - el.clientHeight) el.scrollTop = el.scrollHeight;
       return;
     }
-    const a = anchor.current;
-    const i = a ? indexOfKey.get(a.key) : undefined;
+    let a: { key: string; within: number } | null | undefined = anchor.current;
+    let i = a ? indexOfKey.get(a.key) : undefined;
+    if (i === undefined && anchor.current?.next) {
+      a = anchor.current.next;
+      i = indexOfKey.get(a.key);
+    }
     if (a && i !== undefined) {
       const headerH = (el.firstElementChild as HTMLElement | null)?.dataset.vlHeader !== undefined ? (el.firstElementChild as HTMLElement).offsetHeight : 0;
       const want = offsets[i]! + a.within + headerH;
@@ -168,7 +178,7 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: React.ForwardedRef
   const reachedStart = start === 0 && keys.length > 0;
   useEffect(() => {
     if (reachedStart) onReachStart?.();
-  }, [reachedStart, keys[0], onReachStart]);
+  }, [reachedStart, keys[0], keys.length, onReachStart]);
 
   useImperativeHandle(
     ref,

@@ -285,7 +285,8 @@ export const loadOlderAtom = atom(null, async (get, set, id: string) => {
   if (!t?.loaded || !t.hasOlder || t.loadingOlder || t.messages.length === 0) return;
   putThread(get, set, id, { loadingOlder: true });
   try {
-    const page = await fetchMessages(id, { beforeSeq: t.messages[0]!.seq });
+    // Older pages are read 100 at a time (the contract's most): a long scroll back asks less often.
+    const page = await fetchMessages(id, { beforeSeq: t.messages[0]!.seq, limit: 100 });
     const now = get(threadsBaseAtom)[id] ?? EMPTY_THREAD;
     putThread(get, set, id, { messages: mergeMessages(now.messages, page.messages), hasOlder: page.hasMore, loadingOlder: false });
   } catch (err) {

@@ -101,7 +101,8 @@ const RUN_GAP_MS = 5 * 60 * 1000;
 
 /**
  * The rows of a thread: messages in seq order with a separator before each
- * new day, each marked first/last of its sender's run (a run shows the name
+ * new day (keyed by the day's first message held, so an older page moves it
+ * rather than the reader's place), each marked first/last of its sender's run (a run shows the name
  * and avatar once), then the messages still being sent.
  */
 export function threadRows(messages: readonly Message[], pending: readonly PendingMessage[], myId: string, now = Date.now()): ThreadRow[] {
@@ -112,7 +113,7 @@ export function threadRows(messages: readonly Message[], pending: readonly Pendi
     const d = dayKey(m.createdAt);
     const newDay = d !== day;
     if (newDay && d !== '') {
-      rows.push({ kind: 'day', key: `d${d}`, label: dayLabel(m.createdAt, now) });
+      rows.push({ kind: 'day', key: `d${m.seq}`, label: dayLabel(m.createdAt, now) });
       day = d;
     }
     const prev = messages[i - 1];
