@@ -128,6 +128,9 @@ function setConversationStatus(get: Getter, set: Setter, id: string, s: LoadStat
   set(conversationStatusBaseAtom, { ...get(conversationStatusBaseAtom), [id]: s });
 }
 
+/** What a conversation adds to the total: its unread, unless muted (the server's rule). */
+const counted = (c: Conversation | undefined) => (c && !c.muted ? c.unreadCount : 0);
+
 function adjustTotal(get: Getter, set: Setter, delta: number): void {
   if (delta !== 0) set(setUnreadMessagesAtom, get(unreadMessagesAtom) + delta);
 }
@@ -149,7 +152,7 @@ function settlePending(get: Getter, set: Setter, id: string, messages: readonly 
  */
 export const upsertConversationAtom = atom(null, (get, set, c: Conversation) => {
   const had = get(conversationsBaseAtom)[c.id];
-  adjustTotal(get, set, c.unreadCount - (had?.unreadCount ?? 0));
+  adjustTotal(get, set, counted(c) - counted(had));
   // A page read before a newer push must not put an older last message back.
   const next = had && had.lastSeq > c.lastSeq ? { ...c, lastSeq: had.lastSeq, lastMessage: had.lastMessage, updatedAt: had.updatedAt } : c;
   putConversation(get, set, next);
@@ -310,7 +313,7 @@ export const markReadAtom = atom(null, async (get, set, id: string) => {
   const seq = Math.max(c?.lastSeq ?? 0, highestSeq(t?.messages ?? []));
   if (!c || seq <= c.readSeq || (get(readingBaseAtom)[id] ?? 0) >= seq) return;
   set(readingBaseAtom, { ...get(readingBaseAtom), [id]: seq });
-  adjustTotal(get, set, -Math.min(c.unreadCount, get(unreadMessagesAtom)));
+  adjustTotal(get, set, -Math.min(counted(c), get(unreadMessagesAtom)));
   putConversation(get, set, { ...c, readSeq: seq, unreadCount: 0 });
   try {
     const r = await markRead(id, seq);
@@ -361,8 +364,8 @@ export const applyMessageFrameAtom = atom(null, (get, set, frame: { conversation
   if (frame.isNew) clearTyping(get, set, id, m.sender.id);
   if (!fresh || m.sender.id === me) return;
   if (!c) {
-    // A conversation not held (new, or beyond the list's first page): read it.
-    adjustTotal(get, set, 1);
+    // A conversation not held (new, or beyond the list's first page): read it;
+    // its unread count (this one included) joins the total as it comes.
     void set(loadConversationAtom, id);
     return;
   }
@@ -373,7 +376,7 @@ export const applyMessageFrameAtom = atom(null, (get, set, frame: { conversation
   }
   const now = get(conversationsBaseAtom)[id]!;
   putConversation(get, set, { ...now, unreadCount: now.unreadCount + 1 });
-  adjustTotal(get, set, 1);
+  if (!now.muted) adjustTotal(get, set, 1);
 });
 
 function newerOf(had: Message | null, m: Message): Message {
@@ -388,7 +391,7 @@ export const applyReadFrameAtom = atom(null, (get, set, f: { conversationId: str
     const c = get(conversationsBaseAtom)[f.conversationId];
     if (c && f.seq > c.readSeq) {
       const unread = f.seq >= c.lastSeq ? 0 : Math.min(c.unreadCount, c.lastSeq - f.seq);
-      if (typeof f.unreadTotal !== 'number') adjustTotal(get, set, unread - c.unreadCount);
+      if (typeof f.unreadTotal !== 'number' && !c.muted) adjustTotal(get, set, unread - c.unreadCount);
       putConversation(get, set, { ...c, readSeq: f.seq, unreadCount: unread });
     }
     if (typeof f.unreadTotal === 'number') set(setUnreadMessagesAtom, f.unreadTotal);
@@ -430,7 +433,7 @@ export const applyConversationFrameAtom = atom(null, (_get, set, data: unknown) 
 export const applyConversationRemovedAtom = atom(null, (get, set, id: string) => {
   const c = get(conversationsBaseAtom)[id];
   if (!c) return;
-  adjustTotal(get, set, -c.unreadCount);
+  adjustTotal(get, set, -counted(c));
   if (get(openBaseAtom) === id) {
     // On screen: it stays, read-only, as the server now shows it to me.
     void set(loadConversationAtom, id);
@@ -488,7 +491,7 @@ export const discardPendingAtom = atom(null, (get, set, a: { conversationId: str
 export const dropConversationAtom = atom(null, (get, set, id: string) => {
   const c = get(conversationsBaseAtom)[id];
   if (!c) return;
-  adjustTotal(get, set, -c.unreadCount);
+  adjustTotal(get, set, -counted(c));
   const rest = { ...get(conversationsBaseAtom) };
   delete rest[id];
   set(conversationsBaseAtom, rest);
