@@ -67,7 +67,7 @@ export function NewMessageDialog({ open, myId, onClose }: { open: boolean; myId:
               className="field__input"
               value={title}
               maxLength={MAX_TITLE_LENGTH}
-              required
+              aria-required="true"
               onChange={(e) => setTitle(e.target.value)}
             />
           </div>

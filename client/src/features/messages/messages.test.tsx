@@ -531,3 +531,169 @@ describe('the profile Message button', () => {
     expect(bodyOf(fetchMock.mock.calls[0]?.[1] as RequestInit)).toEqual({ kind: 'direct', userId: 'u3' });
   });
 });
+
+describe('reactions', () => {
+  it('React → ❤️ puts mine; pressing my chip takes it back', async () => {
+    const calls: string[] = [];
+    fakeServer();
+    const prev = globalThis.fetch;
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      if (new URL(String(input), 'http://localhost').pathname === '/api/conversations/c1/messages/3/reaction') {
+        calls.push(`${init?.method} ${init?.body ?? ''}`);
+        const reactions = init?.method === 'PUT' ? [{ emoji: '❤️', count: 1, mine: true }] : [];
+        return Promise.resolve(ok(message(3, { reactions })));
+      }
+      return prev(input, init);
+    });
+    renderIn(<MessagesPage conversationId="c1" />);
+    await inThread('Message 3');
+    const row = screen.getByText('Message 3', { selector: '.msg__text' }).closest('[data-seq]') as HTMLElement;
+    fireEvent.click(within(row).getByRole('button', { name: 'React' }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'React with ❤️' }));
+    const chip = await within(row).findByRole('button', { name: '❤️ 1 reaction, including yours' });
+    expect(chip.getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(chip);
+    await waitFor(() => expect(within(row).queryByRole('button', { name: /❤️ 1 reaction/ })).toBeNull());
+    expect(calls).toEqual(['PUT {"emoji":"❤️"}', 'DELETE ']);
+  });
+});
+
+describe('new message', () => {
+  it('one person opens the direct conversation; several need a group name; a 403 names who refused', async () => {
+    const posts: Record<string, unknown>[] = [];
+    let refuse = true;
+    installFakeFetch({
+      '/api/friends/friends-list': () => ok({ friends: [ravi, chitra].map((u) => ({ ...u, avatar: { url: '' } })) }),
+      '/api/conversations': (init) => {
+        if (init?.method !== 'POST') return ok({ conversations: [], nextCursor: null, unreadTotal: 0 });
+        const b = bodyOf(init);
+        posts.push(b);
+        if (b.kind === 'group' && refuse) {
+          refuse = false;
+          return json({ status: 'error', message: 'This person only accepts messages from friends.', errors: [{ field: 'memberIds[1]', msg: 'Chitra Iyer' }] }, 403);
+        }
+        return ok(conversation(b.kind === 'group' ? 'g1' : 'c1', { kind: b.kind, title: b.kind === 'group' ? b.title : 'Ravi Kumar' }), 201);
+      },
+      '/api/conversations/c1': () => ok(conversation('c1')),
+      '/api/conversations/c1/messages': () => ok({ messages: [], hasMore: false }),
+      '/api/conversations/g1': () => ok(conversation('g1', { kind: 'group', title: 'Lab crew' })),
+      '/api/conversations/g1/messages': () => ok({ messages: [], hasMore: false }),
+    });
+    const { store } = renderIn(<MessagesPage />);
+    fireEvent.click((await screen.findAllByRole('button', { name: 'New message' }))[0]!);
+    const dialog = await screen.findByRole('dialog', { name: 'New message' });
+    fireEvent.click(await within(dialog).findByRole('checkbox', { name: 'Ravi Kumar' }));
+    expect(within(dialog).queryByLabelText('Group name')).toBeNull();
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Chitra Iyer' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create group' }));
+    expect(await within(dialog).findByText('Give the group a name.')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Group name'), { target: { value: 'Lab crew' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create group' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('This person only accepts messages from friends. Chitra Iyer');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create group' }));
+    await waitFor(() => expect(store.get(routeAtom)).toEqual({ page: 'conversation', conversationId: 'g1' }));
+    expect(posts.at(-1)).toEqual({ kind: 'group', title: 'Lab crew', memberIds: ['u2', 'u3'] });
+
+    fireEvent.click((await screen.findAllByRole('button', { name: 'New message' }))[0]!);
+    const again = await screen.findByRole('dialog', { name: 'New message' });
+    fireEvent.click(await within(again).findByRole('checkbox', { name: 'Ravi Kumar' }));
+    fireEvent.click(within(again).getByRole('button', { name: 'Chat' }));
+    await waitFor(() => expect(store.get(routeAtom)).toEqual({ page: 'conversation', conversationId: 'c1' }));
+    expect(posts.at(-1)).toEqual({ kind: 'direct', userId: 'u2' });
+  });
+});
+
+describe('group details', () => {
+  it('an admin renames and removes (confirmed); leaving (confirmed) takes it off the list', async () => {
+    const calls: string[] = [];
+    let current = conversation('c1', {
+      kind: 'group',
+      title: 'Lab crew',
+      role: 'admin',
+      members: [
+        { ...asha, role: 'admin' },
+        { ...ravi, role: 'member' },
+        { ...chitra, role: 'member' },
+      ],
+    });
+    installFakeFetch({
+      '/api/conversations': () => ok({ conversations: [current], nextCursor: null, unreadTotal: 0 }),
+      '/api/conversations/c1': (init) => {
+        if (init?.method === 'PATCH') {
+          calls.push(`PATCH ${String(init.body)}`);
+          current = { ...current, ...bodyOf(init) };
+        }
+        return ok(current);
+      },
+      '/api/conversations/c1/messages': () => ok({ messages: [], hasMore: false }),
+      '/api/conversations/c1/members/u3': () => {
+        calls.push('DELETE u3');
+        current = { ...current, members: current.members.filter((m) => m.id !== 'u3') };
+        return ok({ message: 'Removed.' });
+      },
+      '/api/conversations/c1/members/u1': () => {
+        calls.push('DELETE u1');
+        return ok({ message: 'You left the conversation.' });
+      },
+    });
+    const { store } = renderIn(<MessagesPage conversationId="c1" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Conversation details' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Group details' });
+    fireEvent.change(within(dialog).getByLabelText('Group name'), { target: { value: 'Lab crew 2' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Rename' }));
+    expect(await screen.findByRole('heading', { name: 'Lab crew 2', level: 2 })).toBeTruthy();
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove Chitra Iyer' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Remove Chitra Iyer?' });
+    expect(calls).not.toContain('DELETE u3');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Remove' }));
+    dialog = await screen.findByRole('dialog', { name: 'Group details' });
+    await waitFor(() => expect(within(dialog).queryByText('Chitra Iyer')).toBeNull());
+    expect(within(dialog).getByText('2 members')).toBeTruthy();
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Leave group' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Leave this group?' })).getByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(store.get(routeAtom)).toEqual({ page: 'messages' }));
+    expect(calls).toEqual(['PATCH {"title":"Lab crew 2"}', 'DELETE u3', 'DELETE u1']);
+    expect(store.get(conversationListAtom)).toEqual([]);
+  });
+});
+
+describe('the unread total', () => {
+  it('leaves muted conversations out, as the server does; muting takes their count out', async () => {
+    installFakeFetch({
+      '/api/conversations': () =>
+        ok({
+          conversations: [conversation('a', { unreadCount: 2, lastSeq: 5, readSeq: 3 }), conversation('m', { muted: true, unreadCount: 4, lastSeq: 9, readSeq: 5 })],
+          nextCursor: null,
+          unreadTotal: 2,
+        }),
+    });
+    const store = createStore();
+    const { loadConversationsAtom } = await import('./messagesAtoms');
+    await store.set(loadConversationsAtom);
+    expect(store.get(unreadMessagesAtom)).toBe(2);
+    store.set(applyMessageFrameAtom, { conversationId: 'm', message: message(10, { conversationId: 'm' }), isNew: true });
+    expect(store.get(unreadMessagesAtom)).toBe(2); // muted: its count grows, the total does not
+    expect(store.get(conversationListAtom).find((c) => c.id === 'm')?.unreadCount).toBe(5);
+    store.set(applyMessageFrameAtom, { conversationId: 'a', message: message(6, { conversationId: 'a' }), isNew: true });
+    expect(store.get(unreadMessagesAtom)).toBe(3);
+    // Muted on another device (the server's copy of it): its 3 leave the total.
+    const { upsertConversationAtom } = await import('./messagesAtoms');
+    const { normalizeConversation } = await import('./model');
+    store.set(upsertConversationAtom, normalizeConversation(conversation('a', { muted: true, unreadCount: 3, lastSeq: 6, readSeq: 3 }))!);
+    expect(store.get(unreadMessagesAtom)).toBe(0);
+  });
+
+  it('a re-read of the list drops conversations that are gone (left on another device while away)', async () => {
+    let list = [conversation('a'), conversation('b', { updatedAt: '2026-11-27T08:00:00Z' })];
+    installFakeFetch({ '/api/conversations': () => ok({ conversations: list, nextCursor: null, unreadTotal: 0 }) });
+    const store = createStore();
+    const { loadConversationsAtom } = await import('./messagesAtoms');
+    await store.set(loadConversationsAtom);
+    expect(store.get(conversationListAtom).map((c) => c.id)).toEqual(['a', 'b']);
+    list = [conversation('a')];
+    await store.set(loadConversationsAtom);
+    expect(store.get(conversationListAtom).map((c) => c.id)).toEqual(['a']);
+  });
+});

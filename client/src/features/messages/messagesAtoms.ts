@@ -180,6 +180,19 @@ export const loadConversationsAtom = atom(null, async (get, set) => {
   if (get(listStatusBaseAtom) !== 'ready') set(listStatusBaseAtom, 'loading');
   try {
     const page = await fetchConversations(null);
+    // Held ones the page should have had and has not are gone (left or
+    // removed on another device while this one was away); the open one
+    // stays, read-only, until it is closed.
+    const listed = new Set(page.conversations.map((c) => c.id));
+    const oldest = page.conversations.at(-1)?.updatedAt ?? '';
+    const open = get(openBaseAtom);
+    const held = get(conversationsBaseAtom);
+    const gone = Object.values(held).filter((c) => !listed.has(c.id) && c.id !== open && (page.nextCursor === null || c.updatedAt >= oldest));
+    if (gone.length > 0) {
+      const rest = { ...held };
+      for (const c of gone) delete rest[c.id];
+      set(conversationsBaseAtom, rest);
+    }
     for (const c of page.conversations) set(upsertConversationAtom, c);
     set(setUnreadMessagesAtom, page.unreadTotal);
     if (get(listStatusBaseAtom) !== 'ready' || get(listCursorBaseAtom) === null) set(listCursorBaseAtom, page.nextCursor);
