@@ -103,6 +103,29 @@ class Person {
   }
 }
 
+/** What the focused element is called: its label, its text, or its placeholder. */
+async function focusedName(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return '';
+    const labelled = el.getAttribute('aria-label');
+    const byId = el.id ? document.querySelector(`label[for="${CSS.escape(el.id)}"]`)?.textContent : null;
+    return (labelled || byId || el.textContent || el.getAttribute('placeholder') || '').replace(/\s+/g, ' ').trim();
+  });
+}
+
+/** Presses Tab until the focused element's name matches, as a keyboard user would. */
+async function tabTo(page: Page, name: RegExp, max = 60): Promise<void> {
+  const seen: string[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const got = await focusedName(page);
+    if (name.test(got)) return;
+    seen.push(got);
+  }
+  throw new Error(`Tab never reached ${name}; passed: ${seen.slice(-30).join(' | ')}`);
+}
+
 function thread(page: Page) {
   return page.getByRole('log');
 }
@@ -365,6 +388,25 @@ describe('messages (issue 29)', () => {
     await send(b.page, `Hi Chitra, Asha's friend here ${n}`);
     // C, in Settings, sees the badge.
     await messagesEntry(c.page).getByText(/\d/).waitFor();
+  });
+
+  it('keyboard only: C goes to Messages from the top bar, opens B\'s conversation and answers', async (ctx) => {
+    needServer(ctx);
+    await c.page.goto('/');
+    await c.page.getByRole('button', { name: /What's on your mind/ }).waitFor();
+    await tabTo(c.page, /^Messages/);
+    await c.page.keyboard.press('Enter');
+    await c.page.getByRole('list', { name: 'Conversations' }).waitFor();
+    await tabTo(c.page, new RegExp(bikram.name));
+    await c.page.keyboard.press('Enter');
+    await bubble(c.page, `Hi Chitra, Asha's friend here ${n}`).waitFor();
+    await tabTo(c.page, new RegExp(`^Message ${bikram.name}`));
+    await c.page.keyboard.type(`Hello Bikram, Chitra here ${n}`);
+    await c.page.keyboard.press('Shift+Enter');
+    await c.page.keyboard.type('(two lines)');
+    await c.page.keyboard.press('Enter');
+    await bubble(b.page, `Hello Bikram, Chitra here ${n}`).waitFor();
+    expect(await bubble(b.page, `Hello Bikram, Chitra here ${n}`).textContent()).toBe(`Hello Bikram, Chitra here ${n}\n(two lines)`);
   });
 
   it('a block makes the direct conversation read-only for both, with its reason', async (ctx) => {
