@@ -165,6 +165,9 @@ export function Thread({ conversationId }: { conversationId: string }) {
     }
   };
 
+  // The row actions stay the same object while rows come and go (the rows are memoized).
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
   const actions: RowActions = useMemo(
     () => ({
       reply: (m) => {
@@ -185,16 +188,17 @@ export function Thread({ conversationId }: { conversationId: string }) {
       retry: (p) => void retry({ conversationId, clientId: p.clientId }),
       discard: (p) => discard({ conversationId, clientId: p.clientId }),
       jumpTo: (seq) => {
-        const i = rows.findIndex((r) => r.kind === 'message' && r.message.seq === seq);
+        const all = rowsRef.current;
+        const i = all.findIndex((r) => r.kind === 'message' && r.message.seq === seq);
         if (i >= 0) {
-          focusNext.current = rows[i]!.key;
-          setActiveKey(rows[i]!.key);
+          focusNext.current = all[i]!.key;
+          setActiveKey(all[i]!.key);
           list.current?.scrollToIndex(i, 'center');
         }
       },
       focused: (key) => setActiveKey(key),
     }),
-    [conversationId, setReaction, toast, retry, discard, rows],
+    [conversationId, setReaction, toast, retry, discard],
   );
 
   const onReachStart = useCallback(() => {
@@ -202,7 +206,8 @@ export function Thread({ conversationId }: { conversationId: string }) {
   }, [thread.loaded, thread.hasOlder, loadOlder, conversationId]);
 
   // The row Tab enters the list at: the one last focused, else the newest message.
-  const lastKey = rows.length > 0 ? [...rows].reverse().find(isMessageRow)?.key ?? null : null;
+  let lastKey: string | null = null;
+  for (let i = rows.length - 1; i >= 0 && lastKey === null; i--) if (isMessageRow(rows[i])) lastKey = rows[i]!.key;
   const tabKey = activeKey && rows.some((r) => r.key === activeKey) ? activeKey : lastKey;
 
   if (!conv && (convStatus === 'notfound' || thread.status === 'notfound')) {
@@ -233,7 +238,11 @@ export function Thread({ conversationId }: { conversationId: string }) {
 
   const other = otherMember(conv, myId);
   const subtitle = conv.kind === 'group' ? `${conv.members.length} members${conv.muted ? ' · Muted' : ''}` : conv.muted ? 'Muted' : '';
-  const lastMineEditable = [...thread.messages].reverse().find((m) => m.sender.id === myId && !m.unsent) ?? null;
+  let lastMineEditable: Message | null = null;
+  for (let i = thread.messages.length - 1; i >= 0 && !lastMineEditable; i--) {
+    const m = thread.messages[i]!;
+    if (m.sender.id === myId && !m.unsent) lastMineEditable = m;
+  }
 
   return (
     <section className="thread" aria-labelledby={titleId}>
