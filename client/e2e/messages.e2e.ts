@@ -400,7 +400,8 @@ describe('messages (issue 29)', () => {
     await tabTo(c.page, new RegExp(bikram.name));
     await c.page.keyboard.press('Enter');
     await bubble(c.page, `Hi Chitra, Asha's friend here ${n}`).waitFor();
-    await tabTo(c.page, new RegExp(`^Message ${bikram.name}`));
+    // Opened from the list, the conversation puts focus in its composer.
+    await c.page.waitForFunction((label) => document.activeElement?.id !== '' && document.querySelector(`label[for="${CSS.escape(document.activeElement!.id)}"]`)?.textContent === label, `Message ${bikram.name}`);
     await c.page.keyboard.type(`Hello Bikram, Chitra here ${n}`);
     await c.page.keyboard.press('Shift+Enter');
     await c.page.keyboard.type('(two lines)');

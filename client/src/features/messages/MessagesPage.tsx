@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { PlusUserIcon } from '../../ui/icons';
 import { currentUserAtom } from '../auth/authAtoms';
 import { ConversationList } from './ConversationList';
@@ -31,6 +31,11 @@ export function MessagesPage({ conversationId }: { conversationId?: string }) {
   const status = useAtomValue(conversationListStatusAtom);
   const list = useAtomValue(conversationListAtom);
   const [composing, setComposing] = useState(false);
+  // After the first render, a conversation opened here came from the list: it takes focus.
+  const shown = useRef(false);
+  useEffect(() => {
+    shown.current = true;
+  }, []);
 
   useEffect(() => {
     void load();
@@ -54,7 +59,7 @@ export function MessagesPage({ conversationId }: { conversationId?: string }) {
       </section>
       <div className="messages__thread-pane card">
         {conversationId ? (
-          <Thread key={conversationId} conversationId={conversationId} />
+          <Thread key={conversationId} conversationId={conversationId} focusOnOpen={shown.current} />
         ) : (
           <div className="messages__placeholder">
             <p className="empty-state__title">Your messages</p>

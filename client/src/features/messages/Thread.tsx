@@ -29,7 +29,7 @@ const isMessageRow = (r: ThreadRow | undefined) => !!r && r.kind !== 'day';
  * ↑/↓ move between messages, Home/End go to the first and last held, Enter
  * opens a message's actions, Escape goes back to the composer.
  */
-export function Thread({ conversationId }: { conversationId: string }) {
+export function Thread({ conversationId, focusOnOpen = false }: { conversationId: string; focusOnOpen?: boolean }) {
   const me = useAtomValue(currentUserAtom);
   const myId = me?.id ?? '';
   const conv = useAtomValue(conversationAtom(conversationId));
@@ -109,6 +109,18 @@ export function Thread({ conversationId }: { conversationId: string }) {
     conv?.kind === 'direct',
   );
   const typingSentence = conv?.kind === 'direct' && typing.length > 0 ? `${typing[0]!.name} is typing…` : typingLine;
+
+  // Opening a conversation from the list (on a phone the list is then hidden)
+  // puts focus where one writes; an address opened afresh leaves it be.
+  const canWrite = !!conv && !conv.readOnly;
+  const focusedOnOpen = useRef(!focusOnOpen);
+  const listShown = thread.loaded || thread.messages.length > 0;
+  useEffect(() => {
+    if (focusedOnOpen.current || !conv || (!canWrite && !listShown)) return;
+    focusedOnOpen.current = true;
+    if (canWrite) composer.current?.focus();
+    else list.current?.element()?.focus();
+  }, [conv, canWrite, listShown]);
 
   // Focus follows the keyboard once the row is rendered.
   useEffect(() => {

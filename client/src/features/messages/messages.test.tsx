@@ -697,3 +697,25 @@ describe('the unread total', () => {
     expect(store.get(conversationListAtom).map((c) => c.id)).toEqual(['a']);
   });
 });
+
+describe('focus', () => {
+  it('a conversation opened from the list takes focus in its composer; one opened by its address does not', async () => {
+    fakeServer();
+    const store = createStore();
+    const { rerender } = renderIn(<MessagesPage conversationId="c1" />, store);
+    await screen.findByLabelText('Message Ravi Kumar');
+    expect(document.activeElement).toBe(document.body);
+    rerender(
+      <Provider store={store}>
+        <MessagesPage />
+      </Provider>,
+    );
+    await screen.findByRole('list', { name: 'Conversations' });
+    rerender(
+      <Provider store={store}>
+        <MessagesPage conversationId="c1" />
+      </Provider>,
+    );
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Message Ravi Kumar')));
+  });
+});
