@@ -38,6 +38,7 @@ const FEATURES = [
   'notifications',
   'feed',
   'groups',
+  'messages',
   'profile',
   'settings',
   'admin',

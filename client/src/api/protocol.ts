@@ -42,7 +42,8 @@ export interface PostCounts {
 
 /** Server → client events and their data. */
 export interface ServerEvents {
-  ready: { userId: string; unreadCount: number };
+  /** unreadMessages (issue 29): the caller's unread messages over every conversation. */
+  ready: { userId: string; unreadCount: number; unreadMessages?: number };
   'friend:request': { fromUser: FromUser };
   'friend:accept': { fromUser: FromUser };
   /** At most one per post and 250 ms tick: the newest liker, and how many like the post. */
@@ -75,6 +76,22 @@ export interface ServerEvents {
     requestId?: string;
     reason: 'declined' | 'cancelled' | 'unfriended' | string;
   };
+  /**
+   * Issue 29, messages: sent at once after the commit to every open socket of
+   * every current member (the sender's other sockets too). Conversation and
+   * message shapes are features/messages/model's; they are checked there.
+   */
+  'message:new': { conversationId: string; message: unknown };
+  /** A message edited, unsent or whose reactions changed (reactions' `mine` is false in pushes). */
+  'message:updated': { conversationId: string; message: unknown };
+  /** A member's read pointer moved; to the reader's own other sockets with unreadTotal. */
+  'message:read': { conversationId: string; userId: string; seq: number; unreadTotal?: number };
+  /** Someone is typing: shown for 5 s unless renewed. Never stored. */
+  typing: { conversationId: string; userId: string; name: string };
+  /** Created, renamed, members changed, became read-only: as the recipient sees it. */
+  'conversation:updated': { conversation: unknown };
+  /** The recipient was removed, or left on another device. */
+  'conversation:removed': { conversationId: string };
   'test:response': Record<string, unknown>;
   error: { message: string };
 }
@@ -97,6 +114,8 @@ export interface ClientEvents {
    * at or after `since` (the newest `updatedAt` seen) as `notification` frames.
    */
   resume: { since: string };
+  /** Issue 29: the user is typing in a conversation; at most one per conversation per 2 s. */
+  typing: { conversationId: string };
 }
 
 export type ClientEventName = keyof ClientEvents;
@@ -117,6 +136,12 @@ export const SERVER_EVENT_NAMES: readonly ServerEventName[] = [
   'post:new',
   'post:edited',
   'friend:removed',
+  'message:new',
+  'message:updated',
+  'message:read',
+  'typing',
+  'conversation:updated',
+  'conversation:removed',
   'test:response',
   'error',
 ];

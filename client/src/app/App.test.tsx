@@ -213,9 +213,9 @@ describe('signup → verify → onboarding → feed', () => {
   it('runs the whole signed-out flow', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const calls: Record<string, Record<string, unknown>> = {};
-    const record = (name: string, answer: Route): Route => (init) => {
+    const record = (name: string, answer: Route): Route => (init, url) => {
       calls[name] = body(init);
-      return answer(init);
+      return answer(init, url);
     };
     installFakeFetch({
       '/api/config': config,
@@ -314,6 +314,32 @@ describe('signed in', () => {
       window.dispatchEvent(new PopStateEvent('popstate', { state: { page: 'friends' } }));
     });
     expect(await screen.findByRole('heading', { name: 'Friends', level: 1 })).toBeTruthy();
+  });
+
+  it('opens /messages/{id}; the Messages entry carries the unread badge and the tab title counts messages too', async () => {
+    const brief = { id: 'u2', name: 'Ravi Kumar', avatar: null };
+    const conv = {
+      id: 'c1', kind: 'direct', title: 'Ravi Kumar', members: [{ ...brief, role: 'member' }], lastSeq: 2, lastMessage: null,
+      readSeq: 2, unreadCount: 0, muted: false, readOnly: false, role: 'member', updatedAt: '2026-11-27T10:00:00Z', createdAt: '2026-11-27T10:00:00Z',
+    };
+    const other = { ...conv, id: 'c2', title: 'Study group', kind: 'group', unreadCount: 3, lastSeq: 5, readSeq: 2 };
+    installFakeFetch({
+      ...shellRoutes,
+      '/api/conversations': () => ok({ conversations: [conv, other], nextCursor: null, unreadTotal: 3 }),
+      '/api/conversations/c1': () => ok(conv),
+      '/api/conversations/c1/messages': () => ok({ messages: [], hasMore: false }),
+    });
+    signedIn();
+    window.history.replaceState(null, '', '/messages/c1');
+    renderApp();
+    expect(await screen.findByRole('heading', { name: 'Ravi Kumar', level: 2 })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Messages', level: 1 })).toBeTruthy();
+    const entry = await within(screen.getByRole('navigation', { name: 'Main' })).findByRole('button', { name: /Messages.*unread/ });
+    expect(entry.getAttribute('aria-current')).toBe('page');
+    expect(entry.textContent).toContain('3');
+    const mobile = within(screen.getByRole('navigation', { name: 'Mobile' })).getByRole('button', { name: /Messages/ });
+    expect(mobile.textContent).toContain('3 unread');
+    await waitFor(() => expect(document.title).toBe('(3) Riverside'));
   });
 
   it('opens a /search?q= link (where an @name or #tag points) as the search overlay over the feed', async () => {

@@ -7,6 +7,7 @@ import { ChunkBoundary } from '../ui/ChunkBoundary';
 import { CrashBoundary } from '../ui/CrashBoundary';
 import { Toaster } from '../ui/Toaster';
 import { unreadCountAtom } from '../features/notifications/notificationsAtoms';
+import { unreadMessagesAtom } from '../features/messages/unread';
 import { loadConfigAtom, productNameAtom, supportEmailAtom } from '../api/config';
 import { Connectivity } from './Connectivity';
 import { lazyScreen } from '../ui/lazyScreen';
@@ -71,8 +72,8 @@ export function App() {
 
   useEffect(() => afterPaint(() => void loadConfig()), [loadConfig]);
 
-  // The unread count in the tab title (issue 16 #5), as "(3) Campus".
-  const unread = useAtomValue(unreadCountAtom);
+  // The unread count in the tab title (issue 16 #5), as "(3) Campus": notifications and messages (issue 29).
+  const unread = useAtomValue(unreadCountAtom) + useAtomValue(unreadMessagesAtom);
   const title = unreadTitle(productName, session ? unread : 0);
   useEffect(() => {
     document.title = title;

@@ -1,17 +1,21 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { hasPendingRequestsAtom } from '../features/friends/friendsAtoms';
-import { FriendsIcon, GroupsIcon, HomeIcon, UserIcon } from '../ui/icons';
+import { unreadMessagesAtom } from '../features/messages/unread';
+import { badgeText } from '../ui/badge';
+import { FriendsIcon, GroupsIcon, HomeIcon, MessageIcon, UserIcon } from '../ui/icons';
 import { navigateAtom, routeAtom } from '../lib/navigation';
-import { groupsActive } from './TopBar';
+import { groupsActive, messagesActive } from './TopBar';
 
 /**
  * docs/product.md §2.9: the mobile bottom bar — Feed, Friends, Profile (Profile shows
- * the own profile); Groups (issue 18) sits between Friends and Profile.
+ * the own profile); Groups (issue 18) sits between Friends and Profile, and
+ * Messages (issue 29, with its unread badge) after Groups.
  */
 export function MobileBar() {
   const route = useAtomValue(routeAtom);
   const navigate = useSetAtom(navigateAtom);
   const pending = useAtomValue(hasPendingRequestsAtom);
+  const unreadMessages = useAtomValue(unreadMessagesAtom);
   const item = (active: boolean) => `mobile-bar__item${active ? ' is-active' : ''}`;
   return (
     <nav className="mobile-bar" aria-label="Mobile">
@@ -36,6 +40,19 @@ export function MobileBar() {
       >
         <GroupsIcon />
         <span>Groups</span>
+      </button>
+      <button
+        type="button"
+        className={item(messagesActive(route))}
+        onClick={() => navigate({ page: 'messages' })}
+        aria-current={messagesActive(route) ? 'page' : undefined}
+      >
+        <span className="mobile-bar__icon">
+          <MessageIcon />
+          {unreadMessages > 0 && <span className="badge mobile-bar__badge">{badgeText(unreadMessages)}</span>}
+        </span>
+        <span>Messages</span>
+        {unreadMessages > 0 && <span className="visually-hidden"> ({unreadMessages} unread)</span>}
       </button>
       <button
         type="button"

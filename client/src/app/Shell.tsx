@@ -37,6 +37,7 @@ const AdminPage = lazyScreen(() => import('../features/admin/AdminPage').then((m
 const PostPage = lazyScreen(() =>
   Promise.all([import('../features/posts/PostPage'), LazyComments.preload().catch(() => undefined)]).then(([m]) => m.PostPage),
 ).Component;
+const MessagesPage = lazyScreen(() => import('../features/messages/MessagesPage').then((m) => m.MessagesPage)).Component;
 const GroupsPage = lazyScreen(() => import('../features/groups/GroupsPage').then((m) => m.GroupsPage)).Component;
 const GroupPage = lazyScreen(() => import('../features/groups/GroupPage').then((m) => m.GroupPage)).Component;
 const LiveView = lazyScreen(() => import('../features/groups/LiveView').then((m) => m.LiveView)).Component;
@@ -70,6 +71,10 @@ function Page({ route }: { route: Route }) {
       return <GroupsPage />;
     case 'group':
       return <GroupPage key={route.handle} handle={route.handle} />;
+    case 'messages':
+      return <MessagesPage />;
+    case 'conversation':
+      return <MessagesPage conversationId={route.conversationId} />;
     case 'groupLive':
       // Shown without the shell (see Shell); never reached here.
       return null;

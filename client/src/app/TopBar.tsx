@@ -1,9 +1,10 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { UNREAD_BADGE_CAP } from '../constants';
+import { badgeText } from '../ui/badge';
 import { hasPendingRequestsAtom } from '../features/friends/friendsAtoms';
 import { openNotificationsPanelAtom, unreadCountAtom } from '../features/notifications/notificationsAtoms';
 import { setSearchOpenAtom } from '../features/search/searchAtoms';
-import { BellIcon, FriendsIcon, GroupsIcon, HomeIcon, SearchIcon } from '../ui/icons';
+import { unreadMessagesAtom } from '../features/messages/unread';
+import { BellIcon, FriendsIcon, GroupsIcon, HomeIcon, MessageIcon, SearchIcon } from '../ui/icons';
 import { AvatarMenu } from './AvatarMenu';
 import { productNameAtom } from '../api/config';
 import { navigateAtom, routeAtom, type Route } from '../lib/navigation';
@@ -13,9 +14,11 @@ export function groupsActive(route: Route): boolean {
   return route.page === 'groups' || route.page === 'group';
 }
 
-/** docs/product.md §9: the unread badge caps at 9+. */
-export function badgeText(n: number): string {
-  return n > UNREAD_BADGE_CAP ? `${UNREAD_BADGE_CAP}+` : String(n);
+export { badgeText };
+
+/** The Messages entry is current on the list and in a conversation. */
+export function messagesActive(route: Route): boolean {
+  return route.page === 'messages' || route.page === 'conversation';
 }
 
 /** docs/product.md §2.9 top bar. */
@@ -27,6 +30,7 @@ export function TopBar() {
   const openNotifications = useSetAtom(openNotificationsPanelAtom);
   const unread = useAtomValue(unreadCountAtom);
   const pending = useAtomValue(hasPendingRequestsAtom);
+  const unreadMessages = useAtomValue(unreadMessagesAtom);
 
   return (
     <header className="top-bar">
@@ -86,6 +90,21 @@ export function TopBar() {
           >
             <GroupsIcon />
             <span>Groups</span>
+          </button>
+          <button
+            type="button"
+            className={`top-bar__nav-btn${messagesActive(route) ? ' is-active' : ''}`}
+            aria-current={messagesActive(route) ? 'page' : undefined}
+            onClick={() => navigate({ page: 'messages' })}
+          >
+            <MessageIcon />
+            <span>Messages</span>
+            {unreadMessages > 0 && (
+              <>
+                <span className="badge top-bar__nav-badge">{badgeText(unreadMessages)}</span>
+                <span className="visually-hidden"> unread</span>
+              </>
+            )}
           </button>
         </nav>
 

@@ -14,6 +14,9 @@ import {
   receivedRequestsAtom,
   sentRequestsAtom,
 } from '../features/friends/friendsAtoms';
+import { sendTypingAtom } from '../features/messages/messageActions';
+import { conversationAtom, loadConversationsAtom, readsAtom, typingAtom } from '../features/messages/messagesAtoms';
+import { unreadMessagesAtom } from '../features/messages/unread';
 import { notificationsAtom, unreadCountAtom } from '../features/notifications/notificationsAtoms';
 import { postAtom, upsertPostsAtom } from '../features/posts/postsAtoms';
 import { makePost } from '../features/posts/testPosts';
@@ -21,7 +24,8 @@ import { unwatchPostAtom, watchPostAtom } from '../features/posts/watchAtoms';
 import { lastServerEventAtom, lastTestResponseAtom, socketStatusAtom } from '../features/realtime/realtimeAtoms';
 import { installFakeFetch, json } from '../test/fakeFetch';
 import { FakeWebSocket } from '../test/fakeWebSocket';
-import { handleServerFrame, realtimeClient, type RealtimeOptions, type Store } from './realtime';
+import type { ServerFrame } from '../api/protocol';
+import { handleServerFrame, loadMessagesStore, realtimeClient, type RealtimeOptions, type Store } from './realtime';
 
 const ok = (data: unknown) => json({ status: 'success', data });
 
@@ -325,5 +329,95 @@ describe('live edits and removals (issue 16)', () => {
     expect(store.get(sentRequestsAtom)).toEqual([]);
     removed('u2', 'unfriended');
     expect(store.get(friendsListAtom)).toEqual([]);
+  });
+});
+
+describe('messages (issue 29)', () => {
+  const brief = (id: string, name: string) => ({ id, name, avatar: null });
+  const msg = (seq: number, over: Record<string, unknown> = {}) => ({
+    id: `m${seq}`,
+    conversationId: 'c1',
+    seq,
+    sender: brief('u2', 'Ravi'),
+    body: `hi ${seq}`,
+    replyTo: null,
+    reactions: [],
+    editedAt: null,
+    unsent: false,
+    clientId: `k${seq}`,
+    createdAt: `2026-11-27T10:00:0${seq}Z`,
+    ...over,
+  });
+  const conv = (over: Record<string, unknown> = {}) => ({
+    id: 'c1',
+    kind: 'direct',
+    title: 'Ravi',
+    members: [
+      { ...brief('u1', 'Asha'), role: 'member' },
+      { ...brief('u2', 'Ravi'), role: 'member' },
+    ],
+    lastSeq: 1,
+    lastMessage: msg(1),
+    readSeq: 1,
+    unreadCount: 0,
+    muted: false,
+    readOnly: false,
+    role: 'member',
+    updatedAt: '2026-11-27T10:00:01Z',
+    createdAt: '2026-11-27T09:00:00Z',
+    ...over,
+  });
+
+  beforeEach(() => {
+    localStorage.setItem('campus.token', 'tok');
+    localStorage.setItem('campus.auth', JSON.stringify({ isAuthenticated: true, user: { id: 'u1', name: 'Asha' } }));
+  });
+
+  it('ready carries the unread messages; the message and conversation events reach the store, in order', async () => {
+    const store = createStore();
+    const frame = (f: ServerFrame) => handleServerFrame(store, f);
+    frame({ event: 'ready', data: { userId: 'u1', unreadCount: 2, unreadMessages: 4 } });
+    expect(store.get(unreadMessagesAtom)).toBe(4);
+    frame({ event: 'conversation:updated', data: { conversation: conv() } });
+    frame({ event: 'message:new', data: { conversationId: 'c1', message: msg(2) } });
+    frame({ event: 'message:updated', data: { conversationId: 'c1', message: msg(2, { body: 'hi again', editedAt: '2026-11-27T10:01:00Z' }) } });
+    frame({ event: 'typing', data: { conversationId: 'c1', userId: 'u2', name: 'Ravi' } });
+    await loadMessagesStore(); // the frames wait for the messages chunk, in order
+    expect(store.get(conversationAtom('c1'))).toMatchObject({ lastSeq: 2, unreadCount: 1 });
+    expect(store.get(conversationAtom('c1'))?.lastMessage?.body).toBe('hi again');
+    expect(store.get(unreadMessagesAtom)).toBe(5);
+    expect(store.get(typingAtom('c1'))).toHaveLength(1);
+    frame({ event: 'message:read', data: { conversationId: 'c1', userId: 'u1', seq: 2, unreadTotal: 4 } });
+    frame({ event: 'message:read', data: { conversationId: 'c1', userId: 'u2', seq: 2 } });
+    await loadMessagesStore();
+    expect(store.get(conversationAtom('c1'))?.unreadCount).toBe(0);
+    expect(store.get(unreadMessagesAtom)).toBe(4);
+    expect(store.get(readsAtom('c1'))).toEqual({ u2: 2 });
+    frame({ event: 'conversation:removed', data: { conversationId: 'c1' } });
+    // Malformed payloads change nothing and never throw.
+    frame({ event: 'message:new', data: { conversationId: 'c1', message: { id: 'x' } } });
+    frame({ event: 'message:read', data: { conversationId: 'c1', userId: 'u2' } as never });
+    await loadMessagesStore();
+    expect(store.get(conversationAtom('c1'))).toBeUndefined();
+  });
+
+  it('typing goes out on the socket; a reconnect re-reads the conversations', async () => {
+    const fetchMock = installFakeFetch({
+      '/api/conversations': () => ok({ conversations: [conv()], nextCursor: null, unreadTotal: 0 }),
+    });
+    const { store, client } = setup();
+    await loadMessagesStore(); // the messages screen loaded it
+    await store.set(loadConversationsAtom);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    client.start();
+    const ws = FakeWebSocket.last();
+    ws.open();
+    store.set(sendTypingAtom, 'c1');
+    expect(ws.frames()).toContainEqual({ event: 'typing', data: { conversationId: 'c1' } });
+    ws.serverClose(1006);
+    vi.advanceTimersByTime(1000);
+    FakeWebSocket.last().open();
+    await vi.waitFor(() => expect(fetchMock.mock.calls.filter((c) => new URL(String(c[0]), 'http://x').pathname === '/api/conversations')).toHaveLength(2));
+    client.stop();
   });
 });

@@ -34,6 +34,8 @@ describe('paths and deep links', () => {
     ['/groups', { page: 'groups' }],
     ['/moderation', { page: 'moderation' }],
     ['/admin', { page: 'admin' }],
+    ['/messages', { page: 'messages' }],
+    ['/messages/3f2c0e4a-9b1d-4c7e-8a55-0d6f1e2b7c90', { page: 'conversation', conversationId: '3f2c0e4a-9b1d-4c7e-8a55-0d6f1e2b7c90' }],
     ['/g/robotics-club', { page: 'group', handle: 'robotics-club' }],
     ['/g/Robotics-Club', { page: 'group', handle: 'robotics-club' }],
     ['/g/robotics-club/live', { page: 'groupLive', handle: 'robotics-club' }],
@@ -73,6 +75,22 @@ describe('paths and deep links', () => {
     expect(pathOf({ page: 'admin' })).toBe('/admin');
     expect(pathOf({ page: 'group', handle: 'bca-2020' })).toBe('/g/bca-2020');
     expect(pathOf({ page: 'groupLive', handle: 'fest' })).toBe('/g/fest/live');
+    expect(pathOf({ page: 'messages' })).toBe('/messages');
+    expect(pathOf({ page: 'conversation', conversationId: 'c-1' })).toBe('/messages/c-1');
+  });
+
+  it('keeps a conversation in history so Back returns to it, and to the list before it', () => {
+    const store = createStore();
+    store.set(initNavigationAtom);
+    store.set(navigateAtom, { page: 'messages' });
+    store.set(navigateAtom, { page: 'conversation', conversationId: 'c-1' });
+    expect(window.location.pathname).toBe('/messages/c-1');
+    expect(routeFromHistoryState(window.history.state)).toEqual({ page: 'conversation', conversationId: 'c-1' });
+    store.set(navigateAtom, { page: 'feed' });
+    store.set(restoreRouteAtom, { page: 'conversation', conversationId: 'c-1' });
+    expect(store.get(routeAtom)).toEqual({ page: 'conversation', conversationId: 'c-1' });
+    store.set(restoreRouteAtom, { page: 'messages' });
+    expect(store.get(routeAtom)).toEqual({ page: 'messages' });
   });
 
   it('keeps a group page in history so Back returns to it', () => {

@@ -1,6 +1,6 @@
 // In-app navigation (docs/product.md §2.2). Navigation is by page name: feed, profile,
-// friends, groups or settings, optionally with a user id; plus the /post/{id},
-// /g/{handle} and /g/{handle}/live routes.
+// friends, groups, messages or settings, optionally with a user id; plus the /post/{id},
+// /g/{handle}, /g/{handle}/live and /messages/{id} routes.
 // The current page is kept in per-tab storage (lib/storage) and mirrored into browser history
 // (state {page, userId, postId}) so Back works; the URL follows too, so deep
 // links (/profile/{id}, /post/{id}, /friends) survive a reload — the server
@@ -10,26 +10,29 @@ import { atom } from 'jotai';
 import { readString, removeKey, STORAGE_KEYS, writeString } from './storage';
 import { scrollToTop } from './scroll';
 
-export const PAGES = ['feed', 'profile', 'friends', 'groups', 'settings', 'moderation', 'admin'] as const;
+export const PAGES = ['feed', 'profile', 'friends', 'groups', 'messages', 'settings', 'moderation', 'admin'] as const;
 export type PageName = (typeof PAGES)[number];
 
 export type Route =
   | { page: 'feed' }
   | { page: 'friends' }
   | { page: 'groups' }
+  | { page: 'messages' }
   | { page: 'settings' }
   | { page: 'moderation' }
   | { page: 'admin' }
   | { page: 'profile'; userId?: string }
   | { page: 'post'; postId: string }
   | { page: 'group'; handle: string }
-  | { page: 'groupLive'; handle: string };
+  | { page: 'groupLive'; handle: string }
+  | { page: 'conversation'; conversationId: string };
 
 export type NavigateTarget =
   | { page: PageName; userId?: string }
   | { page: 'post'; postId: string }
   | { page: 'group'; handle: string }
-  | { page: 'groupLive'; handle: string };
+  | { page: 'groupLive'; handle: string }
+  | { page: 'conversation'; conversationId: string };
 
 export const FEED: Route = { page: 'feed' };
 
@@ -69,6 +72,7 @@ export function parsePath(pathname: string): Route | null {
     if (first === 'feed' || first === 'search') return FEED; // search: an overlay over the feed (searchDeepLink)
     if (first === 'friends') return { page: 'friends' };
     if (first === 'groups') return { page: 'groups' };
+    if (first === 'messages') return { page: 'messages' };
     if (first === 'settings') return { page: 'settings' };
     if (first === 'moderation') return { page: 'moderation' };
     if (first === 'admin') return { page: 'admin' };
@@ -78,6 +82,7 @@ export function parsePath(pathname: string): Route | null {
     const id = decodeSegment(second);
     if (first === 'profile' && id) return { page: 'profile', userId: id };
     if (first === 'post' && id) return { page: 'post', postId: id };
+    if (first === 'messages' && id) return { page: 'conversation', conversationId: id };
     const handle = decodeHandle(second);
     if (first === 'g' && handle) return { page: 'group', handle };
   }
@@ -113,6 +118,10 @@ export function pathOf(route: Route): string {
       return '/friends';
     case 'groups':
       return '/groups';
+    case 'messages':
+      return '/messages';
+    case 'conversation':
+      return `/messages/${encodeURIComponent(route.conversationId)}`;
     case 'settings':
       return '/settings';
     case 'moderation':
@@ -130,8 +139,9 @@ export function pathOf(route: Route): string {
   }
 }
 
-function toRoute(page: unknown, userId?: unknown, postId?: unknown, handle?: unknown): Route {
+function toRoute(page: unknown, userId?: unknown, postId?: unknown, handle?: unknown, conversationId?: unknown): Route {
   if (page === 'post' && typeof postId === 'string' && ID.test(postId)) return { page: 'post', postId };
+  if (page === 'conversation' && typeof conversationId === 'string' && ID.test(conversationId)) return { page, conversationId };
   if ((page === 'group' || page === 'groupLive') && typeof handle === 'string' && GROUP_HANDLE.test(handle)) return { page, handle };
   if (!isPageName(page)) return FEED; // docs/product.md §2.2: anything else falls back to feed
   if (page === 'profile') {
@@ -148,8 +158,8 @@ export function readStoredRoute(): Route {
 /** Back (docs/product.md §2.2): the page from history state, default feed. */
 export function routeFromHistoryState(state: unknown): Route {
   if (typeof state !== 'object' || state === null) return FEED;
-  const s = state as { page?: unknown; userId?: unknown; postId?: unknown; handle?: unknown };
-  return toRoute(s.page, s.userId, s.postId, s.handle);
+  const s = state as { page?: unknown; userId?: unknown; postId?: unknown; handle?: unknown; conversationId?: unknown };
+  return toRoute(s.page, s.userId, s.postId, s.handle, s.conversationId);
 }
 
 /**
@@ -162,6 +172,7 @@ export function historyStateOf(route: Route, depth = 0): Record<string, string |
   if (route.page === 'profile' && route.userId) state.userId = route.userId;
   if (route.page === 'post') state.postId = route.postId;
   if (route.page === 'group' || route.page === 'groupLive') state.handle = route.handle;
+  if (route.page === 'conversation') state.conversationId = route.conversationId;
   return state;
 }
 
@@ -215,7 +226,7 @@ function sameRoute(a: Route, b: Route): boolean {
 
 function persist(route: Route): void {
   // Not page names: a reload finds them in the URL.
-  if (route.page === 'post' || route.page === 'group' || route.page === 'groupLive') return;
+  if (route.page === 'post' || route.page === 'group' || route.page === 'groupLive' || route.page === 'conversation') return;
   writeString(STORAGE_KEYS.page, route.page);
   if (route.page === 'profile') {
     if (route.userId) writeString(STORAGE_KEYS.viewedUserId, route.userId);
@@ -256,9 +267,11 @@ export const navigateAtom = atom(null, (get, set, target: NavigateTarget) => {
   const route: Route =
     target.page === 'post'
       ? { page: 'post', postId: target.postId }
-      : target.page === 'group' || target.page === 'groupLive'
-        ? toRoute(target.page, undefined, undefined, target.handle)
-        : toRoute(target.page, target.userId);
+      : target.page === 'conversation'
+        ? toRoute(target.page, undefined, undefined, undefined, target.conversationId)
+        : target.page === 'group' || target.page === 'groupLive'
+          ? toRoute(target.page, undefined, undefined, target.handle)
+          : toRoute(target.page, target.userId);
   if (route.page === 'settings' && current.page !== 'settings') {
     // docs/product.md §2.2: the previous page is set when opening settings.
     writeString(STORAGE_KEYS.previousPage, isPageName(current.page) ? current.page : 'feed');

@@ -62,8 +62,12 @@ export function writeJSON(key: StorageKey, value: unknown): void {
   writeString(key, JSON.stringify(value));
 }
 
-/** docs/product.md §4: logout and any 401 remove the token, the saved auth state and the current page. */
+/**
+ * docs/product.md §4: logout and any 401 remove the token, the saved auth state and the
+ * current page; and the message drafts, which are the account's private words.
+ */
 export function clearAuthStorage(): void {
+  removeKey(STORAGE_KEYS.messageDrafts);
   removeKey(STORAGE_KEYS.token);
   removeKey(STORAGE_KEYS.auth);
   removeKey(STORAGE_KEYS.page);

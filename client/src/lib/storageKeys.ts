@@ -29,6 +29,11 @@ export const STORAGE_KEYS = {
   theme: 'campus.theme',
   /** When this tab last reloaded because a chunk would not load (ui/ChunkBoundary): ms since the epoch. */
   chunkReload: 'campus.chunkReload',
+  /**
+   * Unsent message drafts (issue 29): {userId, drafts: {conversationId: text}}, for the
+   * signed-in user only; cleared at sign-out with the rest of the account's state.
+   */
+  messageDrafts: 'campus.messageDrafts',
   /** Why the server signed this tab out (a suspension), for the login page to say once. */
   signOutNotice: 'campus.signOutNotice',
 } as const;

@@ -1,6 +1,7 @@
 import { vi } from 'vitest';
 
-export type Route = (init: RequestInit | undefined) => Response | Promise<Response>;
+/** An answer for one path; `url` is the whole address asked (its query, for paged calls). */
+export type Route = (init: RequestInit | undefined, url: URL) => Response | Promise<Response>;
 
 /** Answers a JSON body with the given status. */
 export function json(body: unknown, status = 200): Response {
@@ -17,10 +18,10 @@ export function json(body: unknown, status = 200): Response {
 export function installFakeFetch(routes: Record<string, Route>) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const path = new URL(url, 'http://localhost').pathname;
-    const route = routes[path];
+    const parsed = new URL(url, 'http://localhost');
+    const route = routes[parsed.pathname];
     if (!route) throw new TypeError('Failed to fetch');
-    return route(init);
+    return route(init, parsed);
   });
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;

@@ -11,6 +11,7 @@ import { EditProfileModal, MSG_AVATAR_FAILED } from './EditProfileModal';
 import { capitalize, profileYear, type Profile } from './model';
 import { MakeModerator } from '../moderation/MakeModerator';
 import { ProfileSafety } from '../safety/ProfileSafety';
+import { MessageButton } from '../messages/MessageButton';
 import { ConnectButton, ProfileLikeButton } from './ProfileActions';
 import {
   isOwnProfileAtom,
@@ -190,6 +191,7 @@ function ProfileHeader({ profile, own, onTab, onEdit }: { profile: Profile; own:
           ) : (
             <>
               <ConnectButton user={profile} />
+              <MessageButton userId={profile.id} name={profile.name} />
               <ProfileLikeButton name={profile.name} />
               <ProfileSafety userId={profile.id} name={profile.name} />
               <MakeModerator userId={profile.id} name={profile.name} />

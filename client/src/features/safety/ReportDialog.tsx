@@ -6,8 +6,23 @@ import { showToastAtom } from '../../ui/toast';
 import { MAX_REPORT_DETAILS, report, REPORT_REASONS, type ReportItemType, type ReportReason } from './safetyApi';
 import './Safety.css';
 
-/** Reports a post, comment or profile with a reason; the reporter is never shown to the reported person. */
-export function ReportDialog({ open, itemType, itemId, onClose }: { open: boolean; itemType: ReportItemType; itemId: string; onClose: () => void }) {
+/**
+ * Reports a post, comment or profile with a reason; the reporter is never shown to the reported person.
+ * `send` replaces the call for things reported elsewhere (a message: its conversation's report route).
+ */
+export function ReportDialog({
+  open,
+  itemType,
+  itemId,
+  onClose,
+  send,
+}: {
+  open: boolean;
+  itemType: ReportItemType | 'message';
+  itemId: string;
+  onClose: () => void;
+  send?: (reason: ReportReason, details: string) => Promise<string>;
+}) {
   const toast = useSetAtom(showToastAtom);
   const [reason, setReason] = useState<ReportReason>('spam');
   const [details, setDetails] = useState('');
@@ -19,7 +34,11 @@ export function ReportDialog({ open, itemType, itemId, onClose }: { open: boolea
     setBusy(true);
     setError('');
     try {
-      const message = await report(itemType, itemId, reason, details.trim());
+      const message = send
+        ? await send(reason, details.trim())
+        : itemType === 'message'
+          ? ''
+          : await report(itemType, itemId, reason, details.trim());
       toast({ message: message || 'Thanks for reporting.', tone: 'success' });
       setDetails('');
       onClose();

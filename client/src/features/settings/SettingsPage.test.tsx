@@ -58,12 +58,34 @@ describe('Settings & Privacy (docs/product.md §2.16, §4)', () => {
       'Personal Information',
       'Password & Security',
       'Notifications',
+      'Messages',
       'Blocked people',
       'Delete Account',
     ]);
     expect(screen.getByText('BWU/BCA/20/123')).toBeTruthy();
     expect(screen.getByText('University ID cannot be changed')).toBeTruthy();
     expect(screen.queryByRole('textbox', { name: /University ID/ })).toBeNull();
+  });
+
+  it('Messages: "Who can message you" shows the saved choice and saves a new one', async () => {
+    const puts: unknown[] = [];
+    renderSettings({
+      '/api/users/me/message-settings': (init) => {
+        if (init?.method === 'PUT') {
+          puts.push(body(init));
+          return ok({ allowFrom: body(init).allowFrom });
+        }
+        return ok({ allowFrom: 'course' });
+      },
+    });
+    fireEvent.click(screen.getByRole('tab', { name: 'Messages' }));
+    const group = await screen.findByRole('group', { name: 'Who can message you' });
+    await waitFor(() => expect((screen.getByRole('radio', { name: /Your course/ }) as HTMLInputElement).checked).toBe(true));
+    expect(group.querySelectorAll('input[type=radio]')).toHaveLength(4);
+    fireEvent.click(screen.getByRole('radio', { name: /Everyone on campus/ }));
+    expect(await screen.findByText('Saved.')).toBeTruthy();
+    expect(puts).toEqual([{ allowFrom: 'everyone' }]);
+    expect((screen.getByRole('radio', { name: /Everyone on campus/ }) as HTMLInputElement).checked).toBe(true);
   });
 
   it('changes the e-mail: validation, masked code prompt, incomplete code, success with the new token', async () => {

@@ -3,18 +3,20 @@ import { useState } from 'react';
 import { backFromSettingsAtom } from '../../lib/navigation';
 import { ArrowLeftIcon } from '../../ui/icons';
 import { BlockedTab } from '../safety/BlockedTab';
+import { MessageSettings } from '../messages/MessageSettings';
 import { DeleteAccountTab } from './DeleteAccountTab';
 import { NotificationsTab } from './NotificationsTab';
 import { PasswordTab } from './PasswordTab';
 import { PersonalInfoTab } from './PersonalInfoTab';
 import './Settings.css';
 
-type SettingsTab = 'personal' | 'password' | 'notifications' | 'blocked' | 'delete';
+type SettingsTab = 'personal' | 'password' | 'notifications' | 'messages' | 'blocked' | 'delete';
 
 const TABS: ReadonlyArray<{ id: SettingsTab; label: string }> = [
   { id: 'personal', label: 'Personal Information' },
   { id: 'password', label: 'Password & Security' },
   { id: 'notifications', label: 'Notifications' },
+  { id: 'messages', label: 'Messages' },
   { id: 'blocked', label: 'Blocked people' },
   { id: 'delete', label: 'Delete Account' },
 ];
@@ -54,6 +56,7 @@ export function SettingsPage() {
           {tab === 'personal' && <PersonalInfoTab />}
           {tab === 'password' && <PasswordTab />}
           {tab === 'notifications' && <NotificationsTab />}
+          {tab === 'messages' && <MessageSettings />}
           {tab === 'blocked' && <BlockedTab />}
           {tab === 'delete' && <DeleteAccountTab />}
         </div>
