@@ -200,7 +200,10 @@ func (inf *Informer) GetMemberStateDelta(targetMemberID string) *MemberStateDelt
 				newWatermark = value.SequenceNumber
 			}
 
-			newMemberState.Values[key] = value
+			// A copy: the delta is serialized later, on the endpoint
+			// writer's goroutine, while SetState (setKey) goes on updating
+			// this entry in place (campus patch 9, PATCHES.md).
+			newMemberState.Values[key] = proto.Clone(value).(*GossipKeyValue)
 		}
 
 		// do not send memberStates that we have no new data for
