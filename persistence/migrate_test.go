@@ -60,7 +60,7 @@ func TestMigrateDownAndUpAgain(t *testing.T) {
 		t.Fatalf("after Rollback: tables %v remain", got)
 	}
 	var fns int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM pg_proc WHERE proname IN ('search_outbox_notify', 'mail_outbox_notify', 'push_outbox_enqueue')").Scan(&fns); err != nil || fns != 0 {
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM pg_proc WHERE proname IN ('search_outbox_notify', 'mail_outbox_notify', 'push_outbox_enqueue', 'push_outbox_enqueue_messages')").Scan(&fns); err != nil || fns != 0 {
 		t.Fatalf("after Rollback: %d trigger functions remain (%v)", fns, err)
 	}
 	if err := persistence.Migrate(ctx, db); err != nil {
