@@ -253,7 +253,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	// send limit off with the other limits, typing always at most one per
 	// person and conversation every 2 s.
 	messages := app.NewMessages(app.MessagesDeps{DB: db, Grains: live, Fanout: live, Brakes: brakes,
-		SendLimit: app.NewMessageLimiter(cfg.RateLimits), TypingLimit: app.NewTypingLimiter(), Log: log})
+		SendLimit: app.NewMessageLimiter(cfg.RateLimits), TypingLimit: app.NewTypingLimiter(), Media: store, Log: log})
 	srv := httpapi.New(httpapi.Deps{
 		Config:        cfg,
 		Log:           log,

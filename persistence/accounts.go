@@ -194,11 +194,15 @@ type DeletedAccount struct {
 // comment through the outbox.
 func DeleteAccount(ctx context.Context, tx bun.Tx, id uuid.UUID) (DeletedAccount, error) {
 	var out DeletedAccount
-	// Media: the avatar, the cover and every image of the user's posts.
+	// Media: the avatar, the cover, every image of the user's posts, and the
+	// images of the direct conversations that go with the account (group
+	// conversations keep their messages, the sender shown as deleted).
 	if err := tx.NewSelect().ColumnExpr("k").TableExpr(`(
 		SELECT avatar_key AS k FROM users WHERE id = ?0
 		UNION ALL SELECT cover_key FROM users WHERE id = ?0
 		UNION ALL SELECT pi.storage_key FROM post_images pi JOIN posts p ON p.id = pi.post_id WHERE p.user_id = ?0
+		UNION ALL SELECT mi.storage_key FROM message_images mi JOIN conversations c ON c.id = mi.conversation_id
+			WHERE c.kind = 'direct' AND (c.user_low = ?0 OR c.user_high = ?0)
 	) keys`, id).Where("k <> ''").Scan(ctx, &out.MediaKeys); err != nil {
 		return out, fmt.Errorf("persistence: account media: %w", err)
 	}

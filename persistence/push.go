@@ -245,7 +245,7 @@ func MessagePushFactsOf(ctx context.Context, db bun.IDB, conv, user uuid.UUID) (
 		return f, nil
 	}
 	from := max(st.ReadSeq, st.JoinedSeq)
-	err = db.NewRaw(`SELECT coalesce(u.name, '') AS sender_name, msg.body, 0 AS images,
+	err = db.NewRaw(`SELECT coalesce(u.name, '') AS sender_name, msg.body, `+messageImageCountSQL+` AS images,
 			(SELECT count(DISTINCT x.sender_id) FROM messages x WHERE x.conversation_id = ?0 AND x.seq > ?2
 				AND x.seq <= ?3 AND x.sender_id IS DISTINCT FROM ?1 AND x.unsent_at IS NULL AND x.removed_at IS NULL) AS senders
 		FROM messages msg LEFT JOIN users u ON u.id = msg.sender_id
