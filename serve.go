@@ -271,7 +271,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Safety:     app.NewSafety(app.SafetyDeps{DB: db, Gates: gates, Messages: messages, Log: log}),
 		Messages:   messages,
 		Moderation: moderation,
-		Groups:     app.NewGroups(app.GroupsDeps{DB: db, Media: store, Pusher: live, Index: searchIdx, Log: log}),
+		Groups:     app.NewGroups(app.GroupsDeps{DB: db, Media: store, Pusher: live, Index: searchIdx, Chats: messages, Log: log}),
 		Push:       app.NewPush(app.PushDeps{DB: db, VAPID: keys.VAPID, AllowLoopbackHTTP: cfg.PushAllowLoopbackHTTP}),
 		Collectors: append([]prometheus.Collector{
 			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_post_transactions_total",

@@ -57,6 +57,8 @@ var (
 	errBadReplyTo           = domain.InvalidField("replyToSeq", domain.MsgBadReplyTo)
 	errDirectNoTitle        = domain.InvalidField("title", domain.MsgDirectNoTitle)
 	errDirectNoMembers      = domain.InvalidField("userIds", domain.MsgDirectNoMembers)
+	errGroupChatMembers     = domain.Forbidden(domain.MsgGroupChatMembers)
+	errGroupChatTitle       = domain.Forbidden(domain.MsgGroupChatTitle)
 	errNothingToChange      = domain.Invalid(domain.MsgNothingToChange)
 	errNotAMember           = domain.NotFound(domain.MsgNotAMember)
 	errSendTooFast          = func(wait int) error { return domain.TooMany(domain.MsgMessageSendTooFast, wait) }
@@ -177,6 +179,12 @@ func NewMessageView(r *persistence.MessageRow) MessageView {
 	return v
 }
 
+// ConversationGroupView names the group a group's chat belongs to.
+type ConversationGroupView struct {
+	ID     string `json:"id"`
+	Handle string `json:"handle"`
+}
+
 // ConversationView is a conversation as one person sees it.
 type ConversationView struct {
 	ID    string `json:"id"`
@@ -192,11 +200,14 @@ type ConversationView struct {
 	Muted       bool                     `json:"muted"`
 	// ReadOnly: the reader cannot send (ReadOnlyReason says why: blocked,
 	// left, not_accepted).
-	ReadOnly       bool      `json:"readOnly"`
-	ReadOnlyReason string    `json:"readOnlyReason,omitempty"`
-	Role           string    `json:"role"`
-	UpdatedAt      time.Time `json:"updatedAt"`
-	CreatedAt      time.Time `json:"createdAt"`
+	ReadOnly       bool   `json:"readOnly"`
+	ReadOnlyReason string `json:"readOnlyReason,omitempty"`
+	// Group is the group whose chat this is (its members are the group's,
+	// managed there); null for other conversations.
+	Group     *ConversationGroupView `json:"group"`
+	Role      string                 `json:"role"`
+	UpdatedAt time.Time              `json:"updatedAt"`
+	CreatedAt time.Time              `json:"createdAt"`
 }
 
 // ConversationList answers GET /api/conversations.
@@ -367,6 +378,9 @@ func (m *Messages) render(ctx context.Context, v viewer, states []*persistence.C
 		}
 		if reason := readOnly(s, v); reason != "" {
 			cv.ReadOnly, cv.ReadOnlyReason = true, reason
+		}
+		if s.GroupID != uuid.Nil {
+			cv.Group = &ConversationGroupView{ID: s.GroupID.String(), Handle: s.GroupHandle}
 		}
 		out = append(out, cv)
 	}
@@ -572,6 +586,9 @@ func (m *Messages) Update(ctx context.Context, p Principal, id uuid.UUID, in dom
 		if s.Kind == domain.ConversationDirect {
 			return ConversationView{}, errDirectNoTitle
 		}
+		if s.GroupID != uuid.Nil {
+			return ConversationView{}, errGroupChatTitle
+		}
 		if title, err = domain.ValidateConversationTitle(*in.Title); err != nil {
 			return ConversationView{}, err
 		}
@@ -618,6 +635,9 @@ func (m *Messages) AddMembers(ctx context.Context, p Principal, id uuid.UUID, us
 	}
 	if s.Kind == domain.ConversationDirect {
 		return ConversationView{}, errDirectNoMembers
+	}
+	if s.GroupID != uuid.Nil {
+		return ConversationView{}, errGroupChatMembers
 	}
 	ids, err := domain.MemberIDs("userIds", userIDs, p.UserID)
 	if err != nil {
@@ -679,6 +699,9 @@ func (m *Messages) RemoveMember(ctx context.Context, p Principal, id, userID uui
 	}
 	if s.Kind == domain.ConversationDirect {
 		return MemberRemoved{}, errDirectNoMembers
+	}
+	if s.GroupID != uuid.Nil {
+		return MemberRemoved{}, errGroupChatMembers
 	}
 	leaving := userID == p.UserID
 	if s.Left() {
@@ -1232,6 +1255,42 @@ func (m *Messages) push(ctx context.Context, users []uuid.UUID, event string, da
 	if err := m.d.Fanout.PushToUsers(ctx, users, event, data); err != nil {
 		m.d.Log.Warn().Err(err).Str("event", event).Msg("live push failed")
 	}
+}
+
+// GroupChatChanged tells the members of group's chat of a change the group
+// made to it (conversation:updated, each as they see it), and each of users
+// who is no longer in it that it left their list (conversation:removed).
+// The groups' use cases call it after their commit; a group without a chat
+// costs one query.
+func (m *Messages) GroupChatChanged(ctx context.Context, group uuid.UUID, users []uuid.UUID) {
+	c, err := persistence.GroupChatOf(ctx, m.d.DB, group)
+	if err != nil {
+		if !isNotFound(err) {
+			m.d.Log.Warn().Err(err).Str("group_id", group.String()).Msg("group chat change not pushed")
+		}
+		return
+	}
+	current, err := persistence.CurrentMemberIDs(ctx, m.d.DB, c.ID)
+	if err != nil {
+		m.d.Log.Warn().Err(err).Str("conversation_id", c.ID.String()).Msg("group chat change not pushed")
+		return
+	}
+	var gone []uuid.UUID
+	touched := len(users) == 0 // a rename, or the chat switched on
+	for _, u := range users {
+		if slices.Contains(current, u) {
+			touched = true
+			continue
+		}
+		if s, err := persistence.ConversationStateOf(ctx, m.d.DB, c.ID, u); err == nil && s.Left() {
+			gone = append(gone, u)
+		}
+	}
+	if !touched && len(gone) == 0 {
+		return // e.g. a join request: nobody's chat changed
+	}
+	m.push(ctx, gone, protocol.EventConversationRemoved, ConversationRemovedEvent{ConversationID: c.ID.String()})
+	m.pushConversation(ctx, c.ID, current)
 }
 
 // BlockChanged tells both people of a direct conversation that a block

@@ -93,6 +93,8 @@ const (
 	MsgNotYourMessage       = "You can only change your own messages"
 	MsgMessageUnsent        = "This message was unsent"
 	MsgDirectNoMembers      = "A direct conversation has exactly two people"
+	MsgGroupChatMembers     = "This chat follows its group's members: manage membership in the group."
+	MsgGroupChatTitle       = "This chat has its group's name: rename the group instead."
 	MsgDirectNoTitle        = "A direct conversation has no name"
 	MsgNothingToChange      = "Nothing to change"
 	MsgNotAMember           = "This person is not in the conversation"

@@ -256,6 +256,13 @@ func DeleteAccount(ctx context.Context, tx bun.Tx, id uuid.UUID) (DeletedAccount
 				AND NOT EXISTS (SELECT FROM group_members o WHERE o.group_id = gm.group_id AND o.role = 'owner')
 				ORDER BY gm.group_id, gm.role = 'admin' DESC, gm.joined_at, gm.user_id) h
 			WHERE m.group_id = h.group_id AND m.user_id = h.user_id`},
+		// The heirs become admins of their groups' chats (the deleted
+		// person's own chat rows go with the account).
+		{"group chat heirs", `UPDATE conversation_members cm SET role = 'admin'
+			FROM conversations c, group_members gm
+			WHERE c.id = cm.conversation_id AND c.group_id IS NOT NULL AND gm.group_id = c.group_id
+				AND gm.user_id = cm.user_id AND gm.role = 'owner' AND cm.left_seq IS NULL AND cm.role <> 'admin'
+				AND c.group_id IN (SELECT group_id FROM group_members WHERE user_id = ?0)`},
 		{"user", `DELETE FROM users WHERE id = ?0`},
 	}
 	for _, s := range steps {

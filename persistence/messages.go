@@ -28,6 +28,10 @@ type Conversation struct {
 	UserLow   uuid.UUID `bun:"user_low,type:uuid,nullzero"`
 	UserHigh  uuid.UUID `bun:"user_high,type:uuid,nullzero"`
 	CreatedBy uuid.UUID `bun:"created_by,type:uuid,nullzero"`
+	// GroupID is set on a group's chat, whose members follow the group's;
+	// ClosedAt once the group's admins switched it off.
+	GroupID   uuid.UUID `bun:"group_id,type:uuid,nullzero"`
+	ClosedAt  time.Time `bun:"closed_at,nullzero"`
 	LastSeq   int64     `bun:"last_seq,notnull"`
 	CreatedAt time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 	UpdatedAt time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
@@ -137,6 +141,9 @@ type ConversationState struct {
 	OtherCourse     string    `bun:"other_course"`
 	OtherBatch      string    `bun:"other_batch"`
 	OtherDepartment string    `bun:"other_department"`
+	// GroupHandle is the handle of the group whose chat this is ('' for
+	// other conversations).
+	GroupHandle string `bun:"group_handle"`
 }
 
 // Left reports whether the person left (or was removed from) the
@@ -163,7 +170,8 @@ const stateColumns = `c.*, m.role, m.joined_seq, m.read_seq, m.left_seq, m.left_
 	coalesce(o.id IS NOT NULL AND EXISTS (SELECT FROM friendships f WHERE f.user_low = c.user_low AND f.user_high = c.user_high), false) AS friends,
 	coalesce(o.id IS NOT NULL AND EXISTS (SELECT FROM messages y WHERE y.conversation_id = c.id AND y.sender_id = o.id), false) AS other_sent,
 	coalesce((SELECT s.allow_from FROM message_settings s WHERE s.user_id = o.id), 'friends') AS other_allow_from,
-	coalesce(o.course, '') AS other_course, coalesce(o.batch, '') AS other_batch, coalesce(o.department, '') AS other_department`
+	coalesce(o.course, '') AS other_course, coalesce(o.batch, '') AS other_batch, coalesce(o.department, '') AS other_department,
+	coalesce((SELECT g.handle FROM groups g WHERE g.id = c.group_id), '') AS group_handle`
 
 // blockedPairSQL: a block stands between a direct conversation's two people.
 const blockedPairSQL = `EXISTS (SELECT FROM user_blocks bl WHERE (bl.blocker_id = c.user_low AND bl.blocked_id = c.user_high)
