@@ -253,7 +253,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	// send limit off with the other limits, typing always at most one per
 	// person and conversation every 2 s.
 	messages := app.NewMessages(app.MessagesDeps{DB: db, Grains: live, Fanout: live, Brakes: brakes,
-		SendLimit: app.NewMessageLimiter(cfg.RateLimits), TypingLimit: app.NewTypingLimiter(), Log: log})
+		SendLimit: app.NewMessageLimiter(cfg.RateLimits), TypingLimit: app.NewTypingLimiter(), Media: store, Log: log})
 	srv := httpapi.New(httpapi.Deps{
 		Config:        cfg,
 		Log:           log,
@@ -271,7 +271,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Safety:     app.NewSafety(app.SafetyDeps{DB: db, Gates: gates, Messages: messages, Log: log}),
 		Messages:   messages,
 		Moderation: moderation,
-		Groups:     app.NewGroups(app.GroupsDeps{DB: db, Media: store, Pusher: live, Index: searchIdx, Log: log}),
+		Groups:     app.NewGroups(app.GroupsDeps{DB: db, Media: store, Pusher: live, Index: searchIdx, Chats: messages, Log: log}),
 		Push:       app.NewPush(app.PushDeps{DB: db, VAPID: keys.VAPID, AllowLoopbackHTTP: cfg.PushAllowLoopbackHTTP}),
 		Collectors: append([]prometheus.Collector{
 			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "campus_post_transactions_total",

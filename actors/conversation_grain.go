@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -140,7 +141,7 @@ func (g *conversationGrain) onSend(ctx actor.Context, msg *SendMessageRequest) {
 	}
 	op := &sendOp{senders: []*actor.PID{ctx.Sender()}, req: msg, key: key,
 		send: persistence.MessageSend{ID: id, SenderID: sender, ClientID: msg.GetClientId(), Body: msg.GetBody(),
-			ReplyToSeq: msg.GetReplyToSeq()}}
+			ReplyToSeq: msg.GetReplyToSeq(), Images: imagesFromProto(msg.GetImages())}}
 	l := g.live
 	if len(g.queue) >= l.cfg.MaxQueue || l.pending.Load() >= int64(l.cfg.MaxPending) {
 		l.refused.Add(1)
@@ -297,8 +298,13 @@ func (g *conversationGrain) push(ctx actor.Context) {
 // direct conversation) is refused with domain's 403; a conversation that
 // does not exist is 404.
 func (l *Live) SendMessage(ctx context.Context, conv uuid.UUID, s persistence.MessageSend) (int64, uuid.UUID, bool, error) {
+	images, err := imagesToProto(s.Images)
+	if err != nil {
+		return 0, uuid.Nil, false, err
+	}
 	res, err := l.request(ctx, conv.String(), ConversationKind, &SendMessageRequest{
-		SenderId: s.SenderID.String(), ClientId: s.ClientID, Body: s.Body, ReplyToSeq: s.ReplyToSeq, MessageId: s.ID.String()})
+		SenderId: s.SenderID.String(), ClientId: s.ClientID, Body: s.Body, ReplyToSeq: s.ReplyToSeq, MessageId: s.ID.String(),
+		Images: images})
 	if err != nil {
 		return 0, uuid.Nil, false, err
 	}
@@ -320,4 +326,35 @@ func (l *Live) SendMessage(ctx context.Context, conv uuid.UUID, s persistence.Me
 		return 0, uuid.Nil, false, fmt.Errorf("actors: conversation grain answered message id %q", r.MessageId)
 	}
 	return r.Seq, id, r.Created, nil
+}
+
+// imagesToProto carries a send's images to its grain.
+func imagesToProto(ims []persistence.MessageImage) ([]*MessageImage, error) {
+	out := make([]*MessageImage, len(ims))
+	for i, im := range ims {
+		variants, err := json.Marshal(im.Variants)
+		if err != nil {
+			return nil, fmt.Errorf("actors: message image variants: %w", err)
+		}
+		out[i] = &MessageImage{StorageKey: im.StorageKey, Url: im.URL, Type: im.Type, ContentType: im.ContentType,
+			Width: int32(im.Width), Height: int32(im.Height), SizeBytes: im.SizeBytes, Alt: im.Alt, VariantsJson: string(variants)}
+	}
+	return out, nil
+}
+
+// imagesFromProto reads a send's images back; variants that do not parse
+// are left out (the original still shows).
+func imagesFromProto(ims []*MessageImage) []persistence.MessageImage {
+	if len(ims) == 0 {
+		return nil
+	}
+	out := make([]persistence.MessageImage, len(ims))
+	for i, im := range ims {
+		var variants persistence.ImageVariants
+		_ = variants.Scan(im.GetVariantsJson())
+		out[i] = persistence.MessageImage{StorageKey: im.GetStorageKey(), URL: im.GetUrl(), Type: im.GetType(),
+			ContentType: im.GetContentType(), Width: int(im.GetWidth()), Height: int(im.GetHeight()),
+			SizeBytes: im.GetSizeBytes(), Alt: im.GetAlt(), Variants: variants}
+	}
+	return out
 }

@@ -1225,7 +1225,10 @@ type SendMessageRequest struct {
 	Body       string                 `protobuf:"bytes,3,opt,name=body,proto3" json:"body,omitempty"`
 	ReplyToSeq int64                  `protobuf:"varint,4,opt,name=reply_to_seq,json=replyToSeq,proto3" json:"reply_to_seq,omitempty"`
 	// Made by the caller once per send.
-	MessageId     string `protobuf:"bytes,5,opt,name=message_id,json=messageId,proto3" json:"message_id,omitempty"`
+	MessageId string `protobuf:"bytes,5,opt,name=message_id,json=messageId,proto3" json:"message_id,omitempty"`
+	// The images the caller stored in the media store, in order; stored with
+	// the message in its transaction, not at all for a retry.
+	Images        []*MessageImage `protobuf:"bytes,6,rep,name=images,proto3" json:"images,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1295,6 +1298,123 @@ func (x *SendMessageRequest) GetMessageId() string {
 	return ""
 }
 
+func (x *SendMessageRequest) GetImages() []*MessageImage {
+	if x != nil {
+		return x.Images
+	}
+	return nil
+}
+
+// One image of a message, as the media store saved it.
+type MessageImage struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	StorageKey  string                 `protobuf:"bytes,1,opt,name=storage_key,json=storageKey,proto3" json:"storage_key,omitempty"`
+	Url         string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	Type        string                 `protobuf:"bytes,3,opt,name=type,proto3" json:"type,omitempty"`
+	ContentType string                 `protobuf:"bytes,4,opt,name=content_type,json=contentType,proto3" json:"content_type,omitempty"`
+	Width       int32                  `protobuf:"varint,5,opt,name=width,proto3" json:"width,omitempty"`
+	Height      int32                  `protobuf:"varint,6,opt,name=height,proto3" json:"height,omitempty"`
+	SizeBytes   int64                  `protobuf:"varint,7,opt,name=size_bytes,json=sizeBytes,proto3" json:"size_bytes,omitempty"`
+	Alt         string                 `protobuf:"bytes,8,opt,name=alt,proto3" json:"alt,omitempty"`
+	// The smaller copies, [{url, width, height}] ascending by width.
+	VariantsJson  string `protobuf:"bytes,9,opt,name=variants_json,json=variantsJson,proto3" json:"variants_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MessageImage) Reset() {
+	*x = MessageImage{}
+	mi := &file_messages_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MessageImage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MessageImage) ProtoMessage() {}
+
+func (x *MessageImage) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MessageImage.ProtoReflect.Descriptor instead.
+func (*MessageImage) Descriptor() ([]byte, []int) {
+	return file_messages_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *MessageImage) GetStorageKey() string {
+	if x != nil {
+		return x.StorageKey
+	}
+	return ""
+}
+
+func (x *MessageImage) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *MessageImage) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *MessageImage) GetContentType() string {
+	if x != nil {
+		return x.ContentType
+	}
+	return ""
+}
+
+func (x *MessageImage) GetWidth() int32 {
+	if x != nil {
+		return x.Width
+	}
+	return 0
+}
+
+func (x *MessageImage) GetHeight() int32 {
+	if x != nil {
+		return x.Height
+	}
+	return 0
+}
+
+func (x *MessageImage) GetSizeBytes() int64 {
+	if x != nil {
+		return x.SizeBytes
+	}
+	return 0
+}
+
+func (x *MessageImage) GetAlt() string {
+	if x != nil {
+		return x.Alt
+	}
+	return ""
+}
+
+func (x *MessageImage) GetVariantsJson() string {
+	if x != nil {
+		return x.VariantsJson
+	}
+	return ""
+}
+
 type SendMessageResponse struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	Failure   Failure                `protobuf:"varint,1,opt,name=failure,proto3,enum=campus.actors.Failure" json:"failure,omitempty"`
@@ -1309,7 +1429,7 @@ type SendMessageResponse struct {
 
 func (x *SendMessageResponse) Reset() {
 	*x = SendMessageResponse{}
-	mi := &file_messages_proto_msgTypes[21]
+	mi := &file_messages_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1321,7 +1441,7 @@ func (x *SendMessageResponse) String() string {
 func (*SendMessageResponse) ProtoMessage() {}
 
 func (x *SendMessageResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_messages_proto_msgTypes[21]
+	mi := &file_messages_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1334,7 +1454,7 @@ func (x *SendMessageResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendMessageResponse.ProtoReflect.Descriptor instead.
 func (*SendMessageResponse) Descriptor() ([]byte, []int) {
-	return file_messages_proto_rawDescGZIP(), []int{21}
+	return file_messages_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SendMessageResponse) GetFailure() Failure {
@@ -1443,7 +1563,7 @@ const file_messages_proto_rawDesc = "" +
 	"\x14SocketsOfUserRequest\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\"1\n" +
 	"\x15SocketsOfUserResponse\x12\x18\n" +
-	"\asockets\x18\x01 \x01(\x05R\asockets\"\xa3\x01\n" +
+	"\asockets\x18\x01 \x01(\x05R\asockets\"\xd8\x01\n" +
 	"\x12SendMessageRequest\x12\x1b\n" +
 	"\tsender_id\x18\x01 \x01(\tR\bsenderId\x12\x1b\n" +
 	"\tclient_id\x18\x02 \x01(\tR\bclientId\x12\x12\n" +
@@ -1451,7 +1571,20 @@ const file_messages_proto_rawDesc = "" +
 	"\freply_to_seq\x18\x04 \x01(\x03R\n" +
 	"replyToSeq\x12\x1d\n" +
 	"\n" +
-	"message_id\x18\x05 \x01(\tR\tmessageId\"\xbe\x01\n" +
+	"message_id\x18\x05 \x01(\tR\tmessageId\x123\n" +
+	"\x06images\x18\x06 \x03(\v2\x1b.campus.actors.MessageImageR\x06images\"\xfc\x01\n" +
+	"\fMessageImage\x12\x1f\n" +
+	"\vstorage_key\x18\x01 \x01(\tR\n" +
+	"storageKey\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\x12\x12\n" +
+	"\x04type\x18\x03 \x01(\tR\x04type\x12!\n" +
+	"\fcontent_type\x18\x04 \x01(\tR\vcontentType\x12\x14\n" +
+	"\x05width\x18\x05 \x01(\x05R\x05width\x12\x16\n" +
+	"\x06height\x18\x06 \x01(\x05R\x06height\x12\x1d\n" +
+	"\n" +
+	"size_bytes\x18\a \x01(\x03R\tsizeBytes\x12\x10\n" +
+	"\x03alt\x18\b \x01(\tR\x03alt\x12#\n" +
+	"\rvariants_json\x18\t \x01(\tR\fvariantsJson\"\xbe\x01\n" +
 	"\x13SendMessageResponse\x120\n" +
 	"\afailure\x18\x01 \x01(\x0e2\x16.campus.actors.FailureR\afailure\x12\x10\n" +
 	"\x03seq\x18\x02 \x01(\x03R\x03seq\x12\x1d\n" +
@@ -1485,7 +1618,7 @@ func file_messages_proto_rawDescGZIP() []byte {
 }
 
 var file_messages_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_messages_proto_goTypes = []any{
 	(Failure)(0),                  // 0: campus.actors.Failure
 	(LikeOp)(0),                   // 1: campus.actors.LikeOp
@@ -1510,7 +1643,8 @@ var file_messages_proto_goTypes = []any{
 	(*SocketsOfUserRequest)(nil),  // 20: campus.actors.SocketsOfUserRequest
 	(*SocketsOfUserResponse)(nil), // 21: campus.actors.SocketsOfUserResponse
 	(*SendMessageRequest)(nil),    // 22: campus.actors.SendMessageRequest
-	(*SendMessageResponse)(nil),   // 23: campus.actors.SendMessageResponse
+	(*MessageImage)(nil),          // 23: campus.actors.MessageImage
+	(*SendMessageResponse)(nil),   // 24: campus.actors.SendMessageResponse
 }
 var file_messages_proto_depIdxs = []int32{
 	1,  // 0: campus.actors.LikeRequest.op:type_name -> campus.actors.LikeOp
@@ -1520,12 +1654,13 @@ var file_messages_proto_depIdxs = []int32{
 	10, // 4: campus.actors.NotifyRequest.items:type_name -> campus.actors.Notify
 	0,  // 5: campus.actors.NotifyResponse.failure:type_name -> campus.actors.Failure
 	18, // 6: campus.actors.CountsTick.counts:type_name -> campus.actors.PostCount
-	0,  // 7: campus.actors.SendMessageResponse.failure:type_name -> campus.actors.Failure
-	8,  // [8:8] is the sub-list for method output_type
-	8,  // [8:8] is the sub-list for method input_type
-	8,  // [8:8] is the sub-list for extension type_name
-	8,  // [8:8] is the sub-list for extension extendee
-	0,  // [0:8] is the sub-list for field type_name
+	23, // 7: campus.actors.SendMessageRequest.images:type_name -> campus.actors.MessageImage
+	0,  // 8: campus.actors.SendMessageResponse.failure:type_name -> campus.actors.Failure
+	9,  // [9:9] is the sub-list for method output_type
+	9,  // [9:9] is the sub-list for method input_type
+	9,  // [9:9] is the sub-list for extension type_name
+	9,  // [9:9] is the sub-list for extension extendee
+	0,  // [0:9] is the sub-list for field type_name
 }
 
 func init() { file_messages_proto_init() }
@@ -1539,7 +1674,7 @@ func file_messages_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_messages_proto_rawDesc), len(file_messages_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   22,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

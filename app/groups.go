@@ -48,7 +48,25 @@ type GroupsDeps struct {
 	Media  ImageStore
 	Pusher Pusher
 	Index  *searchindex.Index
-	Log    zerolog.Logger
+	// Chats tells a group chat's members of what a group change did to it
+	// (Messages); nil: the chat's rows move, nobody is told live.
+	Chats GroupChats
+	Log   zerolog.Logger
+}
+
+// GroupChats pushes what a group's change did to its chat. The chat's
+// membership itself moves in the group change's transaction (persistence
+// keeps it in step); this is the live part, after the commit.
+type GroupChats interface {
+	GroupChatChanged(ctx context.Context, group uuid.UUID, users []uuid.UUID)
+}
+
+// chatChanged tells the chat of group (if any) that users' standing in the
+// group changed.
+func (a *Groups) chatChanged(ctx context.Context, group uuid.UUID, users ...uuid.UUID) {
+	if a.d.Chats != nil && group != uuid.Nil {
+		a.d.Chats.GroupChatChanged(ctx, group, users)
+	}
 }
 
 // Groups is creating, finding, joining and running groups, and reading
@@ -202,7 +220,11 @@ type GroupView struct {
 	EndsAt       *time.Time          `json:"endsAt"`
 	PinnedPostID *string             `json:"pinnedPostId"`
 	Course       *domain.GroupCourse `json:"course"`
-	Me           GroupMe             `json:"me"`
+	// ChatEnabled says the group's chat is on; ChatID is its conversation,
+	// for members only (null otherwise).
+	ChatEnabled bool    `json:"chatEnabled"`
+	ChatID      *string `json:"chatId"`
+	Me          GroupMe `json:"me"`
 }
 
 // NewGroupView renders r for the viewer whose standing it carries.
@@ -227,6 +249,13 @@ func NewGroupView(r *persistence.GroupRow) GroupView {
 	if r.Membership().IsMember() {
 		role := r.MyRole
 		v.Me.Role = &role
+	}
+	if r.ChatID != uuid.Nil {
+		v.ChatEnabled = true
+		if r.Membership().IsMember() {
+			id := r.ChatID.String()
+			v.ChatID = &id
+		}
 	}
 	return v
 }
@@ -444,6 +473,7 @@ func (a *Groups) Update(ctx context.Context, p Principal, handle string, in doma
 	// This node's big screens show the change at once (others within hotTTL).
 	defer a.board.forget(domain.NormalizeHandle(handle))
 	var id uuid.UUID
+	renamed := false
 	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		r, err := a.locked(ctx, tx, p, handle)
 		if err != nil {
@@ -463,10 +493,18 @@ func (a *Groups) Update(ctx context.Context, p Principal, handle string, in doma
 		}
 		id = r.ID
 		groupOf(g, &r.Group)
-		return persistence.UpdateGroup(ctx, tx, &r.Group)
+		if err := persistence.UpdateGroup(ctx, tx, &r.Group); err != nil {
+			return err
+		}
+		chat, err := persistence.RenameGroupChat(ctx, tx, r.ID, r.Name)
+		renamed = chat != uuid.Nil
+		return err
 	})
 	if err != nil {
 		return GroupView{}, err
+	}
+	if renamed {
+		a.chatChanged(ctx, id)
 	}
 	return a.view(ctx, p, id)
 }
@@ -617,6 +655,7 @@ func (a *Groups) Join(ctx context.Context, p Principal, handle string) (GroupVie
 		return GroupView{}, err
 	}
 	a.push(ctx, p.UserID, out)
+	a.chatChanged(ctx, id, p.UserID)
 	return a.view(ctx, p, id)
 }
 
@@ -650,6 +689,7 @@ func (a *Groups) DeclineInvitation(ctx context.Context, p Principal, handle stri
 // view with the standing "none".
 func (a *Groups) dropSelf(ctx context.Context, p Principal, handle string, allowed func(domain.Membership) error) (GroupView, error) {
 	var v GroupView
+	var group uuid.UUID
 	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		r, err := a.locked(ctx, tx, p, handle)
 		if err != nil {
@@ -671,9 +711,12 @@ func (a *Groups) dropSelf(ctx context.Context, p Principal, handle string, allow
 		if err != nil {
 			return err
 		}
-		v = NewGroupView(after)
+		v, group = NewGroupView(after), r.ID
 		return nil
 	})
+	if err == nil {
+		a.chatChanged(ctx, group, p.UserID)
+	}
 	return v, err
 }
 
@@ -681,7 +724,15 @@ func (a *Groups) dropSelf(ctx context.Context, p Principal, handle string, allow
 // is its owner or an admin, with the target's row.
 func (a *Groups) adminAct(ctx context.Context, p Principal, handle string, target uuid.UUID,
 	fn func(tx bun.Tx, g *persistence.GroupRow, t persistence.GroupMember) error) error {
-	return a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	_, err := a.adminActIn(ctx, p, handle, target, fn)
+	return err
+}
+
+// adminActIn is adminAct answering the group's id as well.
+func (a *Groups) adminActIn(ctx context.Context, p Principal, handle string, target uuid.UUID,
+	fn func(tx bun.Tx, g *persistence.GroupRow, t persistence.GroupMember) error) (uuid.UUID, error) {
+	var group uuid.UUID
+	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		r, err := a.locked(ctx, tx, p, handle)
 		if err != nil {
 			return err
@@ -693,14 +744,16 @@ func (a *Groups) adminAct(ctx context.Context, p Principal, handle string, targe
 		if err != nil {
 			return err
 		}
+		group = r.ID
 		return fn(tx, r, t)
 	})
+	return group, err
 }
 
 // Approve lets a requester in (owner and admins) and tells them.
 func (a *Groups) Approve(ctx context.Context, p Principal, handle string, userID uuid.UUID) (MessageResult, error) {
 	var out notices
-	err := a.adminAct(ctx, p, handle, userID, func(tx bun.Tx, g *persistence.GroupRow, t persistence.GroupMember) error {
+	group, err := a.adminActIn(ctx, p, handle, userID, func(tx bun.Tx, g *persistence.GroupRow, t persistence.GroupMember) error {
 		if t.Status != domain.StatusRequested {
 			return domain.NotFound(domain.MsgGroupNoRequest)
 		}
@@ -716,6 +769,7 @@ func (a *Groups) Approve(ctx context.Context, p Principal, handle string, userID
 		return MessageResult{}, err
 	}
 	a.push(ctx, p.UserID, out)
+	a.chatChanged(ctx, group, userID)
 	return MessageResult{Message: "Request approved"}, nil
 }
 
@@ -791,7 +845,7 @@ func (a *Groups) Invite(ctx context.Context, p Principal, handle string, userID 
 
 // SetRole makes a member an admin or a plain member (owner only).
 func (a *Groups) SetRole(ctx context.Context, p Principal, handle string, userID uuid.UUID, role string) (MessageResult, error) {
-	err := a.adminAct(ctx, p, handle, userID, func(tx bun.Tx, g *persistence.GroupRow, t persistence.GroupMember) error {
+	group, err := a.adminActIn(ctx, p, handle, userID, func(tx bun.Tx, g *persistence.GroupRow, t persistence.GroupMember) error {
 		if err := domain.CanSetRole(g.Membership(), t.Standing(), role); err != nil {
 			return err
 		}
@@ -800,13 +854,14 @@ func (a *Groups) SetRole(ctx context.Context, p Principal, handle string, userID
 	if err != nil {
 		return MessageResult{}, err
 	}
+	a.chatChanged(ctx, group, userID)
 	return MessageResult{Message: "Role updated"}, nil
 }
 
 // RemoveMember removes a member (the owner anyone else, admins plain
 // members).
 func (a *Groups) RemoveMember(ctx context.Context, p Principal, handle string, userID uuid.UUID) (MessageResult, error) {
-	err := a.adminAct(ctx, p, handle, userID, func(tx bun.Tx, g *persistence.GroupRow, t persistence.GroupMember) error {
+	group, err := a.adminActIn(ctx, p, handle, userID, func(tx bun.Tx, g *persistence.GroupRow, t persistence.GroupMember) error {
 		if err := domain.CanRemove(g.Membership(), t.Standing()); err != nil {
 			return err
 		}
@@ -816,6 +871,7 @@ func (a *Groups) RemoveMember(ctx context.Context, p Principal, handle string, u
 	if err != nil {
 		return MessageResult{}, err
 	}
+	a.chatChanged(ctx, group, userID)
 	return MessageResult{Message: "Member removed"}, nil
 }
 
@@ -837,6 +893,7 @@ func (a *Groups) Transfer(ctx context.Context, p Principal, handle string, userI
 		return GroupView{}, err
 	}
 	a.d.Log.Info().Str("user_id", p.UserID.String()).Str("group_id", id.String()).Str("new_owner", userID.String()).Msg("group ownership transferred")
+	a.chatChanged(ctx, id, p.UserID, userID)
 	return a.view(ctx, p, id)
 }
 
@@ -1146,4 +1203,57 @@ func groupPostAdmin(ctx context.Context, db bun.IDB, groupID, userID uuid.UUID) 
 		return false, err
 	}
 	return m.Standing().IsAdmin(), nil
+}
+
+// GroupChatResult answers switching a group's chat on or off.
+type GroupChatResult struct {
+	Enabled bool `json:"enabled"`
+	// ConversationID is the chat (null when off).
+	ConversationID *string   `json:"conversationId"`
+	Group          GroupView `json:"group"`
+}
+
+// SetChat switches the group's chat on or off (owner and admins). On, it is
+// a group conversation named as the group whose members are the group's
+// members (its admins the group's owner and admins), kept in step with
+// every join, leave and removal; the same one reopens after being off.
+// Off, everyone leaves it, keeping the history up to then.
+func (a *Groups) SetChat(ctx context.Context, p Principal, handle string, enabled bool) (GroupChatResult, error) {
+	var group, chat uuid.UUID
+	var left []uuid.UUID
+	changed := false
+	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		r, err := a.locked(ctx, tx, p, handle)
+		if err != nil {
+			return err
+		}
+		if !r.Membership().IsAdmin() {
+			return errNotGroupAdmin
+		}
+		group = r.ID
+		if enabled {
+			c, opened, err := persistence.OpenGroupChat(ctx, tx, r.ID, r.Name, p.UserID)
+			if err != nil {
+				return err
+			}
+			chat, changed = c.ID, opened
+			return nil
+		}
+		chat, left, err = persistence.CloseGroupChat(ctx, tx, r.ID)
+		changed = chat != uuid.Nil
+		return err
+	})
+	if err != nil {
+		return GroupChatResult{}, err
+	}
+	if changed {
+		a.chatChanged(ctx, group, left...)
+		a.d.Log.Info().Str("user_id", p.UserID.String()).Str("group_id", group.String()).
+			Str("conversation_id", chat.String()).Bool("enabled", enabled).Msg("group chat switched")
+	}
+	v, err := a.view(ctx, p, group)
+	if err != nil {
+		return GroupChatResult{}, err
+	}
+	return GroupChatResult{Enabled: v.ChatEnabled, ConversationID: v.ChatID, Group: v}, nil
 }

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"errors"
+	"io"
+	"slices"
 	"strconv"
 	"time"
 
@@ -55,6 +57,8 @@ var (
 	errBadReplyTo           = domain.InvalidField("replyToSeq", domain.MsgBadReplyTo)
 	errDirectNoTitle        = domain.InvalidField("title", domain.MsgDirectNoTitle)
 	errDirectNoMembers      = domain.InvalidField("userIds", domain.MsgDirectNoMembers)
+	errGroupChatMembers     = domain.Forbidden(domain.MsgGroupChatMembers)
+	errGroupChatTitle       = domain.Forbidden(domain.MsgGroupChatTitle)
 	errNothingToChange      = domain.Invalid(domain.MsgNothingToChange)
 	errNotAMember           = domain.NotFound(domain.MsgNotAMember)
 	errSendTooFast          = func(wait int) error { return domain.TooMany(domain.MsgMessageSendTooFast, wait) }
@@ -86,7 +90,10 @@ type MessagesDeps struct {
 	// conversation every 2 s (NewTypingLimiter); nil: none.
 	SendLimit   *Limiter
 	TypingLimit *Limiter
-	Log         zerolog.Logger
+	// Media stores messages' images (the posts' store); nil: a send with
+	// images is refused.
+	Media ImageStore
+	Log   zerolog.Logger
 }
 
 // Messages is direct and group conversations (issue 29): private between
@@ -115,12 +122,14 @@ type ReplyView struct {
 
 // MessageView is a message as clients show it.
 type MessageView struct {
-	ID             string     `json:"id"`
-	ConversationID string     `json:"conversationId"`
-	Seq            int64      `json:"seq"`
-	Sender         UserRef    `json:"sender"`
-	Body           string     `json:"body"`
-	ReplyTo        *ReplyView `json:"replyTo"`
+	ID             string  `json:"id"`
+	ConversationID string  `json:"conversationId"`
+	Seq            int64   `json:"seq"`
+	Sender         UserRef `json:"sender"`
+	Body           string  `json:"body"`
+	// Images are in the form posts answer theirs; none once unsent.
+	Images  []PostImageView `json:"images"`
+	ReplyTo *ReplyView      `json:"replyTo"`
 	// Reactions carry mine for the reader; pushes carry mine false (the
 	// client computes it from its own user id when it needs to).
 	Reactions []persistence.Reaction `json:"reactions"`
@@ -140,8 +149,18 @@ func NewMessageView(r *persistence.MessageRow) MessageView {
 	} else {
 		v.Sender = UserRef{Name: "Deleted account"}
 	}
+	v.Images = make([]PostImageView, 0, len(r.Images))
 	if r.Hidden() {
 		v.Body, v.Unsent, v.Reactions = "", true, nil
+	} else {
+		for _, im := range r.Images {
+			iv := PostImageView{URL: im.URL, Type: im.Type, Width: im.Width, Height: im.Height, Alt: im.Alt,
+				ThumbURL: im.URL, Variants: variantViews(im.Variants)}
+			if len(im.Variants) > 0 {
+				iv.ThumbURL = im.Variants[0].URL
+			}
+			v.Images = append(v.Images, iv)
+		}
 	}
 	if v.Reactions == nil {
 		v.Reactions = []persistence.Reaction{}
@@ -160,6 +179,12 @@ func NewMessageView(r *persistence.MessageRow) MessageView {
 	return v
 }
 
+// ConversationGroupView names the group a group's chat belongs to.
+type ConversationGroupView struct {
+	ID     string `json:"id"`
+	Handle string `json:"handle"`
+}
+
 // ConversationView is a conversation as one person sees it.
 type ConversationView struct {
 	ID    string `json:"id"`
@@ -175,11 +200,14 @@ type ConversationView struct {
 	Muted       bool                     `json:"muted"`
 	// ReadOnly: the reader cannot send (ReadOnlyReason says why: blocked,
 	// left, not_accepted).
-	ReadOnly       bool      `json:"readOnly"`
-	ReadOnlyReason string    `json:"readOnlyReason,omitempty"`
-	Role           string    `json:"role"`
-	UpdatedAt      time.Time `json:"updatedAt"`
-	CreatedAt      time.Time `json:"createdAt"`
+	ReadOnly       bool   `json:"readOnly"`
+	ReadOnlyReason string `json:"readOnlyReason,omitempty"`
+	// Group is the group whose chat this is (its members are the group's,
+	// managed there); null for other conversations.
+	Group     *ConversationGroupView `json:"group"`
+	Role      string                 `json:"role"`
+	UpdatedAt time.Time              `json:"updatedAt"`
+	CreatedAt time.Time              `json:"createdAt"`
 }
 
 // ConversationList answers GET /api/conversations.
@@ -350,6 +378,9 @@ func (m *Messages) render(ctx context.Context, v viewer, states []*persistence.C
 		}
 		if reason := readOnly(s, v); reason != "" {
 			cv.ReadOnly, cv.ReadOnlyReason = true, reason
+		}
+		if s.GroupID != uuid.Nil {
+			cv.Group = &ConversationGroupView{ID: s.GroupID.String(), Handle: s.GroupHandle}
 		}
 		out = append(out, cv)
 	}
@@ -555,6 +586,9 @@ func (m *Messages) Update(ctx context.Context, p Principal, id uuid.UUID, in dom
 		if s.Kind == domain.ConversationDirect {
 			return ConversationView{}, errDirectNoTitle
 		}
+		if s.GroupID != uuid.Nil {
+			return ConversationView{}, errGroupChatTitle
+		}
 		if title, err = domain.ValidateConversationTitle(*in.Title); err != nil {
 			return ConversationView{}, err
 		}
@@ -601,6 +635,9 @@ func (m *Messages) AddMembers(ctx context.Context, p Principal, id uuid.UUID, us
 	}
 	if s.Kind == domain.ConversationDirect {
 		return ConversationView{}, errDirectNoMembers
+	}
+	if s.GroupID != uuid.Nil {
+		return ConversationView{}, errGroupChatMembers
 	}
 	ids, err := domain.MemberIDs("userIds", userIDs, p.UserID)
 	if err != nil {
@@ -662,6 +699,9 @@ func (m *Messages) RemoveMember(ctx context.Context, p Principal, id, userID uui
 	}
 	if s.Kind == domain.ConversationDirect {
 		return MemberRemoved{}, errDirectNoMembers
+	}
+	if s.GroupID != uuid.Nil {
+		return MemberRemoved{}, errGroupChatMembers
 	}
 	leaving := userID == p.UserID
 	if s.Left() {
@@ -735,8 +775,8 @@ func (m *Messages) Messages(ctx context.Context, p Principal, id uuid.UUID, befo
 // once committed; created is false when its clientId was sent before by
 // the caller (a retry), whose original it answers, never a second copy.
 // The grain pushes it to every member's sockets at once after the commit.
-func (m *Messages) Send(ctx context.Context, p Principal, id uuid.UUID, in domain.MessageInput) (MessageView, bool, error) {
-	nm, err := in.Validate()
+func (m *Messages) Send(ctx context.Context, p Principal, id uuid.UUID, in domain.MessageInput, images []io.Reader) (MessageView, bool, error) {
+	nm, err := in.Validate(len(images))
 	if err != nil {
 		return MessageView{}, false, err
 	}
@@ -765,6 +805,11 @@ func (m *Messages) Send(ctx context.Context, p Principal, id uuid.UUID, in domai
 	}
 	send := persistence.MessageSend{ID: persistence.NewID(), SenderID: p.UserID, ClientID: nm.ClientID, Body: nm.Body,
 		ReplyToSeq: nm.ReplyToSeq}
+	saved, err := m.saveImages(ctx, images, nm.Alts)
+	if err != nil {
+		return MessageView{}, false, err
+	}
+	send.Images = saved
 	type sent struct {
 		seq     int64
 		created bool
@@ -774,7 +819,20 @@ func (m *Messages) Send(ctx context.Context, p Principal, id uuid.UUID, in domai
 		return sent{seq, created}, err
 	})
 	if err != nil {
+		var de *domain.Error
+		if errors.As(err, &de) && de.Kind != domain.KindUnavailable {
+			// Refused for sure: the files belong to nothing.
+			m.removeFiles(imageKeys(saved), id)
+		} else if len(saved) > 0 {
+			// The send may still commit (it waits in the grain's queue):
+			// the files stay rather than leave a message without them.
+			m.d.Log.Warn().Err(err).Str("conversation_id", id.String()).Strs("keys", imageKeys(saved)).
+				Msg("message send failed with images stored; files kept")
+		}
 		return MessageView{}, false, err
+	}
+	if len(saved) > 0 {
+		m.dropUnusedImages(ctx, id, r.seq, saved)
 	}
 	rows, err := persistence.MessagesBySeq(ctx, m.d.DB, id, p.UserID, []int64{r.seq})
 	if err != nil {
@@ -784,6 +842,66 @@ func (m *Messages) Send(ctx context.Context, p Principal, id uuid.UUID, in domai
 		return MessageView{}, false, errMessageNotFound
 	}
 	return NewMessageView(rows[0]), r.created, nil
+}
+
+// saveImages stores a send's images in the media store (metadata stripped,
+// resized, with smaller copies) before the message is written; if one
+// fails, the ones stored go and the send is refused.
+func (m *Messages) saveImages(ctx context.Context, images []io.Reader, alts []string) ([]persistence.MessageImage, error) {
+	if len(images) == 0 {
+		return nil, nil
+	}
+	if m.d.Media == nil {
+		return nil, domain.InvalidField("images", "Images cannot be sent here")
+	}
+	out := make([]persistence.MessageImage, 0, len(images))
+	for i, r := range images {
+		im, err := m.d.Media.Save(ctx, r)
+		if err != nil {
+			m.removeFiles(imageKeys(out), uuid.Nil)
+			return nil, err
+		}
+		out = append(out, persistence.MessageImage{StorageKey: im.Key, URL: im.URL, Type: im.Type,
+			ContentType: im.ContentType, Width: im.Width, Height: im.Height, SizeBytes: im.Size, Alt: alts[i],
+			Variants: storedVariants(im)})
+	}
+	return out, nil
+}
+
+// dropUnusedImages removes the files of saved that the message at seq does
+// not hold: a retried client id answered the original (stored with the
+// first upload's files), or this send joined an identical one in flight.
+func (m *Messages) dropUnusedImages(ctx context.Context, conv uuid.UUID, seq int64, saved []persistence.MessageImage) {
+	held, err := persistence.MessageImageKeys(ctx, m.d.DB, conv, seq)
+	if err != nil {
+		m.d.Log.Warn().Err(err).Str("conversation_id", conv.String()).Msg("could not check a message's images; files kept")
+		return
+	}
+	var unused []string
+	for _, im := range saved {
+		if !slices.Contains(held, im.StorageKey) {
+			unused = append(unused, im.StorageKey)
+		}
+	}
+	m.removeFiles(unused, conv)
+}
+
+// removeFiles deletes stored files no row refers to; a failure leaves only
+// litter, so it is logged.
+func (m *Messages) removeFiles(keys []string, conv uuid.UUID) {
+	for _, k := range keys {
+		if err := m.d.Media.Delete(k); err != nil {
+			m.d.Log.Warn().Err(err).Str("key", k).Str("conversation_id", conv.String()).Msg("could not remove a message image")
+		}
+	}
+}
+
+func imageKeys(ims []persistence.MessageImage) []string {
+	keys := make([]string, len(ims))
+	for i, im := range ims {
+		keys[i] = im.StorageKey
+	}
+	return keys
 }
 
 // message loads the message seq of a conversation the caller may read
@@ -849,8 +967,18 @@ func (m *Messages) Unsend(ctx context.Context, p Principal, id uuid.UUID, seq in
 	if msg.Hidden() {
 		return m.updated(ctx, p, id, seq)
 	}
-	if err := m.changeErr(persistence.UnsendMessage(ctx, m.d.DB, id, seq, p.UserID)); err != nil {
+	var keys []string
+	err = m.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		keys, err = persistence.UnsendMessage(ctx, tx, id, seq, p.UserID)
+		return err
+	})
+	if err := m.changeErr(err); err != nil {
 		return MessageView{}, err
+	}
+	// The files go only once the rows are gone for good.
+	if len(keys) > 0 {
+		m.removeFiles(keys, id)
 	}
 	return m.updated(ctx, p, id, seq)
 }
@@ -1127,6 +1255,42 @@ func (m *Messages) push(ctx context.Context, users []uuid.UUID, event string, da
 	if err := m.d.Fanout.PushToUsers(ctx, users, event, data); err != nil {
 		m.d.Log.Warn().Err(err).Str("event", event).Msg("live push failed")
 	}
+}
+
+// GroupChatChanged tells the members of group's chat of a change the group
+// made to it (conversation:updated, each as they see it), and each of users
+// who is no longer in it that it left their list (conversation:removed).
+// The groups' use cases call it after their commit; a group without a chat
+// costs one query.
+func (m *Messages) GroupChatChanged(ctx context.Context, group uuid.UUID, users []uuid.UUID) {
+	c, err := persistence.GroupChatOf(ctx, m.d.DB, group)
+	if err != nil {
+		if !isNotFound(err) {
+			m.d.Log.Warn().Err(err).Str("group_id", group.String()).Msg("group chat change not pushed")
+		}
+		return
+	}
+	current, err := persistence.CurrentMemberIDs(ctx, m.d.DB, c.ID)
+	if err != nil {
+		m.d.Log.Warn().Err(err).Str("conversation_id", c.ID.String()).Msg("group chat change not pushed")
+		return
+	}
+	var gone []uuid.UUID
+	touched := len(users) == 0 // a rename, or the chat switched on
+	for _, u := range users {
+		if slices.Contains(current, u) {
+			touched = true
+			continue
+		}
+		if s, err := persistence.ConversationStateOf(ctx, m.d.DB, c.ID, u); err == nil && s.Left() {
+			gone = append(gone, u)
+		}
+	}
+	if !touched && len(gone) == 0 {
+		return // e.g. a join request: nobody's chat changed
+	}
+	m.push(ctx, gone, protocol.EventConversationRemoved, ConversationRemovedEvent{ConversationID: c.ID.String()})
+	m.pushConversation(ctx, c.ID, current)
 }
 
 // BlockChanged tells both people of a direct conversation that a block

@@ -2,7 +2,13 @@ package app
 
 import (
 	"errors"
+	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"campus/persistence"
 )
 
 // TestValidPushEndpoint is the SSRF rule: https on public addresses only,
@@ -70,6 +76,44 @@ func TestPushDialControl(t *testing.T) {
 			err := pushDialControl(c.allowLoopback)("tcp", c.addr, nil)
 			if (err == nil) != c.ok || (err != nil && !errors.Is(err, errPrivateAddr)) {
 				t.Fatalf("dial %s (loopback %v): %v, want ok=%v", c.addr, c.allowLoopback, err, c.ok)
+			}
+		})
+	}
+}
+
+// TestMessagePayload: what a message push shows, by conversation kind and
+// how much came; never more than a short snippet of the text.
+func TestMessagePayload(t *testing.T) {
+	conv := uuid.New()
+	long := strings.Repeat("word ", 40)
+	cases := []struct {
+		name        string
+		f           persistence.MessagePushFacts
+		title, body string
+	}{
+		{"direct, one", persistence.MessagePushFacts{Kind: "direct", Unread: 1, Senders: 1, SenderName: "Asha", Body: "hi\n there"},
+			"Asha", "hi there"},
+		{"direct, three", persistence.MessagePushFacts{Kind: "direct", Unread: 3, Senders: 1, SenderName: "Asha", Body: "x"},
+			"Asha", "3 new messages from Asha"},
+		{"group, one", persistence.MessagePushFacts{Kind: "group", Title: "Club", Unread: 1, Senders: 1, SenderName: "Asha", Body: "hi"},
+			"Club", "Asha: hi"},
+		{"group, several people", persistence.MessagePushFacts{Kind: "group", Title: "Club", Unread: 4, Senders: 2, SenderName: "Asha", Body: "hi"},
+			"Club", "4 new messages"},
+		{"one photo", persistence.MessagePushFacts{Kind: "direct", Unread: 1, Senders: 1, SenderName: "Asha", Images: 1},
+			"Asha", "Sent a photo"},
+		{"two photos", persistence.MessagePushFacts{Kind: "group", Title: "Club", Unread: 1, Senders: 1, SenderName: "Asha", Images: 2},
+			"Club", "Asha: Sent 2 photos"},
+		{"a long text is cut", persistence.MessagePushFacts{Kind: "direct", Unread: 1, Senders: 1, SenderName: "Asha", Body: long},
+			"Asha", strings.TrimSpace(long[:79]) + "…"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := messagePayload(conv, &c.f)
+			if p.Title != c.title || p.Body != c.body || p.Type != "message" || p.URL != "/messages/"+conv.String() || p.ID != conv.String() {
+				t.Fatalf("%+v, want title %q body %q", p, c.title, c.body)
+			}
+			if n := utf8.RuneCountInString(p.Body); n > maxPushSnippet+len(c.f.SenderName)+2 {
+				t.Fatalf("body of %d characters", n)
 			}
 		})
 	}

@@ -175,10 +175,13 @@ const (
 	pushDropped
 )
 
-// sendOne claims one due push and delivers it in one transaction holding
-// the row's lock; more is false when nothing was due.
+// sendOne claims one due push and delivers it; more is false when nothing
+// was due. A notification's push is sent in the transaction holding the
+// row's lock; a message push is leased in a short one and sent after it
+// commits (sendMessage), so that new messages never wait on a push service.
 func (s *PushSender) sendOne(ctx context.Context) (more bool, err error) {
 	var out pushOutcome
+	var msg *messagePush
 	err = s.o.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		q, err := persistence.ClaimPush(ctx, tx)
 		if errors.Is(err, domain.ErrNotFound) {
@@ -188,30 +191,24 @@ func (s *PushSender) sendOne(ctx context.Context) (more bool, err error) {
 			return err
 		}
 		more = true
+		if q.ConversationID != uuid.Nil {
+			msg, out, err = s.prepareMessage(ctx, tx, q)
+			return err
+		}
 		log := s.o.Log.With().Str("push_id", q.ID.String()).Str("user_id", q.UserID.String()).
 			Int("attempts", q.Attempts+1).Logger()
 		var serr error
 		out, serr = s.deliver(ctx, tx, q)
-		switch out {
-		case pushSent, pushSkipped, pushDropped:
-			if serr != nil {
-				log.Warn().Err(serr).Msg("push sender: push refused, dropped")
-			}
-			return persistence.PushDone(ctx, tx, q.ID)
-		case pushGone:
-			log.Info().Err(serr).Msg("push sender: subscription gone, deleted")
-			return persistence.DeletePushSubscriptionByID(ctx, tx, q.SubscriptionID)
-		default:
-			if ctx.Err() != nil {
-				return fmt.Errorf("app: send push: %w", serr) // shutting down: the row stays due
-			}
-			retry := s.backoff(q.Attempts + 1)
-			log.Warn().Err(serr).Int64("retry_in_ms", retry.Milliseconds()).Msg("push sender: delivery failed, will retry")
-			return persistence.PushFailed(ctx, tx, q.ID, retry)
-		}
+		return s.settle(ctx, tx, q, out, serr, log, func() error { return persistence.PushDone(ctx, tx, q.ID) })
 	})
 	if err != nil {
 		return false, fmt.Errorf("app: push outbox: %w", err)
+	}
+	if msg != nil {
+		out, err = s.sendMessage(ctx, msg)
+		if err != nil {
+			return false, err
+		}
 	}
 	if more {
 		switch out {
@@ -226,6 +223,140 @@ func (s *PushSender) sendOne(ctx context.Context) (more bool, err error) {
 		}
 	}
 	return more, nil
+}
+
+// settle records how a delivery of q ended: done removes the row of a
+// push that went (or never will), a gone subscription is deleted, a failure
+// is rescheduled with backoff.
+func (s *PushSender) settle(ctx context.Context, db bun.IDB, q *persistence.QueuedPush, out pushOutcome, serr error,
+	log zerolog.Logger, done func() error) error {
+	switch out {
+	case pushSent, pushSkipped, pushDropped:
+		if serr != nil {
+			log.Warn().Err(serr).Msg("push sender: push refused, dropped")
+		}
+		return done()
+	case pushGone:
+		log.Info().Err(serr).Msg("push sender: subscription gone, deleted")
+		return persistence.DeletePushSubscriptionByID(ctx, db, q.SubscriptionID)
+	default:
+		if ctx.Err() != nil {
+			return fmt.Errorf("app: send push: %w", serr) // shutting down: the row stays due
+		}
+		retry := s.backoff(q.Attempts + 1)
+		log.Warn().Err(serr).Int64("retry_in_ms", retry.Milliseconds()).Msg("push sender: delivery failed, will retry")
+		return persistence.PushFailed(ctx, db, q.ID, retry)
+	}
+}
+
+// messagePush is a leased message push on its way out.
+type messagePush struct {
+	q       *persistence.QueuedPush
+	payload PushPayload
+}
+
+// prepareMessage decides, holding q's lock, whether the member gets a push
+// for q's conversation: not when they are online, left, muted it or read
+// everything (the row goes). Otherwise the payload is composed from the
+// conversation now and the row leased, to be sent once tx commits.
+func (s *PushSender) prepareMessage(ctx context.Context, tx bun.Tx, q *persistence.QueuedPush) (*messagePush, pushOutcome, error) {
+	if s.online(ctx, q.UserID) {
+		return nil, pushSkipped, persistence.PushDone(ctx, tx, q.ID)
+	}
+	f, err := persistence.MessagePushFactsOf(ctx, tx, q.ConversationID, q.UserID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return nil, pushSkipped, persistence.PushDone(ctx, tx, q.ID)
+	}
+	if err != nil {
+		return nil, pushRetry, err
+	}
+	if f.Skip {
+		return nil, pushSkipped, persistence.PushDone(ctx, tx, q.ID)
+	}
+	if err := persistence.LeaseMessagePush(ctx, tx, q.ID, q.WantedSeq, 2*s.o.SendTimeout); err != nil {
+		return nil, pushRetry, err
+	}
+	return &messagePush{q: q, payload: messagePayload(q.ConversationID, f)}, pushSent, nil
+}
+
+// sendMessage sends a leased message push and settles its row: a message
+// that came meanwhile makes the row due again (MessagePushDone).
+func (s *PushSender) sendMessage(ctx context.Context, m *messagePush) (pushOutcome, error) {
+	q := m.q
+	log := s.o.Log.With().Str("push_id", q.ID.String()).Str("user_id", q.UserID.String()).
+		Str("conversation_id", q.ConversationID.String()).Int("attempts", q.Attempts+1).Logger()
+	out, serr := pushDropped, error(nil)
+	body, err := json.Marshal(m.payload)
+	if err != nil {
+		serr = fmt.Errorf("app: push payload: %w", err)
+	} else {
+		out, serr = s.post(ctx, q, body, strings.ReplaceAll(q.ConversationID.String(), "-", ""))
+	}
+	if out == pushRetry && ctx.Err() != nil {
+		// Shutting down: the lease runs out and another sender takes it.
+		return out, nil
+	}
+	err = s.settle(ctx, s.o.DB, q, out, serr, log, func() error {
+		return persistence.MessagePushDone(ctx, s.o.DB, q.ID, q.WantedSeq)
+	})
+	if err != nil {
+		return out, fmt.Errorf("app: push outbox: %w", err)
+	}
+	return out, nil
+}
+
+// maxPushSnippet bounds the message text a push carries: the lock screen
+// shows it, so no more than a glimpse leaves the server.
+const maxPushSnippet = 80
+
+// messagePayload is what the device shows for f: the person (direct) or the
+// group's name as the title; one message's snippet, or how many came.
+func messagePayload(conv uuid.UUID, f *persistence.MessagePushFacts) PushPayload {
+	title, body := f.SenderName, ""
+	if f.Kind != domain.ConversationDirect {
+		title = f.Title
+	}
+	switch {
+	case f.Unread > 1 && f.Senders == 1:
+		body = fmt.Sprintf("%d new messages from %s", f.Unread, f.SenderName)
+	case f.Unread > 1:
+		body = fmt.Sprintf("%d new messages", f.Unread)
+	default:
+		body = pushSnippet(f.Body, f.Images)
+		if f.Kind != domain.ConversationDirect {
+			body = f.SenderName + ": " + body
+		}
+	}
+	return PushPayload{ID: conv.String(), Type: "message", Title: title, Body: body, URL: "/messages/" + conv.String()}
+}
+
+// pushSnippet is a message's text on one line, cut to maxPushSnippet
+// characters; an images-only message says it sent them.
+func pushSnippet(body string, images int) string {
+	text := strings.Join(strings.Fields(body), " ")
+	if text == "" {
+		if images > 1 {
+			return fmt.Sprintf("Sent %d photos", images)
+		}
+		return "Sent a photo"
+	}
+	if r := []rune(text); len(r) > maxPushSnippet {
+		text = strings.TrimRight(string(r[:maxPushSnippet-1]), " ") + "…"
+	}
+	return text
+}
+
+// online asks whether the user has a socket open anywhere; an error counts
+// as offline (a duplicate beats a lost push).
+func (s *PushSender) online(ctx context.Context, user uuid.UUID) bool {
+	if s.o.Online == nil {
+		return false
+	}
+	on, err := s.o.Online(ctx, user)
+	if err != nil {
+		s.o.Log.Warn().Err(err).Str("user_id", user.String()).Msg("push sender: presence unknown, pushing")
+	}
+	return on
 }
 
 // PushPayload is the JSON a device receives (decrypted by the browser and
@@ -243,14 +374,8 @@ type PushPayload struct {
 // notification is gone. A non-nil error comes with pushRetry, pushGone or
 // pushDropped and says why.
 func (s *PushSender) deliver(ctx context.Context, tx bun.Tx, q *persistence.QueuedPush) (pushOutcome, error) {
-	if s.o.Online != nil {
-		online, err := s.o.Online(ctx, q.UserID)
-		if err != nil {
-			s.o.Log.Warn().Err(err).Str("user_id", q.UserID.String()).Msg("push sender: presence unknown, pushing")
-		}
-		if online {
-			return pushSkipped, nil
-		}
+	if s.online(ctx, q.UserID) {
+		return pushSkipped, nil
 	}
 	n, err := persistence.NotificationByID(ctx, tx, q.NotificationID)
 	if errors.Is(err, domain.ErrNotFound) {
@@ -267,6 +392,12 @@ func (s *PushSender) deliver(ctx context.Context, tx bun.Tx, q *persistence.Queu
 	if err != nil {
 		return pushDropped, fmt.Errorf("app: push payload: %w", err)
 	}
+	return s.post(ctx, q, body, strings.ReplaceAll(q.NotificationID.String(), "-", ""))
+}
+
+// post sends body encrypted to q's device; topic lets the push service
+// replace an undelivered push of the same topic with this one.
+func (s *PushSender) post(ctx context.Context, q *persistence.QueuedPush, body []byte, topic string) (pushOutcome, error) {
 	// The SSRF rule again at send time: the flag may have been turned off
 	// since the row was stored.
 	if err := ValidPushEndpoint(q.Endpoint, s.o.AllowLoopbackHTTP); err != nil {
@@ -281,7 +412,7 @@ func (s *PushSender) deliver(ctx context.Context, tx bun.Tx, q *persistence.Queu
 		Subscriber:      s.o.Subscriber,
 		TTL:             pushTTL,
 		Urgency:         webpush.UrgencyNormal,
-		Topic:           strings.ReplaceAll(q.NotificationID.String(), "-", ""),
+		Topic:           topic,
 		VAPIDPublicKey:  s.vapidPublic,
 		VAPIDPrivateKey: s.vapidPrivate,
 	})

@@ -60,6 +60,8 @@ const (
 	MaxMessageLength = 5000
 	// MaxClientID bounds a send's client id.
 	MaxClientID = 64
+	// MaxMessageImages is how many images one message carries.
+	MaxMessageImages = 4
 )
 
 // Messages of the messages area. The refusals are the product's wording
@@ -82,6 +84,7 @@ const (
 	MsgBadMemberID          = "Not a valid user id"
 	MsgMessageEmpty         = "Message cannot be empty"
 	MsgMessageLong          = "Message must be at most 5000 characters"
+	MsgTooManyMessageImages = "You can send a maximum of 4 images in a message."
 	MsgBadClientID          = "clientId must be 1-64 letters, digits, '-' or '_'"
 	MsgBadReplyTo           = "The message you reply to is not in this conversation"
 	MsgBadEmoji             = "emoji must be a single emoji"
@@ -90,6 +93,8 @@ const (
 	MsgNotYourMessage       = "You can only change your own messages"
 	MsgMessageUnsent        = "This message was unsent"
 	MsgDirectNoMembers      = "A direct conversation has exactly two people"
+	MsgGroupChatMembers     = "This chat follows its group's members: manage membership in the group."
+	MsgGroupChatTitle       = "This chat has its group's name: rename the group instead."
 	MsgDirectNoTitle        = "A direct conversation has no name"
 	MsgNothingToChange      = "Nothing to change"
 	MsgNotAMember           = "This person is not in the conversation"
@@ -290,6 +295,9 @@ type MessageInput struct {
 	ClientID   string `json:"clientId"`
 	Body       string `json:"body"`
 	ReplyToSeq *int64 `json:"replyToSeq"`
+	// ImageAlts describe the images of a multipart send, one per image in
+	// order (fewer leave the rest undescribed).
+	ImageAlts []string `json:"-"`
 }
 
 // NewMessage is a validated send.
@@ -297,16 +305,32 @@ type NewMessage struct {
 	ClientID   string
 	Body       string
 	ReplyToSeq int64 // 0: none
+	// Alts has one (maybe empty) description per image.
+	Alts []string
 }
 
-// Validate checks a send: a client id, a body of 1-5000 characters after
-// trimming, and a reply's seq (checked against the conversation later).
-func (in MessageInput) Validate() (NewMessage, error) {
+// Validate checks a send of images images: a client id, a body of 1-5000
+// characters after trimming (or none when images come), at most
+// MaxMessageImages images with their descriptions, and a reply's seq
+// (checked against the conversation later).
+func (in MessageInput) Validate(images int) (NewMessage, error) {
 	var fields []FieldError
 	if !ValidClientID(in.ClientID) {
 		fields = append(fields, FieldError{"clientId", MsgBadClientID})
 	}
-	body, err := ValidateMessageBody(in.Body)
+	if images > MaxMessageImages {
+		fields = append(fields, FieldError{"images", MsgTooManyMessageImages})
+	}
+	body, err := "", error(nil)
+	if images == 0 || strings.TrimSpace(in.Body) != "" {
+		body, err = ValidateMessageBody(in.Body)
+	} else if !ValidText(in.Body) {
+		err = InvalidField("body", MsgBadText)
+	}
+	if err != nil {
+		fields = append(fields, err.(*Error).Fields...)
+	}
+	alts, err := imageAlts(in.ImageAlts, min(images, MaxMessageImages))
 	if err != nil {
 		fields = append(fields, err.(*Error).Fields...)
 	}
@@ -320,7 +344,7 @@ func (in MessageInput) Validate() (NewMessage, error) {
 	if err := Join(fields); err != nil {
 		return NewMessage{}, err
 	}
-	return NewMessage{ClientID: in.ClientID, Body: body, ReplyToSeq: reply}, nil
+	return NewMessage{ClientID: in.ClientID, Body: body, ReplyToSeq: reply, Alts: alts}, nil
 }
 
 // ValidateMessageBody answers a message's trimmed text: 1-5000 characters

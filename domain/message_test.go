@@ -97,25 +97,32 @@ func TestConversationInput(t *testing.T) {
 func TestMessageInput(t *testing.T) {
 	reply := func(n int64) *int64 { return &n }
 	for _, tc := range []struct {
-		name  string
-		in    domain.MessageInput
-		field string
+		name   string
+		in     domain.MessageInput
+		field  string
+		images int
 	}{
-		{"plain", domain.MessageInput{ClientID: uuid.NewString(), Body: " hi "}, ""},
-		{"reply", domain.MessageInput{ClientID: "c_1", Body: "hi", ReplyToSeq: reply(3)}, ""},
-		{"5000 characters", domain.MessageInput{ClientID: "c", Body: strings.Repeat("é", 5000)}, ""},
-		{"5001 characters", domain.MessageInput{ClientID: "c", Body: strings.Repeat("é", 5001)}, "body"},
-		{"blank", domain.MessageInput{ClientID: "c", Body: " \n "}, "body"},
-		{"nul", domain.MessageInput{ClientID: "c", Body: "a\x00"}, "body"},
-		{"no client id", domain.MessageInput{Body: "hi"}, "clientId"},
-		{"client id with a space", domain.MessageInput{ClientID: "a b", Body: "hi"}, "clientId"},
-		{"client id too long", domain.MessageInput{ClientID: strings.Repeat("a", 65), Body: "hi"}, "clientId"},
-		{"reply to zero", domain.MessageInput{ClientID: "c", Body: "hi", ReplyToSeq: reply(0)}, "replyToSeq"},
+		{"plain", domain.MessageInput{ClientID: uuid.NewString(), Body: " hi "}, "", 0},
+		{"reply", domain.MessageInput{ClientID: "c_1", Body: "hi", ReplyToSeq: reply(3)}, "", 0},
+		{"5000 characters", domain.MessageInput{ClientID: "c", Body: strings.Repeat("é", 5000)}, "", 0},
+		{"5001 characters", domain.MessageInput{ClientID: "c", Body: strings.Repeat("é", 5001)}, "body", 0},
+		{"blank", domain.MessageInput{ClientID: "c", Body: " \n "}, "body", 0},
+		{"nul", domain.MessageInput{ClientID: "c", Body: "a\x00"}, "body", 0},
+		{"no client id", domain.MessageInput{Body: "hi"}, "clientId", 0},
+		{"client id with a space", domain.MessageInput{ClientID: "a b", Body: "hi"}, "clientId", 0},
+		{"client id too long", domain.MessageInput{ClientID: strings.Repeat("a", 65), Body: "hi"}, "clientId", 0},
+		{"reply to zero", domain.MessageInput{ClientID: "c", Body: "hi", ReplyToSeq: reply(0)}, "replyToSeq", 0},
+		{"images only", domain.MessageInput{ClientID: "c", Body: "  "}, "", 2},
+		{"text and four images", domain.MessageInput{ClientID: "c", Body: "look", ImageAlts: []string{"a", "b"}}, "", 4},
+		{"five images", domain.MessageInput{ClientID: "c", Body: "look"}, "images", 5},
+		{"more descriptions than images", domain.MessageInput{ClientID: "c", ImageAlts: []string{"a", "b"}}, "imageAlts", 1},
+		{"description too long", domain.MessageInput{ClientID: "c", ImageAlts: []string{strings.Repeat("a", 1001)}}, "imageAlts", 1},
+		{"images with nul text", domain.MessageInput{ClientID: "c", Body: "a\x00"}, "body", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := tc.in.Validate()
+			m, err := tc.in.Validate(tc.images)
 			if tc.field == "" {
-				if err != nil || m.Body != strings.TrimSpace(tc.in.Body) {
+				if err != nil || m.Body != strings.TrimSpace(tc.in.Body) || len(m.Alts) != tc.images {
 					t.Fatalf("%+v %v", m, err)
 				}
 				return

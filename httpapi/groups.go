@@ -140,6 +140,18 @@ func (s *Server) groupRoutes() {
 		}
 		return a.Follow(requestContext(ctx), p, handle, *in.Closely)
 	}))
+	r.PUT("/api/groups/{handle}/chat", h(func(ctx *fasthttp.RequestCtx, p app.Principal, handle string) (any, error) {
+		var in struct {
+			Enabled *bool `json:"enabled"`
+		}
+		if err := decodeJSON(ctx, &in); err != nil {
+			return nil, err
+		}
+		if in.Enabled == nil {
+			return nil, domain.InvalidField("enabled", "enabled must be true or false.")
+		}
+		return a.SetChat(requestContext(ctx), p, handle, *in.Enabled)
+	}))
 	r.PUT("/api/groups/{handle}/pin", h(func(ctx *fasthttp.RequestCtx, p app.Principal, handle string) (any, error) {
 		var in struct {
 			PostID *string `json:"postId"`

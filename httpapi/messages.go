@@ -1,7 +1,10 @@
 package httpapi
 
 import (
+	"bytes"
+	"io"
 	"strconv"
+	"strings"
 
 	"github.com/google/uuid"
 	"github.com/valyala/fasthttp"
@@ -99,11 +102,12 @@ func (s *Server) messageRoutes() {
 		if err != nil {
 			return nil, err
 		}
-		var in domain.MessageInput
-		if err := decodeJSON(ctx, &in); err != nil {
+		in, images, closeAll, err := messageForm(ctx)
+		defer closeAll()
+		if err != nil {
 			return nil, err
 		}
-		v, isNew, err := a.Send(requestContext(ctx), p, id, in)
+		v, isNew, err := a.Send(requestContext(ctx), p, id, in, images)
 		if err == nil && isNew {
 			created(ctx)
 		}
@@ -209,4 +213,60 @@ func seqQuery(raw []byte, field string, def int64) (int64, error) {
 		return 0, domain.InvalidField(field, domain.MsgBadSeq)
 	}
 	return n, nil
+}
+
+// messageForm reads a send: JSON {clientId, body, replyToSeq}, or multipart
+// with those fields, up to four files in images[] (or images) and their
+// descriptions in imageAlts, once per image in order. The returned closer
+// releases the opened files.
+func messageForm(ctx *fasthttp.RequestCtx) (domain.MessageInput, []io.Reader, func(), error) {
+	var in domain.MessageInput
+	noop := func() {}
+	ct := bytes.ToLower(ctx.Request.Header.ContentType())
+	if !bytes.HasPrefix(ct, []byte("multipart/form-data")) {
+		return in, nil, noop, decodeJSON(ctx, &in)
+	}
+	if len(ctx.PostBody()) > maxPostUpload {
+		return in, nil, noop, errBodyTooLarge
+	}
+	form, err := ctx.MultipartForm()
+	if err != nil {
+		return in, nil, noop, domain.Invalid("Malformed upload")
+	}
+	if in.ClientID, err = formText(form, "clientId"); err != nil {
+		return in, nil, noop, err
+	}
+	if in.Body, err = formText(form, "body"); err != nil {
+		return in, nil, noop, err
+	}
+	reply, err := formText(form, "replyToSeq")
+	if err != nil {
+		return in, nil, noop, err
+	}
+	if reply = strings.TrimSpace(reply); reply != "" {
+		n, err := strconv.ParseInt(reply, 10, 64)
+		if err != nil {
+			return in, nil, noop, domain.InvalidField("replyToSeq", domain.MsgBadReplyTo)
+		}
+		in.ReplyToSeq = &n
+	}
+	in.ImageAlts = form.Value["imageAlts"]
+	for _, alt := range in.ImageAlts {
+		if !domain.ValidText(alt) {
+			return in, nil, noop, domain.InvalidText("imageAlts")
+		}
+	}
+	field := "images[]"
+	if len(form.File[field]) == 0 {
+		field = "images"
+	}
+	if n := len(form.File[field]); n > domain.MaxMessageImages {
+		// Refused before any file is read.
+		return in, nil, noop, domain.InvalidField("images", domain.MsgTooManyMessageImages)
+	}
+	images, closeAll, err := formFiles(form, field)
+	if err != nil {
+		return in, nil, noop, err
+	}
+	return in, images, closeAll, nil
 }

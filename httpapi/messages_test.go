@@ -557,7 +557,7 @@ func messagesDeps(t *testing.T) func(st *liveStack, d *Deps) {
 	return func(st *liveStack, d *Deps) {
 		log := testlog.New(t)
 		m := app.NewMessages(app.MessagesDeps{DB: st.db, Grains: st.live, Fanout: st.live,
-			TypingLimit: app.NewTypingLimiter(), Log: log})
+			TypingLimit: app.NewTypingLimiter(), Media: st.media, Log: log})
 		d.Messages = m
 		d.Safety = app.NewSafety(app.SafetyDeps{DB: st.db, Messages: m, Log: log})
 		d.Moderation = app.NewModeration(app.ModerationDeps{DB: st.db, Sessions: st.sessions, Pusher: st.live,

@@ -155,7 +155,17 @@ func postForm(ctx *fasthttp.RequestCtx) (domain.PostInput, []io.Reader, func(), 
 			return in, nil, noop, domain.InvalidText("imageAlts")
 		}
 	}
-	headers := form.File["images"]
+	images, closeAll, err := formFiles(form, "images")
+	if err != nil {
+		return in, nil, noop, err
+	}
+	return in, images, closeAll, nil
+}
+
+// formFiles opens the files of a multipart field, in order; the closer
+// releases them.
+func formFiles(form *multipart.Form, field string) ([]io.Reader, func(), error) {
+	headers := form.File[field]
 	var files []multipart.File
 	closeAll := func() {
 		for _, f := range files {
@@ -167,12 +177,12 @@ func postForm(ctx *fasthttp.RequestCtx) (domain.PostInput, []io.Reader, func(), 
 		f, err := h.Open()
 		if err != nil {
 			closeAll()
-			return in, nil, noop, domain.Invalid("Malformed upload")
+			return nil, func() {}, domain.Invalid("Malformed upload")
 		}
 		files = append(files, f)
 		images = append(images, f)
 	}
-	return in, images, closeAll, nil
+	return images, closeAll, nil
 }
 
 // formText is the first value of a multipart text field, refused as

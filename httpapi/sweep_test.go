@@ -260,6 +260,7 @@ var sweepRoutes = map[string]sweepRoute{
 		return map[string]any{"userId": fx.ids["peer"]}
 	}},
 	"PUT /api/groups/{handle}/follow": {params: withHandle, body: func(*sweepFixtures) any { return map[string]any{"closely": true} }},
+	"PUT /api/groups/{handle}/chat":   {params: withHandle, body: func(*sweepFixtures) any { return map[string]any{"enabled": true} }},
 	"PUT /api/groups/{handle}/pin": {params: withHandle, body: func(fx *sweepFixtures) any {
 		return map[string]any{"postId": fx.ids["groupPost"]}
 	}},
@@ -281,7 +282,7 @@ var sweepRoutes = map[string]sweepRoute{
 	"GET /api/conversations/{id}/messages":            {params: withConversation},
 	"POST /api/conversations/{id}/messages": {params: withConversation, body: func(fx *sweepFixtures) any {
 		return map[string]any{"clientId": fmt.Sprintf("sweep-%d", fx.seq()), "body": "hello", "replyToSeq": 1}
-	}},
+	}, form: map[string]string{"clientId": "sweep-form", "body": "hello", "replyToSeq": "1"}, file: "images[]"},
 	"PATCH /api/conversations/{id}/messages/{seq}": {params: withMessage, body: func(*sweepFixtures) any {
 		return map[string]any{"body": "edited"}
 	}},
@@ -356,7 +357,8 @@ func newSweepStack(t *testing.T) *sweepStack {
 		d.Moderation = app.NewModeration(app.ModerationDeps{DB: st.db, Sessions: st.sessions, Pusher: st.live,
 			Grains: st.live, Counts: st.live, Gates: gates, Mail: st.mail, Product: "Campus",
 			Support: "support@campus.test", Log: d.Log})
-		d.Groups = app.NewGroups(app.GroupsDeps{DB: st.db, Media: st.media, Pusher: st.live, Index: idx, Log: d.Log})
+		d.Groups = app.NewGroups(app.GroupsDeps{DB: st.db, Media: st.media, Pusher: st.live, Index: idx, Chats: d.Messages,
+			Log: d.Log})
 		keys, err := app.LoadKeys(context.Background(), st.db, filepath.Join(t.TempDir(), "secret"))
 		if err != nil {
 			t.Fatal(err)

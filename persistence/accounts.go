@@ -194,11 +194,15 @@ type DeletedAccount struct {
 // comment through the outbox.
 func DeleteAccount(ctx context.Context, tx bun.Tx, id uuid.UUID) (DeletedAccount, error) {
 	var out DeletedAccount
-	// Media: the avatar, the cover and every image of the user's posts.
+	// Media: the avatar, the cover, every image of the user's posts, and the
+	// images of the direct conversations that go with the account (group
+	// conversations keep their messages, the sender shown as deleted).
 	if err := tx.NewSelect().ColumnExpr("k").TableExpr(`(
 		SELECT avatar_key AS k FROM users WHERE id = ?0
 		UNION ALL SELECT cover_key FROM users WHERE id = ?0
 		UNION ALL SELECT pi.storage_key FROM post_images pi JOIN posts p ON p.id = pi.post_id WHERE p.user_id = ?0
+		UNION ALL SELECT mi.storage_key FROM message_images mi JOIN conversations c ON c.id = mi.conversation_id
+			WHERE c.kind = 'direct' AND (c.user_low = ?0 OR c.user_high = ?0)
 	) keys`, id).Where("k <> ''").Scan(ctx, &out.MediaKeys); err != nil {
 		return out, fmt.Errorf("persistence: account media: %w", err)
 	}
@@ -252,6 +256,13 @@ func DeleteAccount(ctx context.Context, tx bun.Tx, id uuid.UUID) (DeletedAccount
 				AND NOT EXISTS (SELECT FROM group_members o WHERE o.group_id = gm.group_id AND o.role = 'owner')
 				ORDER BY gm.group_id, gm.role = 'admin' DESC, gm.joined_at, gm.user_id) h
 			WHERE m.group_id = h.group_id AND m.user_id = h.user_id`},
+		// The heirs become admins of their groups' chats (the deleted
+		// person's own chat rows go with the account).
+		{"group chat heirs", `UPDATE conversation_members cm SET role = 'admin'
+			FROM conversations c, group_members gm
+			WHERE c.id = cm.conversation_id AND c.group_id IS NOT NULL AND gm.group_id = c.group_id
+				AND gm.user_id = cm.user_id AND gm.role = 'owner' AND cm.left_seq IS NULL AND cm.role <> 'admin'
+				AND c.group_id IN (SELECT group_id FROM group_members WHERE user_id = ?0)`},
 		{"user", `DELETE FROM users WHERE id = ?0`},
 	}
 	for _, s := range steps {

@@ -35,12 +35,13 @@ func ExportSnapshot(ctx context.Context, db *bun.DB) (*Snapshot, error) {
 }
 
 // MediaKeys returns every media key the database refers to: avatars,
-// covers and post images.
+// covers, post images and message images.
 func MediaKeys(ctx context.Context, db bun.IDB) ([]string, error) {
 	var keys []string
 	err := db.NewRaw(`SELECT avatar_key FROM users WHERE avatar_key <> ''
 		UNION SELECT cover_key FROM users WHERE cover_key <> ''
-		UNION SELECT storage_key FROM post_images WHERE storage_key <> ''`).Scan(ctx, &keys)
+		UNION SELECT storage_key FROM post_images WHERE storage_key <> ''
+		UNION SELECT storage_key FROM message_images WHERE storage_key <> ''`).Scan(ctx, &keys)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: media keys: %w", err)
 	}

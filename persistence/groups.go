@@ -76,6 +76,8 @@ type GroupRow struct {
 	MyStatus string `bun:"my_status,scanonly"` // "" when none
 	MyRole   string `bun:"my_role,scanonly"`
 	MyFollow bool   `bun:"my_follow,scanonly"`
+	// ChatID is the group's open chat (uuid.Nil when it has none).
+	ChatID uuid.UUID `bun:"chat_id,scanonly,type:uuid,nullzero"`
 }
 
 // Membership is the viewer's standing as the domain rules take it.
@@ -94,6 +96,7 @@ func statusOrNone(s string) string {
 func groupRows(db bun.IDB, out any, viewer uuid.UUID) *bun.SelectQuery {
 	return db.NewSelect().Model(out).ColumnExpr("g.*").
 		ColumnExpr("coalesce(me.status, '') AS my_status, coalesce(me.role, '') AS my_role, coalesce(me.follow_closely, false) AS my_follow").
+		ColumnExpr("(SELECT gc.id FROM conversations gc WHERE gc.group_id = g.id AND gc.closed_at IS NULL) AS chat_id").
 		Join("LEFT JOIN group_members AS me ON me.group_id = g.id AND me.user_id = ?", viewer)
 }
 
@@ -163,7 +166,8 @@ func (m GroupMember) Standing() domain.Membership {
 }
 
 // SetMembership makes userID's row say status (with role for a member),
-// inserting or updating it, and moves the members counter by the change.
+// inserting or updating it, moves the members counter by the change and
+// keeps the group's chat in step.
 // Only the group's lock holder calls it.
 func SetMembership(ctx context.Context, tx bun.IDB, groupID, userID uuid.UUID, status, role string, invitedBy uuid.UUID) error {
 	if role == "" {
@@ -190,11 +194,15 @@ func SetMembership(ctx context.Context, tx bun.IDB, groupID, userID uuid.UUID, s
 	if err != nil {
 		return fmt.Errorf("persistence: set group membership: %w", err)
 	}
-	return moveMembers(ctx, tx, groupID, was.String == domain.StatusMember, status == domain.StatusMember)
+	if err := moveMembers(ctx, tx, groupID, was.String == domain.StatusMember, status == domain.StatusMember); err != nil {
+		return err
+	}
+	return SyncGroupChatMember(ctx, tx, groupID, userID)
 }
 
 // DeleteMembership removes userID's row in the group (membership, request
-// or invitation) and answers what it was (StatusNone when there was none).
+// or invitation), takes them out of the group's chat, and answers what it
+// was (StatusNone when there was none).
 func DeleteMembership(ctx context.Context, tx bun.IDB, groupID, userID uuid.UUID) (string, error) {
 	var was string
 	err := tx.QueryRowContext(ctx, "DELETE FROM group_members WHERE group_id = ? AND user_id = ? RETURNING status",
@@ -205,7 +213,10 @@ func DeleteMembership(ctx context.Context, tx bun.IDB, groupID, userID uuid.UUID
 	if err != nil {
 		return "", fmt.Errorf("persistence: delete group membership: %w", err)
 	}
-	return was, moveMembers(ctx, tx, groupID, was == domain.StatusMember, false)
+	if err := moveMembers(ctx, tx, groupID, was == domain.StatusMember, false); err != nil {
+		return "", err
+	}
+	return was, SyncGroupChatMember(ctx, tx, groupID, userID)
 }
 
 func moveMembers(ctx context.Context, tx bun.IDB, groupID uuid.UUID, was, is bool) error {
@@ -225,13 +236,14 @@ func moveMembers(ctx context.Context, tx bun.IDB, groupID uuid.UUID, was, is boo
 	return nil
 }
 
-// SetMemberRole gives a member a role.
+// SetMemberRole gives a member a role (the group's owner and admins are
+// its chat's admins).
 func SetMemberRole(ctx context.Context, tx bun.IDB, groupID, userID uuid.UUID, role string) error {
 	if _, err := tx.ExecContext(ctx, "UPDATE group_members SET role = ? WHERE group_id = ? AND user_id = ? AND status = 'member'",
 		role, groupID, userID); err != nil {
 		return fmt.Errorf("persistence: set group role: %w", err)
 	}
-	return nil
+	return SyncGroupChatMember(ctx, tx, groupID, userID)
 }
 
 // SetFollowClosely sets whether a member is told of every new post.
@@ -304,6 +316,13 @@ func DeleteGroup(ctx context.Context, tx bun.IDB, g *Group) ([]string, error) {
 		Where("post_id IN (SELECT id FROM posts WHERE group_id = ?)", g.ID).Scan(ctx, &keys); err != nil {
 		return nil, fmt.Errorf("persistence: group image keys: %w", err)
 	}
+	// The chat goes with the group (ON DELETE CASCADE): its images' files too.
+	var chatKeys []string
+	if err := tx.NewRaw(`SELECT mi.storage_key FROM message_images mi JOIN conversations c ON c.id = mi.conversation_id
+		WHERE c.group_id = ?`, g.ID).Scan(ctx, &chatKeys); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("persistence: group chat image keys: %w", err)
+	}
+	keys = append(keys, chatKeys...)
 	for _, k := range []string{g.AvatarKey, g.CoverKey} {
 		if k != "" {
 			keys = append(keys, k)

@@ -28,6 +28,10 @@ type Conversation struct {
 	UserLow   uuid.UUID `bun:"user_low,type:uuid,nullzero"`
 	UserHigh  uuid.UUID `bun:"user_high,type:uuid,nullzero"`
 	CreatedBy uuid.UUID `bun:"created_by,type:uuid,nullzero"`
+	// GroupID is set on a group's chat, whose members follow the group's;
+	// ClosedAt once the group's admins switched it off.
+	GroupID   uuid.UUID `bun:"group_id,type:uuid,nullzero"`
+	ClosedAt  time.Time `bun:"closed_at,nullzero"`
 	LastSeq   int64     `bun:"last_seq,notnull"`
 	CreatedAt time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 	UpdatedAt time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
@@ -68,6 +72,38 @@ type Message struct {
 	CreatedAt  time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 }
 
+// MessageImage is one of a message's up to MaxMessageImages images, at
+// Position 0-3.
+type MessageImage struct {
+	bun.BaseModel `bun:"table:message_images,alias:mi"`
+
+	ConversationID uuid.UUID `bun:"conversation_id,pk,type:uuid"`
+	Seq            int64     `bun:"seq,pk"`
+	Position       int16     `bun:"position,pk"`
+	StorageKey     string    `bun:"storage_key,notnull"`
+	URL            string    `bun:"url,notnull"`
+	Type           string    `bun:"type,nullzero,notnull,default:'image'"`
+	ContentType    string    `bun:"content_type,notnull"`
+	Width          int       `bun:"width,notnull"`
+	Height         int       `bun:"height,notnull"`
+	SizeBytes      int64     `bun:"size_bytes,notnull"`
+	// Alt is the image's description for those who cannot see it.
+	Alt       string        `bun:"alt,notnull"`
+	Variants  ImageVariants `bun:"variants,notnull"`
+	CreatedAt time.Time     `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+}
+
+// ShownImage is a message image as a reader gets it (read as JSON from the
+// message's row).
+type ShownImage struct {
+	URL      string         `json:"url"`
+	Type     string         `json:"type"`
+	Width    int            `json:"width"`
+	Height   int            `json:"height"`
+	Alt      string         `json:"alt"`
+	Variants []ImageVariant `json:"variants"`
+}
+
 // Hidden reports whether the message's text is gone for its readers:
 // unsent by its sender or removed by a moderator.
 func (m *Message) Hidden() bool { return !m.UnsentAt.IsZero() || !m.RemovedAt.IsZero() }
@@ -105,6 +141,9 @@ type ConversationState struct {
 	OtherCourse     string    `bun:"other_course"`
 	OtherBatch      string    `bun:"other_batch"`
 	OtherDepartment string    `bun:"other_department"`
+	// GroupHandle is the handle of the group whose chat this is ('' for
+	// other conversations).
+	GroupHandle string `bun:"group_handle"`
 }
 
 // Left reports whether the person left (or was removed from) the
@@ -131,7 +170,8 @@ const stateColumns = `c.*, m.role, m.joined_seq, m.read_seq, m.left_seq, m.left_
 	coalesce(o.id IS NOT NULL AND EXISTS (SELECT FROM friendships f WHERE f.user_low = c.user_low AND f.user_high = c.user_high), false) AS friends,
 	coalesce(o.id IS NOT NULL AND EXISTS (SELECT FROM messages y WHERE y.conversation_id = c.id AND y.sender_id = o.id), false) AS other_sent,
 	coalesce((SELECT s.allow_from FROM message_settings s WHERE s.user_id = o.id), 'friends') AS other_allow_from,
-	coalesce(o.course, '') AS other_course, coalesce(o.batch, '') AS other_batch, coalesce(o.department, '') AS other_department`
+	coalesce(o.course, '') AS other_course, coalesce(o.batch, '') AS other_batch, coalesce(o.department, '') AS other_department,
+	coalesce((SELECT g.handle FROM groups g WHERE g.id = c.group_id), '') AS group_handle`
 
 // blockedPairSQL: a block stands between a direct conversation's two people.
 const blockedPairSQL = `EXISTS (SELECT FROM user_blocks bl WHERE (bl.blocker_id = c.user_low AND bl.blocked_id = c.user_high)
@@ -276,6 +316,8 @@ type MessageRow struct {
 	ReplyBody       string     `bun:"reply_body"`
 	ReplyHidden     bool       `bun:"reply_hidden"`
 	Reactions       []Reaction `bun:"reactions,type:jsonb"`
+	// Images are the message's images in order (none once unsent).
+	Images []ShownImage `bun:"images,type:jsonb"`
 }
 
 // messageColumns select a MessageRow of msg for the reader ?0.
@@ -285,7 +327,13 @@ const messageColumns = `msg.*, ` + userBriefColumns + `,
 	(SELECT coalesce(jsonb_agg(jsonb_build_object('emoji', e.emoji, 'count', e.n, 'mine', e.mine) ORDER BY e.first, e.emoji), '[]')
 		FROM (SELECT rx.emoji, count(*) AS n, bool_or(rx.user_id = ?0) AS mine, min(rx.created_at) AS first
 			FROM message_reactions rx WHERE rx.conversation_id = msg.conversation_id AND rx.seq = msg.seq
-			GROUP BY rx.emoji) e) AS reactions`
+			GROUP BY rx.emoji) e) AS reactions,
+	(SELECT coalesce(jsonb_agg(jsonb_build_object('url', mi.url, 'type', mi.type, 'width', mi.width, 'height', mi.height,
+			'alt', mi.alt, 'variants', mi.variants) ORDER BY mi.position), '[]')
+		FROM message_images mi WHERE mi.conversation_id = msg.conversation_id AND mi.seq = msg.seq) AS images`
+
+// messageImageCountSQL counts the images of the message msg.
+const messageImageCountSQL = `(SELECT count(*) FROM message_images mi WHERE mi.conversation_id = msg.conversation_id AND mi.seq = msg.seq)`
 
 const messageFrom = `FROM messages msg LEFT JOIN users u ON u.id = msg.sender_id
 	LEFT JOIN messages r ON r.conversation_id = msg.conversation_id AND r.seq = msg.reply_to_seq
@@ -384,6 +432,16 @@ func MessageByID(ctx context.Context, db bun.IDB, id uuid.UUID) (*Message, error
 	return m, nil
 }
 
+// MessageImageKeys are the storage keys of the images of conv's message seq.
+func MessageImageKeys(ctx context.Context, db bun.IDB, conv uuid.UUID, seq int64) ([]string, error) {
+	var keys []string
+	if err := db.NewRaw(`SELECT storage_key FROM message_images WHERE conversation_id = ? AND seq = ?`, conv, seq).
+		Scan(ctx, &keys); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("persistence: message images: %w", err)
+	}
+	return keys, nil
+}
+
 // ErrMessageLocked refuses an edit or reaction of a message that is unsent
 // or removed, or an edit by someone who did not send it.
 var (
@@ -398,16 +456,23 @@ func EditMessage(ctx context.Context, db bun.IDB, conv uuid.UUID, seq int64, sen
 	return changeOwnMessage(ctx, db, conv, seq, sender, `body = ?, edited_at = now()`, body)
 }
 
-// UnsendMessage takes the text of sender's message away for everyone; the
-// row stays as the stub ("Message unsent") and its reactions go.
-func UnsendMessage(ctx context.Context, db bun.IDB, conv uuid.UUID, seq int64, sender uuid.UUID) error {
-	if err := changeOwnMessage(ctx, db, conv, seq, sender, `body = '', unsent_at = now()`); err != nil {
-		return err
+// UnsendMessage takes the text and images of sender's message away for
+// everyone; the row stays as the stub ("Message unsent") and its reactions
+// go. It answers the storage keys of the images' files, which the caller
+// removes once tx commits (a rolled-back unsend keeps its files).
+func UnsendMessage(ctx context.Context, tx bun.IDB, conv uuid.UUID, seq int64, sender uuid.UUID) ([]string, error) {
+	if err := changeOwnMessage(ctx, tx, conv, seq, sender, `body = '', unsent_at = now()`); err != nil {
+		return nil, err
 	}
-	if _, err := db.ExecContext(ctx, `DELETE FROM message_reactions WHERE conversation_id = ? AND seq = ?`, conv, seq); err != nil {
-		return fmt.Errorf("persistence: unsend: reactions: %w", err)
+	if _, err := tx.ExecContext(ctx, `DELETE FROM message_reactions WHERE conversation_id = ? AND seq = ?`, conv, seq); err != nil {
+		return nil, fmt.Errorf("persistence: unsend: reactions: %w", err)
 	}
-	return nil
+	var keys []string
+	if err := tx.NewRaw(`DELETE FROM message_images WHERE conversation_id = ? AND seq = ? RETURNING storage_key`, conv, seq).
+		Scan(ctx, &keys); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("persistence: unsend: images: %w", err)
+	}
+	return keys, nil
 }
 
 func changeOwnMessage(ctx context.Context, db bun.IDB, conv uuid.UUID, seq int64, sender uuid.UUID, set string, args ...any) error {
@@ -683,6 +748,9 @@ type MessageSend struct {
 	ClientID   string
 	Body       string
 	ReplyToSeq int64
+	// Images are stored with the message (their ConversationID, Seq and
+	// Position are set then); a retried send stores none.
+	Images []MessageImage
 }
 
 // MessageBatch is a conversation grain's sends to commit together.
@@ -825,6 +893,7 @@ func applyMessageBatch(ctx context.Context, tx bun.Tx, c *Conversation, b Messag
 		stored[key{m.SenderID, m.ClientID}] = m
 	}
 	var fresh []*Message
+	var freshImages [][]MessageImage
 	for i, s := range b.Sends {
 		k := key{s.SenderID, s.ClientID}
 		if m := stored[k]; m != nil {
@@ -839,6 +908,7 @@ func applyMessageBatch(ctx context.Context, tx bun.Tx, c *Conversation, b Messag
 		stored[k] = m // a second send of it in this batch joins this one
 		r.Messages[i], r.New[i] = m, true
 		fresh = append(fresh, m)
+		freshImages = append(freshImages, s.Images)
 	}
 	if len(fresh) == 0 {
 		return r, nil
@@ -857,6 +927,19 @@ func applyMessageBatch(ctx context.Context, tx bun.Tx, c *Conversation, b Messag
 	}
 	if _, err := tx.NewInsert().Model(&fresh).Returning("created_at").Exec(ctx); err != nil {
 		return r, fmt.Errorf("insert: %w", err)
+	}
+	var images []*MessageImage
+	for k, m := range fresh {
+		for p := range freshImages[k] {
+			im := freshImages[k][p]
+			im.ConversationID, im.Seq, im.Position = c.ID, m.Seq, int16(p)
+			images = append(images, &im)
+		}
+	}
+	if len(images) > 0 {
+		if _, err := tx.NewInsert().Model(&images).Exec(ctx); err != nil {
+			return r, fmt.Errorf("insert images: %w", err)
+		}
 	}
 	c.LastSeq = last
 	return r, nil

@@ -78,7 +78,7 @@ func TestUnreadExactUnderRacingReads(t *testing.T) {
 	for range 20 {
 		sendAll(t, db, conv, a.ID, b.ID, c.ID)
 	}
-	if err := persistence.UnsendMessage(ctx, db, conv, 4, a.ID); err != nil {
+	if _, err := persistence.UnsendMessage(ctx, db, conv, 4, a.ID); err != nil {
 		t.Fatal(err)
 	}
 

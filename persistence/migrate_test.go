@@ -22,7 +22,7 @@ func TestMain(m *testing.M) { testdb.Main(m) }
 // tables are every table the schema must have.
 var tables = []string{
 	"account_capabilities", "account_suspensions",
-	"app_secrets", "comments", "conversation_members", "conversations", "experience", "friend_requests", "friendships", "group_members", "groups", "mail_outbox", "message_reactions",
+	"app_secrets", "comments", "conversation_members", "conversations", "experience", "friend_requests", "friendships", "group_members", "groups", "mail_outbox", "message_images", "message_reactions",
 	"message_settings", "messages", "moderation_audit",
 	"node_status", "notifications", "otp_codes", "post_images", "post_likes", "posts", "profile_likes", "profiles", "push_outbox",
 	"push_subscriptions",
@@ -60,7 +60,7 @@ func TestMigrateDownAndUpAgain(t *testing.T) {
 		t.Fatalf("after Rollback: tables %v remain", got)
 	}
 	var fns int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM pg_proc WHERE proname IN ('search_outbox_notify', 'mail_outbox_notify', 'push_outbox_enqueue')").Scan(&fns); err != nil || fns != 0 {
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM pg_proc WHERE proname IN ('search_outbox_notify', 'mail_outbox_notify', 'push_outbox_enqueue', 'push_outbox_enqueue_messages')").Scan(&fns); err != nil || fns != 0 {
 		t.Fatalf("after Rollback: %d trigger functions remain (%v)", fns, err)
 	}
 	if err := persistence.Migrate(ctx, db); err != nil {

@@ -2,6 +2,8 @@ package persistence
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -79,8 +81,12 @@ func DeletePushSubscriptionByID(ctx context.Context, db bun.IDB, id uuid.UUID) e
 // QueuedPush is one claimed push: the notification to send and the
 // subscription to send it to.
 type QueuedPush struct {
-	ID             uuid.UUID `bun:"id"`
-	NotificationID uuid.UUID `bun:"notification_id"`
+	ID uuid.UUID `bun:"id"`
+	// NotificationID is the notification to push, or ConversationID the
+	// conversation with news up to WantedSeq (exactly one is set).
+	NotificationID uuid.UUID `bun:"notification_id,nullzero"`
+	ConversationID uuid.UUID `bun:"conversation_id,nullzero"`
+	WantedSeq      int64     `bun:"wanted_seq"`
 	Attempts       int       `bun:"attempts"`
 	SubscriptionID uuid.UUID `bun:"subscription_id"`
 	UserID         uuid.UUID `bun:"user_id"`
@@ -96,7 +102,7 @@ type QueuedPush struct {
 // the same transaction, so no two senders ever send one row.
 func ClaimPush(ctx context.Context, tx bun.Tx) (*QueuedPush, error) {
 	var out []QueuedPush
-	err := tx.NewRaw(`SELECT o.id, o.notification_id, o.attempts, s.id AS subscription_id, s.user_id,
+	err := tx.NewRaw(`SELECT o.id, o.notification_id, o.conversation_id, coalesce(o.wanted_seq, 0) AS wanted_seq, o.attempts, s.id AS subscription_id, s.user_id,
 			s.endpoint, s.p256dh, s.auth
 		FROM push_outbox o JOIN push_subscriptions s ON s.id = o.subscription_id
 		WHERE o.next_attempt_at <= now() AND o.expires_at > now()
@@ -175,4 +181,83 @@ func NotificationByID(ctx context.Context, db bun.IDB, id uuid.UUID) (*Notificat
 		return nil, fmt.Errorf("persistence: notification: %w", err)
 	}
 	return n, nil
+}
+
+// LeaseMessagePush marks a claimed message push as going out, covering the
+// messages up to seq, and keeps other senders off it for lease: a message
+// push is sent after its claim commits (its row is not locked while the
+// push service answers, so new messages never wait on one). A sender that
+// dies meanwhile leaves the row to be taken again when the lease ends.
+func LeaseMessagePush(ctx context.Context, db bun.IDB, id uuid.UUID, seq int64, lease time.Duration) error {
+	_, err := db.NewRaw(`UPDATE push_outbox SET sending_seq = ?,
+		next_attempt_at = now() + ? * interval '1 microsecond' WHERE id = ?`, seq, lease.Microseconds(), id).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("persistence: lease message push: %w", err)
+	}
+	return nil
+}
+
+// MessagePushDone ends a message push that covered the messages up to seq:
+// the row goes, unless a newer message moved it meanwhile; then it is due
+// again at once (the next push replaces this one on the device).
+func MessagePushDone(ctx context.Context, db bun.IDB, id uuid.UUID, seq int64) error {
+	res, err := db.NewRaw("DELETE FROM push_outbox WHERE id = ? AND wanted_seq <= ?", id, seq).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("persistence: delete message push: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n > 0 {
+		return nil
+	}
+	if _, err := db.NewRaw(`UPDATE push_outbox SET attempts = 0, sending_seq = NULL, next_attempt_at = now()
+		WHERE id = ?`, id).Exec(ctx); err != nil {
+		return fmt.Errorf("persistence: requeue message push: %w", err)
+	}
+	return nil
+}
+
+// MessagePushFacts are what a message push shows a member: the
+// conversation's kind and title, the member's unread count and, of the
+// unread messages from others that are still there, how many people sent
+// them and the newest one's sender and text.
+type MessagePushFacts struct {
+	Kind  string `bun:"kind"`
+	Title string `bun:"title"`
+	// Skip is true when nothing is to be pushed: the member left, muted
+	// the conversation, a block stands in a direct one, or nothing is unread.
+	Skip       bool   `bun:"skip"`
+	Unread     int    `bun:"unread"`
+	Senders    int    `bun:"senders"`
+	SenderName string `bun:"sender_name"`
+	Body       string `bun:"body"`
+	Images     int    `bun:"images"`
+}
+
+// MessagePushFactsOf reads what a push of conv to user shows;
+// domain.ErrNotFound when user was never a member.
+func MessagePushFactsOf(ctx context.Context, db bun.IDB, conv, user uuid.UUID) (*MessagePushFacts, error) {
+	st, err := ConversationStateOf(ctx, db, conv, user)
+	if err != nil {
+		return nil, err
+	}
+	f := &MessagePushFacts{Kind: st.Kind, Title: st.Title, Unread: st.Unread}
+	if st.Left() || st.Muted || st.Blocked || st.Unread == 0 {
+		f.Skip = true
+		return f, nil
+	}
+	from := max(st.ReadSeq, st.JoinedSeq)
+	err = db.NewRaw(`SELECT coalesce(u.name, '') AS sender_name, msg.body, `+messageImageCountSQL+` AS images,
+			(SELECT count(DISTINCT x.sender_id) FROM messages x WHERE x.conversation_id = ?0 AND x.seq > ?2
+				AND x.seq <= ?3 AND x.sender_id IS DISTINCT FROM ?1 AND x.unsent_at IS NULL AND x.removed_at IS NULL) AS senders
+		FROM messages msg LEFT JOIN users u ON u.id = msg.sender_id
+		WHERE msg.conversation_id = ?0 AND msg.seq > ?2 AND msg.seq <= ?3 AND msg.sender_id IS DISTINCT FROM ?1
+			AND msg.unsent_at IS NULL AND msg.removed_at IS NULL
+		ORDER BY msg.seq DESC LIMIT 1`, conv, user, from, st.LastSeq).Scan(ctx, f)
+	if errors.Is(err, sql.ErrNoRows) {
+		f.Skip = true
+		return f, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("persistence: message push facts: %w", err)
+	}
+	return f, nil
 }

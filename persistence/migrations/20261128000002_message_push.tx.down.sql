@@ -1,0 +1,11 @@
+DROP TRIGGER push_outbox_enqueue_messages ON messages;
+DROP FUNCTION push_outbox_enqueue_messages();
+DELETE FROM push_outbox WHERE conversation_id IS NOT NULL;
+DROP INDEX push_outbox_conversation_id_idx;
+DROP INDEX push_outbox_conversation_key;
+ALTER TABLE push_outbox DROP CONSTRAINT push_outbox_wanted_seq_check;
+ALTER TABLE push_outbox DROP CONSTRAINT push_outbox_subject_check;
+ALTER TABLE push_outbox DROP COLUMN sending_seq;
+ALTER TABLE push_outbox DROP COLUMN wanted_seq;
+ALTER TABLE push_outbox DROP COLUMN conversation_id;
+ALTER TABLE push_outbox ALTER COLUMN notification_id SET NOT NULL;
