@@ -110,9 +110,10 @@ type (
 	}
 	revokeChecked struct{ valid bool }
 	// watchChecked answers a watch frame's check: of the posts asked, the
-	// ones the user may watch (nil if the check failed: none).
+	// ones the user may watch; failed when the check could not be made.
 	watchChecked struct {
 		asked, allowed []uuid.UUID
+		failed         bool
 	}
 	resumed      struct{ frames [][]byte }
 	typingDone   struct{}
@@ -280,16 +281,29 @@ func (s *session) watch(ids []uuid.UUID) {
 	s.checking = true
 	root, self, log, user := s.root, s.self, s.sockets.log, s.client.UserID
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-		defer cancel()
-		allowed, err := check(ctx, ids)
-		if err != nil {
-			// Refused rather than let through: the client watches them
-			// again on its next watch or reconnect.
-			log.Warn().Err(err).Str("user_id", user.String()).Int("posts", len(ids)).Msg("websocket watch check failed")
-			allowed = nil
+		var allowed []uuid.UUID
+		var err error
+		// A check that fails (the database busy or out of reach for a
+		// moment, a node that just resumed) is tried again a few times;
+		// then the socket is closed (watchChecked), so its client
+		// reconnects, re-reads and watches again: a socket left open
+		// without its watches would show stale counts until the reader
+		// moved on.
+		for attempt := range watchCheckTries {
+			if attempt > 0 {
+				time.Sleep(watchCheckRetry << (attempt - 1))
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+			allowed, err = check(ctx, ids)
+			cancel()
+			if err == nil {
+				break
+			}
 		}
-		root.Send(self, &watchChecked{asked: ids, allowed: allowed})
+		if err != nil {
+			log.Warn().Err(err).Str("user_id", user.String()).Int("posts", len(ids)).Msg("websocket watch check failed; closing the socket")
+		}
+		root.Send(self, &watchChecked{asked: ids, allowed: allowed, failed: err != nil})
 	}()
 }
 
@@ -298,6 +312,11 @@ func (s *session) watch(ids []uuid.UUID) {
 // are handled.
 func (s *session) watchChecked(m *watchChecked) {
 	s.checking = false
+	if m.failed {
+		s.held = nil
+		s.close(CloseInternal, "Server error")
+		return
+	}
 	ok := make(map[uuid.UUID]bool, len(m.allowed))
 	for _, id := range m.allowed {
 		ok[id] = true
@@ -588,6 +607,13 @@ func (s *session) recheck() {
 
 // callTimeout bounds a token re-check.
 const callTimeout = 10 * time.Second
+
+// watchCheckTries bounds the attempts at one watch frame's check;
+// watchCheckRetry is the wait before the second, doubled before each next.
+const (
+	watchCheckTries = 3
+	watchCheckRetry = 250 * time.Millisecond
+)
 
 // read is the socket's reader goroutine: it hands every client frame to
 // the actor until the socket is done, then reports readerDone. Every frame

@@ -3,6 +3,7 @@ package realtime
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"net"
 	"net/http"
@@ -303,6 +304,65 @@ func TestWatchFrames(t *testing.T) {
 				if _, got, err := conn.ReadMessage(); err != nil || !bytes.Contains(got, []byte(`"test:response"`)) {
 					t.Fatalf("probe answer %q %v", got, err)
 				}
+			}
+		})
+	}
+}
+
+// TestWatchCheckFailures: a watch whose check fails is tried again, and
+// watched when a later try answers; one whose every try fails closes the
+// socket with 1011, so its client reconnects and watches again (a socket
+// left open without its watches would show stale counts for good).
+func TestWatchCheckFailures(t *testing.T) {
+	tests := []struct {
+		name     string
+		failures int32 // checks that fail before one answers
+		closed   bool
+	}{
+		{"a check that fails once is tried again", 1, false},
+		{"a check that always fails closes the socket", 1 << 30, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := newTestNode(t, Options{}, HubOptions{})
+			var calls atomic.Int32
+			check := func(_ context.Context, ids []uuid.UUID) ([]uuid.UUID, error) {
+				if calls.Add(1) <= tt.failures {
+					return nil, errors.New("database out of reach")
+				}
+				return ids, nil
+			}
+			n.watchable.Store(&check)
+			conn, _ := n.dial(uuid.New())
+			post := uuid.New()
+			for _, f := range []string{`{"event":"watch","data":{"postIds":["` + post.String() + `"]}}`, `{"event":"test"}`} {
+				if err := conn.WriteMessage(websocket.TextMessage, []byte(f)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+			_, got, err := conn.ReadMessage()
+			if tt.closed {
+				var ce *websocket.CloseError
+				if !errors.As(err, &ce) || ce.Code != CloseInternal {
+					t.Fatalf("after checks that all failed: %q %v, want a close with %d", got, err, CloseInternal)
+				}
+				return
+			}
+			if err != nil || !bytes.Contains(got, []byte(`"test:response"`)) {
+				t.Fatalf("answer %q %v, want the test answer after the watch", got, err)
+			}
+			if calls.Load() != 2 {
+				t.Fatalf("%d checks, want 2 (one failed, one answered)", calls.Load())
+			}
+			// The watch took effect: a frame for the post's watchers reaches
+			// the socket.
+			frame := []byte(`{"event":"post:deleted","data":{"postId":"` + post.String() + `"}}`)
+			r := n.hub.ref()
+			r.root.Send(r.pid, &actors.DeliverToWatchers{PostId: post.String(), Frames: [][]byte{frame}})
+			_, got, err = conn.ReadMessage()
+			if err != nil || !bytes.Equal(got, frame) {
+				t.Fatalf("after the watch: %q %v, want the watchers' frame", got, err)
 			}
 		})
 	}
