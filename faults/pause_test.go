@@ -2,6 +2,7 @@ package faults
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -579,6 +580,38 @@ func (w *watcher) connect() (*websocket.Conn, error) {
 	w.mu.Lock()
 	w.opened = append(w.opened, time.Now())
 	w.mu.Unlock()
+	// As the web client does after a reconnect: re-read the posts over
+	// REST (short timeout), so a change made while the socket was away is
+	// not missed.
+	hc := &http.Client{Timeout: 3 * time.Second}
+	for _, id := range w.posts {
+		req, _ := http.NewRequest("GET", "http://"+w.addr+"/api/posts/"+id, nil)
+		req.Header.Set("Authorization", "Bearer "+w.token)
+		resp, err := hc.Do(req)
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		var env struct {
+			Data struct {
+				Post struct {
+					LikesCount    int   `json:"likesCount"`
+					CountsVersion int64 `json:"countsVersion"`
+				} `json:"post"`
+			} `json:"data"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&env)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 {
+			c.Close()
+			return nil, fmt.Errorf("re-read post %s: %d %v", id, resp.StatusCode, err)
+		}
+		w.mu.Lock()
+		if v, ok := w.vers[id]; !ok || env.Data.Post.CountsVersion >= v {
+			w.likes[id], w.vers[id] = env.Data.Post.LikesCount, env.Data.Post.CountsVersion
+		}
+		w.mu.Unlock()
+	}
 	return c, nil
 }
 
