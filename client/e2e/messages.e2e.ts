@@ -13,8 +13,7 @@
 // mobile, light and dark) on the list, a thread, the new-message dialog, the
 // group details and Settings → Messages; screenshots of each.
 //
-// Steps need the server's messages API (issue 29); without it they are
-// skipped with a note, or fail with E2E_REQUIRE_ALL=1.
+// Steps need the server's messages API (issue 29); without it they fail.
 
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -25,7 +24,6 @@ import { createStudent, loginUI, type Session } from './support/users';
 
 const baseURL = inject('baseURL');
 const dataDir = inject('dataDir');
-const requireAll = process.env.E2E_REQUIRE_ALL === '1';
 
 const n = (Date.now() % 900_000) + 100_000;
 const person = (first: string, last: string, i: number) => ({
@@ -171,12 +169,9 @@ describe('messages (issue 29)', () => {
   let groupId = '';
   const findings: AxeFinding[] = [];
 
-  function needServer(ctx: { skip: (note?: string) => void }, also = true): void {
+  function needServer(also = true): void {
     if (ready && also) return;
-    const note = ready ? 'an earlier step did not make what this one needs' : 'the server has no messages API yet (issue 29)';
-    if (requireAll) throw new Error(note);
-    console.warn(`e2e: skipped: ${note}`);
-    ctx.skip(note);
+    throw new Error(ready ? 'an earlier step did not make what this one needs' : 'the server has no messages API (issue 29)');
   }
 
   beforeAll(async () => {
@@ -199,8 +194,8 @@ describe('messages (issue 29)', () => {
     await browser?.close();
   });
 
-  it('the empty list says messages are not end-to-end encrypted', async (ctx) => {
-    needServer(ctx);
+  it('the empty list says messages are not end-to-end encrypted', async () => {
+    needServer();
     await c.page.goto('/messages');
     await c.page.getByRole('heading', { name: 'Messages', level: 1 }).waitFor();
     await c.page.getByText('No messages yet').waitFor();
@@ -212,8 +207,8 @@ describe('messages (issue 29)', () => {
     findings.push(...(await axeAllVariants(c.page, 'messages-empty')));
   });
 
-  it('direct: from the profile, live both ways, typing, seen, the unread badge and the tab title', async (ctx) => {
-    needServer(ctx);
+  it('direct: from the profile, live both ways, typing, seen, the unread badge and the tab title', async () => {
+    needServer();
     const bId = sessions[bikram.email]!.user.id;
     // A opens B's profile and presses Message.
     await a.page.goto(`/profile/${bId}`);
@@ -277,8 +272,8 @@ describe('messages (issue 29)', () => {
     findings.push(...(await axeAllVariants(a.page, 'messages-direct')));
   });
 
-  it('group: A makes one with B and C; live to all three; a rename reaches the others', async (ctx) => {
-    needServer(ctx);
+  it('group: A makes one with B and C; live to all three; a rename reaches the others', async () => {
+    needServer();
     await a.page.goto('/messages');
     await a.page.getByRole('button', { name: 'New message' }).first().click();
     const dialog = a.page.getByRole('dialog', { name: 'New message' });
@@ -318,8 +313,8 @@ describe('messages (issue 29)', () => {
     await shootAll(b.page, 'messages-group');
   });
 
-  it('reconnect: B offline while A sends three; back online, the open thread fills the gap in order, once each', async (ctx) => {
-    needServer(ctx, directId !== '');
+  it('reconnect: B offline while A sends three; back online, the open thread fills the gap in order, once each', async () => {
+    needServer(directId !== '');
     await b.page.goto(`/messages/${directId}`);
     await bubble(b.page, `Hi Asha ${n}`).waitFor();
     await a.page.goto(`/messages/${directId}`);
@@ -342,8 +337,8 @@ describe('messages (issue 29)', () => {
     expect(b.requests.slice(askedFrom).some((r) => r.startsWith(`/api/conversations/${directId}/messages?`) && r.includes(`afterSeq=${before.at(-1)}`))).toBe(true);
   });
 
-  it('unsend (with a confirmation) reaches the other side live; B reports a message', async (ctx) => {
-    needServer(ctx, directId !== '');
+  it('unsend (with a confirmation) reaches the other side live; B reports a message', async () => {
+    needServer(directId !== '');
     await send(a.page, `Wrong chat, sorry ${n}`);
     await bubble(b.page, `Wrong chat, sorry ${n}`).waitFor();
     const mine = thread(a.page).locator('[data-seq]', { hasText: `Wrong chat, sorry ${n}` });
@@ -366,8 +361,8 @@ describe('messages (issue 29)', () => {
     await report.waitFor({ state: 'detached' });
   });
 
-  it("B may not message C until C takes messages from everyone: the server's 403 as it comes", async (ctx) => {
-    needServer(ctx);
+  it("B may not message C until C takes messages from everyone: the server's 403 as it comes", async () => {
+    needServer();
     const cId = sessions[chitra.email]!.user.id;
     await b.page.goto(`/profile/${cId}`);
     await b.page.getByRole('button', { name: `Message ${chitra.name}` }).click();
@@ -390,8 +385,8 @@ describe('messages (issue 29)', () => {
     await messagesEntry(c.page).getByText(/\d/).waitFor();
   });
 
-  it('keyboard only: C goes to Messages from the top bar, opens B\'s conversation and answers', async (ctx) => {
-    needServer(ctx);
+  it('keyboard only: C goes to Messages from the top bar, opens B\'s conversation and answers', async () => {
+    needServer();
     await c.page.goto('/');
     await c.page.getByRole('button', { name: /What's on your mind/ }).waitFor();
     await tabTo(c.page, /^Messages/);
@@ -410,8 +405,8 @@ describe('messages (issue 29)', () => {
     expect(await bubble(b.page, `Hello Bikram, Chitra here ${n}`).textContent()).toBe(`Hello Bikram, Chitra here ${n}\n(two lines)`);
   });
 
-  it('a block makes the direct conversation read-only for both, with its reason', async (ctx) => {
-    needServer(ctx, directId !== '');
+  it('a block makes the direct conversation read-only for both, with its reason', async () => {
+    needServer(directId !== '');
     await b.page.goto(`/messages/${directId}`);
     await bubble(b.page, `While you were away 3 ${n}`).waitFor();
     expect((await api(baseURL, 'POST', `/safety/blocks/${sessions[bikram.email]!.user.id}`, undefined, sessions[asha.email]!.token)).status).toBeLessThan(300);
@@ -421,8 +416,8 @@ describe('messages (issue 29)', () => {
     findings.push(...(await axeAllVariants(b.page, 'messages-readonly')));
   });
 
-  it('axe: no serious or critical violations on the messages screens; no console errors', async (ctx) => {
-    needServer(ctx);
+  it('axe: no serious or critical violations on the messages screens; no console errors', async () => {
+    needServer();
     expect(findings, describeFindings(findings)).toEqual([]);
     for (const p of [a, b, c]) expect(p.problems.errors).toEqual([]);
   });
