@@ -266,12 +266,12 @@ export const MessageComposer = forwardRef<ComposerHandle, ComposerProps>(functio
                 <button
                   type="button"
                   className={`composer__alt${im.alt.trim() ? ' has-alt' : ''}`}
-                  aria-label={im.alt.trim() ? `Edit the description of image ${i + 1}` : `Describe image ${i + 1}`}
                   aria-expanded={describing === i}
                   aria-controls={describing === i ? `${attachId}-alt-${i}` : undefined}
                   onClick={() => setDescribing(describing === i ? null : i)}
                 >
-                  ALT
+                  {/* The name keeps the visible "ALT" (speech users say what they see). */}
+                  ALT<span className="visually-hidden"> text for image {i + 1}{im.alt.trim() ? ', added' : ''}</span>
                 </button>
               </li>
             ))}

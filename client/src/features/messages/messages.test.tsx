@@ -789,9 +789,9 @@ describe('images', () => {
     files(screen.getByTestId('message-images-input'), [new File(['x'], 'notes.pdf', { type: 'application/pdf' })]);
     expect(screen.getByRole('alert').textContent).toBe('Please select only image files. Videos are not supported.');
     expect(attached()).toHaveLength(3);
-    fireEvent.click(screen.getByRole('button', { name: 'Describe image 2' }));
+    fireEvent.click(screen.getByRole('button', { name: 'ALT text for image 2' }));
     fireEvent.change(screen.getByLabelText('Description of image 2 (alt text)'), { target: { value: '  A robot arm  ' } });
-    expect(screen.getByRole('button', { name: 'Edit the description of image 2' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^ALT text for image 2, added/ })).toBeTruthy();
 
     fireEvent.change(field, { target: { value: 'Our build' } });
     fireEvent.keyDown(field, { key: 'Enter' });
