@@ -65,10 +65,16 @@ const deliverAtom = atom(null, async (get, set, p: PendingMessage) => {
   }
 });
 
-/** Sends a message (text, images or both) at once on screen (pending), then as the server acknowledges it. */
-export const sendMessageAtom = atom(
-  null,
-  async (get, set, a: { conversationId: string; body: string; images?: OutgoingImage[]; replyTo?: Message['replyTo'] }) => {
+/** A message to send: text, images or both, maybe a reply. */
+export interface NewMessage {
+  conversationId: string;
+  body: string;
+  images?: OutgoingImage[];
+  replyTo?: Message['replyTo'];
+}
+
+/** Sends a message at once on screen (pending), then as the server acknowledges it. */
+export const sendMessageAtom = atom(null, async (get, set, a: NewMessage) => {
   const p: PendingMessage = {
     clientId: newClientId(),
     conversationId: a.conversationId,
@@ -82,8 +88,7 @@ export const sendMessageAtom = atom(
   // The message ends the typing: the next keystroke may say so again at once.
   set(typingSentBaseAtom, { ...get(typingSentBaseAtom), [a.conversationId]: 0 });
   await set(deliverAtom, p);
-  },
-);
+});
 
 /**
  * Sends a failed message again with the same clientId (the server joins it to
