@@ -261,7 +261,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Sessions:      sessions,
 		Accounts:      accounts,
 		Profiles:      app.NewProfiles(app.ProfilesDeps{DB: db, Media: store, Notifier: live, Log: log}),
-		Friends:       app.NewFriends(app.FriendsDeps{DB: db, Log: log, Pusher: live, Brakes: brakes}),
+		Friends:       app.NewFriends(app.FriendsDeps{DB: db, Log: log, Pusher: live, Brakes: brakes, Messages: messages}),
 		Notifications: app.NewNotifications(app.NotificationsDeps{DB: db, Log: log}),
 		Posts: app.NewPosts(app.PostsDeps{DB: db, Media: store, Grains: live, Fanout: live, Brakes: brakes, Pusher: live,
 			Gates: gates, Log: log}),

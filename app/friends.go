@@ -49,7 +49,10 @@ type FriendsDeps struct {
 	Pusher Pusher
 	// Brakes limit new accounts' friend requests; nil: no brakes.
 	Brakes *Brakes
-	Log    zerolog.Logger
+	// Messages, when set, tells the two people of a direct conversation
+	// that a friendship made or ended changed whether they can write there.
+	Messages *Messages
+	Log      zerolog.Logger
 }
 
 // Friends is friend requests, friendships and suggestions (docs/product.md §7.4).
@@ -352,6 +355,7 @@ func (a *Friends) Send(ctx context.Context, p Principal, in SendRequestInput) (F
 	if accepted {
 		// The request was theirs: they are its sender, the caller accepted.
 		a.pushPersonal(ctx, to, protocol.EventFriendAccept, sender, notice)
+		a.pairChanged(ctx, p.UserID, to)
 		return FriendRequestResult{FriendRequest: newRequestView(req, receiver, sender), Message: "Friend request accepted"}, nil
 	}
 	a.pushPersonal(ctx, to, protocol.EventFriendRequest, sender, notice)
@@ -403,6 +407,7 @@ func (a *Friends) Accept(ctx context.Context, p Principal, id uuid.UUID) (Friend
 	}
 	if notice != nil {
 		a.pushPersonal(ctx, res.senderID, protocol.EventFriendAccept, res.receiver, notice)
+		a.pairChanged(ctx, res.senderID, p.UserID)
 	}
 	return FriendRequestResult{FriendRequest: res.view, Message: "Friend request accepted"}, nil
 }
@@ -557,6 +562,7 @@ func (a *Friends) Unfriend(ctx context.Context, p Principal, id uuid.UUID) (Unfr
 	} else {
 		a.pushRemoved(ctx, id, me, "", RemovedUnfriended)
 	}
+	a.pairChanged(ctx, p.UserID, id)
 	return UnfriendResult{Message: "Friend removed", UserID: id.String()}, nil
 }
 
@@ -602,5 +608,14 @@ func (a *Friends) pushPersonal(ctx context.Context, to uuid.UUID, event string, 
 	ev := NotificationEvent{NotificationView: NewNotificationView(n), UnreadCount: unread}
 	if err := a.d.Pusher.PushToUser(ctx, to, protocol.EventNotification, ev); err != nil {
 		a.d.Log.Warn().Err(err).Str("user_id", to.String()).Str("event", protocol.EventNotification).Msg("live push failed")
+	}
+}
+
+// pairChanged tells x and y their direct conversation's state after their
+// friendship began or ended (whether one who takes messages from friends
+// only still accepts the other's), both at once after the commit.
+func (a *Friends) pairChanged(ctx context.Context, x, y uuid.UUID) {
+	if a.d.Messages != nil {
+		a.d.Messages.PairChanged(ctx, x, y)
 	}
 }

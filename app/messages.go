@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -106,10 +107,15 @@ type Messages struct{ d MessagesDeps }
 func NewMessages(d MessagesDeps) *Messages { return &Messages{d: d} }
 
 // ConversationMemberView is a member as a conversation lists them: the
-// person's brief and their role.
+// person's brief, their role and their read pointer (what "Seen" is made
+// of after a reload).
 type ConversationMemberView struct {
 	UserRef
 	Role string `json:"role"`
+	// ReadSeq is absent where a block stands between the member and the
+	// reader (no read pointer crosses a block, as no message:read does),
+	// and never past what the reader may read.
+	ReadSeq *int64 `json:"readSeq,omitempty"`
 }
 
 // ReplyView is the message a message replies to.
@@ -171,7 +177,12 @@ func NewMessageView(r *persistence.MessageRow) MessageView {
 	}
 	if r.ReplyToSeq > 0 {
 		rv := &ReplyView{Seq: r.ReplyToSeq, SenderName: r.ReplySenderName}
-		if !r.ReplyHidden {
+		switch {
+		case r.ReplyHidden:
+		case strings.TrimSpace(r.ReplyBody) == "":
+			// Images only: the snippet must not read as unsent ('').
+			rv.Snippet = domain.ImagesOnlyText(r.ReplyImages)
+		default:
 			rv.Snippet = domain.Snippet(r.ReplyBody, replySnippet)
 		}
 		v.ReplyTo = rv
@@ -179,10 +190,12 @@ func NewMessageView(r *persistence.MessageRow) MessageView {
 	return v
 }
 
-// ConversationGroupView names the group a group's chat belongs to.
+// ConversationGroupView names the group a group's chat belongs to, with
+// its picture (the chat's avatar; empty when the group has none).
 type ConversationGroupView struct {
-	ID     string `json:"id"`
-	Handle string `json:"handle"`
+	ID        string `json:"id"`
+	Handle    string `json:"handle"`
+	AvatarURL string `json:"avatarUrl"`
 }
 
 // ConversationView is a conversation as one person sees it.
@@ -352,6 +365,10 @@ func (m *Messages) render(ctx context.Context, v viewer, states []*persistence.C
 	if err != nil {
 		return nil, err
 	}
+	blocked, err := m.blockedWith(ctx, v.id, states...)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]ConversationView, 0, len(states))
 	for _, s := range states {
 		ms := members[s.ID]
@@ -364,7 +381,12 @@ func (m *Messages) render(ctx context.Context, v viewer, states []*persistence.C
 			ReadSeq: max(s.ReadSeq, s.JoinedSeq), UnreadCount: s.Unread, Muted: s.Muted, Role: s.Role,
 			UpdatedAt: s.UpdatedAt, CreatedAt: s.CreatedAt, Members: make([]ConversationMemberView, 0, len(ms))}
 		for i := range ms {
-			cv.Members = append(cv.Members, ConversationMemberView{UserRef: NewUserRef(&ms[i].User), Role: ms[i].Role})
+			mv := ConversationMemberView{UserRef: NewUserRef(&ms[i].User), Role: ms[i].Role}
+			if u := ms[i].User.ID; u == v.id || !crossesBlock(s, blocked, u) {
+				read := min(ms[i].ReadSeq, s.VisibleTo())
+				mv.ReadSeq = &read
+			}
+			cv.Members = append(cv.Members, mv)
 			if s.Kind == domain.ConversationDirect && ms[i].User.ID == s.OtherID {
 				cv.Title = NewUserRef(&ms[i].User).Name
 			}
@@ -380,7 +402,7 @@ func (m *Messages) render(ctx context.Context, v viewer, states []*persistence.C
 			cv.ReadOnly, cv.ReadOnlyReason = true, reason
 		}
 		if s.GroupID != uuid.Nil {
-			cv.Group = &ConversationGroupView{ID: s.GroupID.String(), Handle: s.GroupHandle}
+			cv.Group = &ConversationGroupView{ID: s.GroupID.String(), Handle: s.GroupHandle, AvatarURL: s.GroupAvatarURL}
 		}
 		out = append(out, cv)
 	}
@@ -1105,9 +1127,33 @@ func (m *Messages) Read(ctx context.Context, p Principal, id uuid.UUID, in domai
 	return res, nil
 }
 
+// crossesBlock reports whether a block stands between the person whose
+// state s is and other, so that nothing of one's reading or typing reaches
+// the other there (message:read, typing, a member's readSeq): across a
+// direct conversation's block, nothing; in a group, nothing between the
+// two people a block stands between. blocked is blockedWith's answer for
+// that person.
+func crossesBlock(s *persistence.ConversationState, blocked map[uuid.UUID]bool, other uuid.UUID) bool {
+	if s.Kind == domain.ConversationDirect {
+		return s.Blocked
+	}
+	return blocked[other]
+}
+
+// blockedWith answers, for crossesBlock, everyone a block stands between
+// user and; only groups need it (a direct conversation's state carries its
+// block), so without a group among states it asks nothing.
+func (m *Messages) blockedWith(ctx context.Context, user uuid.UUID, states ...*persistence.ConversationState) (map[uuid.UUID]bool, error) {
+	for _, s := range states {
+		if s.Kind != domain.ConversationDirect {
+			return persistence.BlockedWith(ctx, m.d.DB, user)
+		}
+	}
+	return nil, nil
+}
+
 // othersFor are the current members of s other than user that may get
-// user's live events there: none across a block (a direct conversation's
-// block, or a group member's block with user).
+// user's live events there: none across a block (crossesBlock).
 func (m *Messages) othersFor(ctx context.Context, s *persistence.ConversationState, user uuid.UUID) ([]uuid.UUID, error) {
 	if s.Kind == domain.ConversationDirect && s.Blocked {
 		return nil, nil
@@ -1116,15 +1162,13 @@ func (m *Messages) othersFor(ctx context.Context, s *persistence.ConversationSta
 	if err != nil {
 		return nil, err
 	}
-	var blocked map[uuid.UUID]bool
-	if s.Kind == domain.ConversationGroup {
-		if blocked, err = persistence.BlockedWith(ctx, m.d.DB, user); err != nil {
-			return nil, err
-		}
+	blocked, err := m.blockedWith(ctx, user, s)
+	if err != nil {
+		return nil, err
 	}
 	out := members[:0]
 	for _, u := range members {
-		if u != user && !blocked[u] {
+		if u != user && !crossesBlock(s, blocked, u) {
 			out = append(out, u)
 		}
 	}
@@ -1293,13 +1337,24 @@ func (m *Messages) GroupChatChanged(ctx context.Context, group uuid.UUID, users 
 	m.pushConversation(ctx, c.ID, current)
 }
 
-// BlockChanged tells both people of a direct conversation that a block
-// made or lifted changed whether they can write (conversation:updated,
-// each as they see it). Safety calls it after the block commits.
-func (m *Messages) BlockChanged(ctx context.Context, a, b uuid.UUID) {
+// PairChanged tells both people of a direct conversation, at once, that
+// something between them changed whether they can write there
+// (conversation:updated, each as they see it): a block made or lifted
+// (Safety calls it after the block commits), a friendship made or ended
+// (Friends, after its commit: one who takes messages from friends only may
+// now refuse the other, readOnlyReason not_accepted, or accept them again).
+func (m *Messages) PairChanged(ctx context.Context, a, b uuid.UUID) {
 	c, err := persistence.DirectConversation(ctx, m.d.DB, a, b)
 	if err != nil {
+		if !isNotFound(err) {
+			m.d.Log.Warn().Err(err).Msg("direct conversation change not pushed")
+		}
 		return
 	}
-	m.pushConversation(ctx, c.ID, []uuid.UUID{a, b})
+	to := []uuid.UUID{a, b}
+	if c.LastSeq == 0 {
+		// Nobody wrote yet: only its starter lists it (ConversationsOf).
+		to = []uuid.UUID{c.CreatedBy}
+	}
+	m.pushConversation(ctx, c.ID, to)
 }

@@ -100,9 +100,9 @@ func TestMessagePayload(t *testing.T) {
 		{"group, several people", persistence.MessagePushFacts{Kind: "group", Title: "Club", Unread: 4, Senders: 2, SenderName: "Asha", Body: "hi"},
 			"Club", "4 new messages"},
 		{"one photo", persistence.MessagePushFacts{Kind: "direct", Unread: 1, Senders: 1, SenderName: "Asha", Images: 1},
-			"Asha", "Sent a photo"},
+			"Asha", "Photo"},
 		{"two photos", persistence.MessagePushFacts{Kind: "group", Title: "Club", Unread: 1, Senders: 1, SenderName: "Asha", Images: 2},
-			"Club", "Asha: Sent 2 photos"},
+			"Club", "Asha: 2 photos"},
 		{"a long text is cut", persistence.MessagePushFacts{Kind: "direct", Unread: 1, Senders: 1, SenderName: "Asha", Body: long},
 			"Asha", strings.TrimSpace(long[:79]) + "…"},
 	}

@@ -331,14 +331,12 @@ func messagePayload(conv uuid.UUID, f *persistence.MessagePushFacts) PushPayload
 }
 
 // pushSnippet is a message's text on one line, cut to maxPushSnippet
-// characters; an images-only message says it sent them.
+// characters; a message of images only is "Photo" (or "2 photos"), as its
+// reply quote and the conversation list show it.
 func pushSnippet(body string, images int) string {
 	text := strings.Join(strings.Fields(body), " ")
 	if text == "" {
-		if images > 1 {
-			return fmt.Sprintf("Sent %d photos", images)
-		}
-		return "Sent a photo"
+		return domain.ImagesOnlyText(images)
 	}
 	if r := []rune(text); len(r) > maxPushSnippet {
 		text = strings.TrimRight(string(r[:maxPushSnippet-1]), " ") + "…"

@@ -123,7 +123,7 @@ func (s *Safety) changed(a, b uuid.UUID) {
 		s.d.Gates.Changed(SafetyChange{A: a, B: b})
 	}
 	if s.d.Messages != nil {
-		s.d.Messages.BlockChanged(context.Background(), a, b)
+		s.d.Messages.PairChanged(context.Background(), a, b)
 	}
 }
 

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -463,6 +464,20 @@ func (in MessageReportInput) Validate() (Report, error) {
 	}
 	r.ItemType = ItemMessage
 	return r, nil
+}
+
+// ImagesOnlyText stands for the text of a message of images only wherever
+// a message is shown by its text alone — a reply's quote, a push, the
+// conversation list (the web client words it the same): "Photo" for one
+// image, "3 photos" for several; empty for none.
+func ImagesOnlyText(images int) string {
+	switch {
+	case images <= 0:
+		return ""
+	case images == 1:
+		return "Photo"
+	}
+	return strconv.Itoa(images) + " photos"
 }
 
 // Snippet is the start of a message's text as a reply's quote shows it.

@@ -163,3 +163,18 @@ func TestParseAllowFrom(t *testing.T) {
 		t.Fatalf("nobody: %v", err)
 	}
 }
+
+// TestImagesOnlyText: what stands for the text of a message of images only
+// in a reply's quote, a push and the list.
+func TestImagesOnlyText(t *testing.T) {
+	for _, tc := range []struct {
+		images int
+		want   string
+	}{{0, ""}, {1, "Photo"}, {2, "2 photos"}, {4, "4 photos"}} {
+		t.Run(tc.want, func(t *testing.T) {
+			if got := domain.ImagesOnlyText(tc.images); got != tc.want {
+				t.Fatalf("%d images: %q, want %q", tc.images, got, tc.want)
+			}
+		})
+	}
+}

@@ -137,6 +137,32 @@ func TestMessageImages(t *testing.T) {
 		}
 	})
 
+	// A reply's quote of a message of images only says what it is, as the
+	// list and a push do ('' would read as unsent).
+	t.Run("a reply quotes images only as Photo", func(t *testing.T) {
+		status, env := send(t, map[string]string{"clientId": "img-3"}, [][]byte{small, small}, nil)
+		if status != 201 {
+			t.Fatalf("send: %d %v", status, env)
+		}
+		two := data(env)["seq"]
+		for _, tc := range []struct {
+			name  string
+			seq   any
+			quote string
+		}{{"one image", float64(2), "Photo"}, {"two images", two, "2 photos"}, {"text and images", first["seq"], "the quad"}} {
+			t.Run(tc.name, func(t *testing.T) {
+				status, env := st.call(t, "POST", path, bikramTok, map[string]any{"clientId": uuid.NewString(), "body": "nice",
+					"replyToSeq": tc.seq})
+				if status != 201 {
+					t.Fatalf("reply: %d %v", status, env)
+				}
+				if r := obj(data(env)["replyTo"]); r["snippet"] != tc.quote || r["seq"] != tc.seq {
+					t.Fatalf("replyTo %v, want the snippet %q", r, tc.quote)
+				}
+			})
+		}
+	})
+
 	t.Run("a retried client id stores no image twice", func(t *testing.T) {
 		files, rows := len(st.storedFiles(t)), imageRows(t)
 		status, env := send(t, map[string]string{"clientId": "img-1", "body": "the quad"}, [][]byte{wide, small}, nil)

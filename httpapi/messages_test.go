@@ -551,8 +551,8 @@ func TestMessagesAcrossNodes(t *testing.T) {
 	})
 }
 
-// messagesDeps wires the messages, safety and moderation use cases into a
-// live stack.
+// messagesDeps wires the messages, safety, friends and moderation use cases
+// into a live stack.
 func messagesDeps(t *testing.T) func(st *liveStack, d *Deps) {
 	return func(st *liveStack, d *Deps) {
 		log := testlog.New(t)
@@ -560,6 +560,7 @@ func messagesDeps(t *testing.T) func(st *liveStack, d *Deps) {
 			TypingLimit: app.NewTypingLimiter(), Media: st.media, Log: log})
 		d.Messages = m
 		d.Safety = app.NewSafety(app.SafetyDeps{DB: st.db, Messages: m, Log: log})
+		d.Friends = app.NewFriends(app.FriendsDeps{DB: st.db, Pusher: st.live, Messages: m, Log: log})
 		d.Moderation = app.NewModeration(app.ModerationDeps{DB: st.db, Sessions: st.sessions, Pusher: st.live,
 			Fanout: st.live, Log: log})
 	}

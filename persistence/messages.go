@@ -141,9 +141,10 @@ type ConversationState struct {
 	OtherCourse     string    `bun:"other_course"`
 	OtherBatch      string    `bun:"other_batch"`
 	OtherDepartment string    `bun:"other_department"`
-	// GroupHandle is the handle of the group whose chat this is ('' for
-	// other conversations).
-	GroupHandle string `bun:"group_handle"`
+	// GroupHandle and GroupAvatarURL are the handle and the picture of
+	// the group whose chat this is ('' for other conversations).
+	GroupHandle    string `bun:"group_handle"`
+	GroupAvatarURL string `bun:"group_avatar_url"`
 }
 
 // Left reports whether the person left (or was removed from) the
@@ -171,16 +172,17 @@ const stateColumns = `c.*, m.role, m.joined_seq, m.read_seq, m.left_seq, m.left_
 	coalesce(o.id IS NOT NULL AND EXISTS (SELECT FROM messages y WHERE y.conversation_id = c.id AND y.sender_id = o.id), false) AS other_sent,
 	coalesce((SELECT s.allow_from FROM message_settings s WHERE s.user_id = o.id), 'friends') AS other_allow_from,
 	coalesce(o.course, '') AS other_course, coalesce(o.batch, '') AS other_batch, coalesce(o.department, '') AS other_department,
-	coalesce((SELECT g.handle FROM groups g WHERE g.id = c.group_id), '') AS group_handle`
+	coalesce(g.handle, '') AS group_handle, coalesce(g.avatar_url, '') AS group_avatar_url`
 
 // blockedPairSQL: a block stands between a direct conversation's two people.
 const blockedPairSQL = `EXISTS (SELECT FROM user_blocks bl WHERE (bl.blocker_id = c.user_low AND bl.blocked_id = c.user_high)
 		OR (bl.blocker_id = c.user_high AND bl.blocked_id = c.user_low))`
 
 // stateFrom joins a conversation c with the membership m of ?0 and, for a
-// direct one, the other person o.
+// direct one, the other person o; for a group's chat, its group g.
 const stateFrom = `FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id
-	LEFT JOIN users o ON c.kind = 'direct' AND o.id = CASE WHEN c.user_low = ?0 THEN c.user_high ELSE c.user_low END`
+	LEFT JOIN users o ON c.kind = 'direct' AND o.id = CASE WHEN c.user_low = ?0 THEN c.user_high ELSE c.user_low END
+	LEFT JOIN groups g ON g.id = c.group_id`
 
 // ConversationStateOf loads the conversation id as user sees it;
 // domain.ErrNotFound if user was never a member of it.
@@ -248,7 +250,12 @@ type MemberBrief struct {
 	ConversationID uuid.UUID `bun:"conversation_id,type:uuid"`
 	User           User      `bun:"embed:u_"`
 	Role           string    `bun:"role"`
+	// ReadSeq is the member's read pointer (never before their joining).
+	ReadSeq int64 `bun:"read_seq"`
 }
+
+// memberBriefColumns select a MemberBrief of the membership m and its user u.
+const memberBriefColumns = `m.conversation_id, m.role, greatest(m.read_seq, m.joined_seq) AS read_seq, ` + userBriefColumns
 
 // userBriefColumns select what a person's brief needs, prefixed u_.
 const userBriefColumns = `u.id AS u_id, u.name AS u_name, u.role AS u_role, u.avatar_url AS u_avatar_url, u.avatar_key AS u_avatar_key, u.avatar_variants AS u_avatar_variants`
@@ -260,7 +267,7 @@ func CurrentMembers(ctx context.Context, db bun.IDB, convs []uuid.UUID) (map[uui
 		return out, nil
 	}
 	var rows []MemberBrief
-	err := db.NewRaw(`SELECT m.conversation_id, m.role, `+userBriefColumns+`
+	err := db.NewRaw(`SELECT `+memberBriefColumns+`
 		FROM conversation_members m JOIN users u ON u.id = m.user_id
 		WHERE m.conversation_id IN (?) AND m.left_seq IS NULL
 		ORDER BY m.conversation_id, m.joined_at, m.user_id`, bun.In(convs)).Scan(ctx, &rows)
@@ -277,7 +284,7 @@ func CurrentMembers(ctx context.Context, db bun.IDB, convs []uuid.UUID) (map[uui
 // someone left: the list they keep seeing), oldest first.
 func MembersAsOf(ctx context.Context, db bun.IDB, conv uuid.UUID, at time.Time) ([]MemberBrief, error) {
 	var rows []MemberBrief
-	err := db.NewRaw(`SELECT m.conversation_id, m.role, `+userBriefColumns+`
+	err := db.NewRaw(`SELECT `+memberBriefColumns+`
 		FROM conversation_members m JOIN users u ON u.id = m.user_id
 		WHERE m.conversation_id = ? AND m.joined_at <= ? AND (m.left_at IS NULL OR m.left_at >= ?)
 		ORDER BY m.joined_at, m.user_id`, conv, at, at).Scan(ctx, &rows)
@@ -310,10 +317,12 @@ type Reaction struct {
 type MessageRow struct {
 	Message
 	Sender User `bun:"embed:u_"`
-	// ReplySenderName, ReplyBody and ReplyHidden describe the message this
-	// one replies to (when ReplyToSeq is set).
+	// ReplySenderName, ReplyBody, ReplyImages (how many it has) and
+	// ReplyHidden describe the message this one replies to (when
+	// ReplyToSeq is set).
 	ReplySenderName string     `bun:"reply_sender_name"`
 	ReplyBody       string     `bun:"reply_body"`
+	ReplyImages     int        `bun:"reply_images"`
 	ReplyHidden     bool       `bun:"reply_hidden"`
 	Reactions       []Reaction `bun:"reactions,type:jsonb"`
 	// Images are the message's images in order (none once unsent).
@@ -324,6 +333,7 @@ type MessageRow struct {
 const messageColumns = `msg.*, ` + userBriefColumns + `,
 	coalesce(ru.name, '') AS reply_sender_name, coalesce(r.body, '') AS reply_body,
 	coalesce(r.unsent_at IS NOT NULL OR r.removed_at IS NOT NULL, false) AS reply_hidden,
+	(SELECT count(*) FROM message_images ri WHERE ri.conversation_id = r.conversation_id AND ri.seq = r.seq) AS reply_images,
 	(SELECT coalesce(jsonb_agg(jsonb_build_object('emoji', e.emoji, 'count', e.n, 'mine', e.mine) ORDER BY e.first, e.emoji), '[]')
 		FROM (SELECT rx.emoji, count(*) AS n, bool_or(rx.user_id = ?0) AS mine, min(rx.created_at) AS first
 			FROM message_reactions rx WHERE rx.conversation_id = msg.conversation_id AND rx.seq = msg.seq

@@ -9,17 +9,27 @@
 // once. A unsends a message and B sees "Message unsent" live; B reports one.
 // B may not message C (C takes messages from friends only: the server's 403
 // is shown as it comes) until C chooses "Everyone on campus" in Settings.
-// A blocks B: B's thread turns read-only with its reason. axe (desktop and
-// mobile, light and dark) on the list, a thread, the new-message dialog, the
-// group details and Settings → Messages; screenshots of each.
+// A's "Seen" is there again after a reload, before any live read. A sends B
+// two images (one described) and one alone: B sees them live, opens the
+// viewer, and the list and B's reply quote the lone one as "Photo". A
+// switches on the chat of an issue-18 group in Edit group; B opens it from
+// the group page ("Open chat") and it goes live both ways under the group's
+// name. A blocks B: B's thread turns read-only with its reason. axe (desktop
+// and mobile, light and dark) on the list, a thread, the new-message dialog,
+// the group details, Settings → Messages, the composer with images, a thread
+// with images, the group chat switch and a group's chat; screenshots of each.
 //
 // Steps need the server's messages API (issue 29); without it they fail.
 
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, hasRoute } from './support/api';
 import { axeAllVariants, describeFindings, type AxeFinding } from './support/axe';
 import { launch, newPage, shootAll, type PageProblems } from './support/browser';
+import { writePng } from './support/images';
 import { createStudent, loginUI, type Session } from './support/users';
 
 const baseURL = inject('baseURL');
@@ -237,6 +247,14 @@ describe('messages (issue 29)', () => {
 
     // A sees "Seen" under it.
     await thread(a.page).getByText('Seen').waitFor();
+    // "Seen" is the conversation's (its members' read pointers), not only a
+    // live event's: after a reload it is there with no message:read since.
+    const frameCount = a.received.length;
+    await a.page.reload();
+    await bubble(a.page, `Hello Bikram ${n}`).waitFor();
+    await thread(a.page).getByText('Seen').waitFor();
+    expect(a.framesOf('message:read', frameCount)).toEqual([]);
+    await shootAll(a.page, 'messages-seen-after-reload');
 
     // B types: A sees it, in the thread and in the list; typing frames go at most every 2 s.
     const typedFrom = b.sent.length;
@@ -362,6 +380,107 @@ describe('messages (issue 29)', () => {
     await report.getByRole('radio', { name: 'Spam' }).check();
     await report.getByRole('button', { name: 'Send report' }).click();
     await report.waitFor({ state: 'detached' });
+  });
+
+  it('images: two (one described) and one alone reach B live; B opens the viewer; the list and a reply say "Photo"', async () => {
+    needServer(directId !== '');
+    const dir = mkdtempSync(join(tmpdir(), 'campus-msg-images-'));
+    const wide = writePng(dir, 'robot.png', 1200, 800, [47, 91, 234], [240, 179, 74]);
+    const tall = writePng(dir, 'board.png', 600, 900, [12, 133, 153], [217, 72, 15]);
+    await b.page.goto(`/messages/${directId}`);
+    await bubble(b.page, `While you were away 3 ${n}`).waitFor();
+    await a.page.goto(`/messages/${directId}`);
+    await bubble(a.page, `While you were away 3 ${n}`).waitFor();
+
+    // A picks two, describes the first, and sends them with a line.
+    await a.page.getByTestId('message-images-input').setInputFiles([wide, tall]);
+    await a.page.getByRole('list', { name: 'Images to send' }).getByRole('listitem').nth(1).waitFor();
+    await a.page.getByRole('button', { name: 'ALT text for image 1', exact: true }).click();
+    await a.page.getByLabel('Description of image 1 (alt text)').fill(`Our robot arm ${n}`);
+    const field = a.page.getByRole('textbox', { name: /^Message / });
+    await field.fill(`Build night ${n}`);
+    await shootAll(a.page, 'messages-composer-images');
+    findings.push(...(await axeAllVariants(a.page, 'messages-composer-images')));
+    await field.press('Enter');
+    await bubble(a.page, `Build night ${n}`).waitFor();
+    await a.page.locator('.msg--pending').waitFor({ state: 'detached', timeout: 30_000 });
+
+    // B sees them live, with the description, served; the viewer opens on one.
+    const got = thread(b.page).getByRole('group', { name: `Images sent by ${asha.name}` });
+    await got.getByRole('img', { name: `Our robot arm ${n}` }).waitFor();
+    await got.getByRole('img', { name: `Image 2 sent by ${asha.name}` }).waitFor();
+    await b.page.waitForFunction(() => {
+      const imgs = [...document.querySelectorAll<HTMLImageElement>('[role="log"] .msg__image img')];
+      return imgs.length >= 2 && imgs.every((i) => i.complete && i.naturalWidth > 0);
+    });
+    await got.getByRole('button', { name: `Our robot arm ${n}` }).click();
+    const viewer = b.page.getByRole('dialog', { name: `Images sent by ${asha.name}, image 1 of 2` });
+    await viewer.waitFor();
+    await shootAll(b.page, 'messages-image-viewer');
+    await b.page.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'detached' });
+    await shootAll(b.page, 'messages-images');
+    findings.push(...(await axeAllVariants(b.page, 'messages-images')));
+
+    // One image and no text: "Photo" in B's list and in B's reply.
+    await a.page.getByTestId('message-images-input').setInputFiles(tall);
+    await a.page.getByRole('button', { name: 'Send' }).click();
+    await thread(b.page).getByRole('group', { name: `Image sent by ${asha.name}` }).waitFor();
+    await b.page.goto('/messages');
+    await b.page.getByRole('list', { name: 'Conversations' }).getByRole('link', { name: new RegExp(asha.name) }).filter({ hasText: 'Photo' }).waitFor();
+    await b.page.goto(`/messages/${directId}`);
+    const lone = thread(b.page).locator('[data-seq]').filter({ has: b.page.getByRole('group', { name: `Image sent by ${asha.name}` }) });
+    await lone.hover();
+    await lone.getByRole('button', { name: 'Message actions' }).click();
+    await b.page.getByRole('menuitem', { name: 'Reply' }).click();
+    await b.page.locator('.composer__context-snippet', { hasText: 'Photo' }).waitFor();
+    await b.page.keyboard.type(`Looks great ${n}`);
+    await b.page.keyboard.press('Enter');
+    await bubble(a.page, `Looks great ${n}`).waitFor();
+    await thread(a.page).locator('.msg__quote', { hasText: 'Photo' }).waitFor();
+  });
+
+  it("a group's chat: A switches it on in Edit group; B opens it from the group page; live both ways under the group's name", async () => {
+    needServer();
+    const handle = `bots-${n}`;
+    const name = `Bots club ${n}`;
+    const made = await api(baseURL, 'POST', '/groups', { name, handle, kind: 'club', visibility: 'public' }, sessions[asha.email]!.token);
+    expect(made.status).toBeLessThan(300);
+    expect((await api(baseURL, 'POST', `/groups/${handle}/join`, undefined, sessions[bikram.email]!.token)).status).toBe(200);
+
+    await a.page.goto(`/g/${handle}`);
+    await a.page.getByRole('heading', { name, level: 1 }).waitFor();
+    expect(await a.page.getByRole('link', { name: 'Open chat' }).count()).toBe(0);
+    await a.page.getByRole('button', { name: 'Edit group' }).click();
+    const dialog = a.page.getByRole('dialog', { name: 'Edit group' });
+    const chatSwitch = dialog.getByRole('switch', { name: 'Group chat' });
+    expect(await chatSwitch.getAttribute('aria-checked')).toBe('false');
+    await chatSwitch.click();
+    await dialog.locator('[role="switch"][aria-checked="true"]').waitFor();
+    await shootAll(a.page, 'group-chat-switch');
+    findings.push(...(await axeAllVariants(a.page, 'group-chat-switch')));
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    await b.page.goto(`/g/${handle}`);
+    await b.page.getByRole('link', { name: 'Open chat' }).click();
+    await b.page.waitForURL((u) => /^\/messages\/[^/]+$/.test(u.pathname));
+    await b.page.getByRole('heading', { name, level: 2 }).waitFor();
+    await send(b.page, `Chat is on ${n}`);
+    await a.page.getByRole('link', { name: 'Open chat' }).click();
+    await bubble(a.page, `Chat is on ${n}`).waitFor();
+    await send(a.page, `Welcome to the club chat ${n}`);
+    await bubble(b.page, `Welcome to the club chat ${n}`).waitFor();
+    await shootAll(b.page, 'messages-group-chat');
+    findings.push(...(await axeAllVariants(b.page, 'messages-group-chat')));
+
+    // Its name and members are the group's: the details say so and link there.
+    await b.page.getByRole('button', { name: 'Conversation details' }).click();
+    const details = b.page.getByRole('dialog', { name: 'Group details' });
+    await details.getByText(/This chat follows its group/).waitFor();
+    expect(await details.getByRole('button', { name: 'Leave group' }).count()).toBe(0);
+    await shootAll(b.page, 'messages-group-chat-details');
+    await details.getByRole('button', { name: 'Open the group' }).click();
+    await b.page.getByRole('heading', { name, level: 1 }).waitFor();
   });
 
   it("B may not message C until C takes messages from everyone: the server's 403 as it comes", async () => {

@@ -87,10 +87,16 @@ async function cacheFirst(req: Request, path: string): Promise<Response> {
 /** What the server pushes (app.PushPayload). */
 interface PushPayload {
   id?: string;
+  /** 'message' for a conversation's (its id is the conversation's), else a notification's type. */
+  type?: string;
   title?: string;
   body?: string;
+  /** The page a click opens: a message's is /messages/{conversation id}. */
   url?: string;
 }
+
+/** Chromium's renotify (not in TypeScript's lib): a replacing notification alerts again. */
+type ShowOptions = NotificationOptions & { renotify?: boolean };
 
 self.addEventListener('push', (event) => {
   let p: PushPayload = {};
@@ -99,15 +105,17 @@ self.addEventListener('push', (event) => {
   } catch {
     // Not JSON: shown with the defaults.
   }
-  event.waitUntil(
-    self.registration.showNotification(p.title || 'Campus', {
-      body: p.body || 'You have a new notification',
-      tag: p.id,
-      icon: '/icons/icon-192.png',
-      badge: '/icons/icon-192.png',
-      data: { url: p.url && p.url.startsWith('/') ? p.url : '/' },
-    }),
-  );
+  const options: ShowOptions = {
+    body: p.body || 'You have a new notification',
+    tag: p.id,
+    icon: '/icons/icon-192.png',
+    badge: '/icons/icon-192.png',
+    data: { url: p.url && p.url.startsWith('/') ? p.url : '/' },
+  };
+  // A conversation's pushes share its id as their tag, so a newer one
+  // replaces the one still shown: it should still ring, as a new message does.
+  if (p.id && p.type === 'message') options.renotify = true;
+  event.waitUntil(self.registration.showNotification(p.title || 'Campus', options));
 });
 
 self.addEventListener('notificationclick', (event) => {

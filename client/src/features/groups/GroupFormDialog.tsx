@@ -4,7 +4,7 @@ import { isApiError } from '../../api/http';
 import { navigateAtom } from '../../lib/navigation';
 import { Modal } from '../../ui/Modal';
 import { showToastAtom } from '../../ui/toast';
-import { createGroupAtom, updateGroupAtom } from './groupsAtoms';
+import { createGroupAtom, setGroupChatAtom, updateGroupAtom } from './groupsAtoms';
 import {
   DESCRIPTION_MAX,
   draftBody,
@@ -42,6 +42,59 @@ function FieldError({ id, msg }: { id: string; msg: string | undefined }) {
     <span id={id} className="group-form__error">
       {msg}
     </span>
+  );
+}
+
+/**
+ * The group's chat, on or off (its admins): a conversation of its members
+ * that follows who joins and leaves. It acts at once, apart from the form's
+ * Save (a call of its own).
+ */
+function GroupChatSwitch({ group }: { group: Group }) {
+  const setChat = useSetAtom(setGroupChatAtom);
+  const toast = useSetAtom(showToastAtom);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  const on = group.chatEnabled;
+  const toggle = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await setChat({ handle: group.handle, enabled: !on });
+      toast({ message: on ? 'Group chat switched off' : 'Group chat switched on', tone: 'success' });
+    } catch (err) {
+      setError(isApiError(err) ? err.message : 'Could not change the group chat. Please try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="field group-form__chat">
+      <button
+        type="button"
+        role="switch"
+        aria-checked={on}
+        aria-describedby={`${id}-help`}
+        className={`button button--secondary group-follow${on ? ' is-on' : ''}`}
+        disabled={busy}
+        onClick={() => void toggle()}
+      >
+        <span className="group-follow__track" aria-hidden="true">
+          <span className="group-follow__thumb" />
+        </span>
+        Group chat
+      </button>
+      <span id={`${id}-help`} className="group-form__help">
+        A conversation of the group's members that follows who joins and leaves. Switched off, its history is kept. This
+        changes at once.
+      </span>
+      {error && (
+        <span className="group-form__error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
   );
 }
 
@@ -309,6 +362,8 @@ export function GroupFormDialog({ open, onClose, group }: { open: boolean; onClo
             <FieldError id={`${id}-course-err`} msg={errors.course} />
           </fieldset>
         )}
+
+        {group && <GroupChatSwitch group={group} />}
 
         {formError && (
           <p className="alert alert--error" role="alert">

@@ -132,6 +132,8 @@ function Hero({ group, onEdit, onInvite, onDelete }: { group: Group; onEdit: () 
   const navigate = useSetAtom(navigateAtom);
   const admin = isAdmin(group);
   const span = group.kind === 'event' ? eventSpan(group.startsAt, group.endsAt) : '';
+  // The group's chat, for its members (the server says its id to them only).
+  const chatId = isMember(group) ? group.chatId : null;
   return (
     <header className="card group-hero">
       <div className="group-hero__cover">
@@ -164,6 +166,19 @@ function Hero({ group, onEdit, onInvite, onDelete }: { group: Group; onEdit: () 
             <button type="button" className="button button--secondary" onClick={onEdit}>
               Edit group
             </button>
+          )}
+          {chatId && (
+            <a
+              className="button button--secondary"
+              href={`/messages/${encodeURIComponent(chatId)}`}
+              onClick={(e) => {
+                if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+                e.preventDefault();
+                navigate({ page: 'conversation', conversationId: chatId });
+              }}
+            >
+              Open chat
+            </a>
           )}
           {(group.kind === 'event' || admin) && canReadPosts(group) && (
             <a

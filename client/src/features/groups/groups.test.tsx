@@ -6,6 +6,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { createStore, Provider } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { installFakeFetch, json } from '../../test/fakeFetch';
+import { routeAtom } from '../../lib/navigation';
 import { Toaster } from '../../ui/Toaster';
 import { NotificationsPanel } from '../notifications/NotificationsPanel';
 import { addNotificationAtom, openNotificationsPanelAtom, setNotificationsAtom } from '../notifications/notificationsAtoms';
@@ -188,6 +189,54 @@ describe('group page', () => {
     fireEvent.click(toggle);
     await screen.findByText('Nope');
     expect(store.get(groupAtom('robotics'))?.me.followClosely).toBe(true);
+  });
+});
+
+describe("a group's chat", () => {
+  it('an admin switches it on in Edit group (at once); members then have Open chat, leading to the conversation', async () => {
+    let current: Record<string, unknown> = group({ me: { status: 'member', role: 'admin', followClosely: false }, chatEnabled: false, chatId: null });
+    const puts: unknown[] = [];
+    installFakeFetch({
+      '/api/groups/robotics': () => ok(current),
+      '/api/groups/robotics/posts': () => ok({ posts: [], nextCursor: null }),
+      '/api/groups/robotics/chat': (init) => {
+        const body = JSON.parse(String(init?.body)) as { enabled: boolean };
+        puts.push({ method: init?.method, body });
+        current = { ...current, chatEnabled: body.enabled, chatId: body.enabled ? 'conv-9' : null };
+        return ok({ enabled: body.enabled, conversationId: current.chatId, group: current });
+      },
+    });
+    const store = renderIn(<GroupPage handle="robotics" />);
+    await screen.findByRole('heading', { name: 'Robotics Club', level: 1 });
+    expect(screen.queryByRole('link', { name: 'Open chat' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Edit group' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit group' });
+    const chat = within(dialog).getByRole('switch', { name: 'Group chat' });
+    expect(chat.getAttribute('aria-checked')).toBe('false');
+    fireEvent.click(chat);
+    await waitFor(() => expect(chat.getAttribute('aria-checked')).toBe('true'));
+    expect(puts).toEqual([{ method: 'PUT', body: { enabled: true } }]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    const open = await screen.findByRole('link', { name: 'Open chat' });
+    expect(open.getAttribute('href')).toBe('/messages/conv-9');
+    fireEvent.click(open);
+    expect(store.get(routeAtom)).toEqual({ page: 'conversation', conversationId: 'conv-9' });
+  });
+
+  it('has no switch for a member, and no Open chat for someone outside', async () => {
+    let me: { status: string; role: string | null; followClosely: boolean } = { status: 'member', role: 'member', followClosely: false };
+    installFakeFetch({
+      '/api/groups/robotics': () => ok(group({ visibility: 'public', me, chatEnabled: true, chatId: me.status === 'member' ? 'conv-9' : null })),
+      '/api/groups/robotics/posts': () => ok({ posts: [], nextCursor: null }),
+    });
+    renderIn(<GroupPage handle="robotics" />);
+    expect(await screen.findByRole('link', { name: 'Open chat' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Edit group' })).toBeNull();
+    cleanup();
+    me = { status: 'none', role: null, followClosely: false };
+    renderIn(<GroupPage handle="robotics" />);
+    await screen.findByRole('heading', { name: 'Robotics Club', level: 1 });
+    expect(screen.queryByRole('link', { name: 'Open chat' })).toBeNull();
   });
 });
 

@@ -80,6 +80,11 @@ export async function deleteGroup(handle: string): Promise<void> {
   await apiDelete<unknown>(base(handle));
 }
 
+/** Switches the group's chat on or off (its owner and admins) → the group, carrying chatEnabled and chatId. */
+export async function setGroupChat(handle: string, enabled: boolean): Promise<Group> {
+  return groupIn(await apiPut<unknown>(`${base(handle)}/chat`, { enabled }));
+}
+
 /** POST …/avatar or …/cover, multipart `image` → the group. */
 export async function uploadGroupImage(handle: string, which: 'avatar' | 'cover', file: File, onProgress?: (p: number) => void): Promise<Group> {
   const form = new FormData();

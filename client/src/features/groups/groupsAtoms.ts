@@ -24,6 +24,7 @@ import {
   pinPost,
   searchGroups,
   setFollowClosely,
+  setGroupChat,
   updateGroup,
   uploadGroupImage,
 } from './groupsApi';
@@ -254,6 +255,13 @@ export const setFollowCloselyAtom = atom(null, async (get, set, arg: { handle: s
     if (before) patchGroup(get, set, arg.handle, (g) => ({ ...g, me: { ...g.me, followClosely: before.me.followClosely } }));
     throw err;
   }
+});
+
+/** Switches the group's chat on or off (its admins); the group comes back with its chat's id. */
+export const setGroupChatAtom = atom(null, async (_get, set, arg: { handle: string; enabled: boolean }): Promise<Group> => {
+  const g = await setGroupChat(arg.handle, arg.enabled);
+  set(upsertGroupsAtom, [g]);
+  return g;
 });
 
 /** Pins a post of the group (null unpins); the big screen shows it on top. */

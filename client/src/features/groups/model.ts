@@ -42,6 +42,10 @@ export interface Group {
   endsAt: string | null;
   pinnedPostId: string | null;
   course: GroupCourse | null;
+  /** The group's chat is on (its admins switch it). */
+  chatEnabled: boolean;
+  /** The chat's conversation, for members only; null otherwise. */
+  chatId: string | null;
   me: GroupMe;
 }
 
@@ -99,6 +103,8 @@ export function normalizeGroup(v: unknown): Group {
     endsAt: nullableStr(r.endsAt),
     pinnedPostId: nullableStr(r.pinnedPostId),
     course,
+    chatEnabled: r.chatEnabled === true,
+    chatId: r.chatEnabled === true ? nullableStr(r.chatId) : null,
     me: {
       status: oneOf(me.status, ['none', 'member', 'requested', 'invited'] as const, 'none'),
       role: normalizeRole(me.role),

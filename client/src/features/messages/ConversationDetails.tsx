@@ -13,7 +13,8 @@ import { PersonPicker } from './PersonPicker';
 /**
  * A conversation's details: mute for anyone; for a group its members, and for
  * its admins rename, add and remove; leave. A direct conversation links to
- * the other person's profile.
+ * the other person's profile. A group's chat follows its group: its name and
+ * members are changed there, which it links to.
  */
 export function ConversationDetails({ conversation: c, myId, onClose }: { conversation: Conversation; myId: string; onClose: () => void }) {
   const update = useSetAtom(updateConversationAtom);
@@ -30,7 +31,8 @@ export function ConversationDetails({ conversation: c, myId, onClose }: { conver
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const titleField = useId();
-  const admin = c.kind === 'group' && c.role === 'admin' && !c.readOnly;
+  const groupChat = c.group;
+  const admin = c.kind === 'group' && c.role === 'admin' && !c.readOnly && !groupChat;
   const other = otherMember(c, myId);
 
   const run = async (what: () => Promise<void>, fallback: string) => {
@@ -121,6 +123,22 @@ export function ConversationDetails({ conversation: c, myId, onClose }: { conver
           </button>
         )}
 
+        {groupChat && (
+          <div className="conv-details__group">
+            <p>This chat follows its group: its name and members are the group's, managed there.</p>
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => {
+                onClose();
+                navigate({ page: 'group', handle: groupChat.handle });
+              }}
+            >
+              Open the group
+            </button>
+          </div>
+        )}
+
         {admin && (
           <form className="conv-details__rename" onSubmit={rename}>
             <label className="field__label" htmlFor={titleField}>
@@ -194,7 +212,7 @@ export function ConversationDetails({ conversation: c, myId, onClose }: { conver
           </p>
         )}
 
-        {c.kind === 'group' && !c.readOnly && (
+        {c.kind === 'group' && !c.readOnly && !groupChat && (
           <button type="button" className="button button--danger" onClick={() => setConfirmLeave(true)} disabled={busy}>
             Leave group
           </button>

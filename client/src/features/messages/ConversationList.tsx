@@ -15,7 +15,7 @@ import {
   typingAtom,
 } from './messagesAtoms';
 import { type Conversation } from './model';
-import { MSG_NOT_E2E, otherMember, snippetOf, typingText } from './view';
+import { conversationAvatar, MSG_NOT_E2E, snippetOf, typingText } from './view';
 
 /** A click that should open the link elsewhere (new tab, window): left to the browser. */
 function opensElsewhere(e: React.MouseEvent): boolean {
@@ -25,7 +25,6 @@ function opensElsewhere(e: React.MouseEvent): boolean {
 const Row = memo(function Row({ c, myId, current }: { c: Conversation; myId: string; current: boolean }) {
   const navigate = useSetAtom(navigateAtom);
   const typing = useAtomValue(typingAtom(c.id));
-  const other = otherMember(c, myId);
   const unread = c.unreadCount > 0;
   const typingLine = typing.length > 0 ? typingText(typing.map((t) => t.name.split(/\s+/)[0] ?? t.name), c.kind === 'direct') : '';
   const line = typingLine || snippetOf(c.lastMessage, myId, c.kind);
@@ -44,7 +43,7 @@ const Row = memo(function Row({ c, myId, current }: { c: Conversation; myId: str
         }}
       >
         <span aria-hidden="true">
-          <Avatar name={c.title} url={other?.avatarUrl} size={44} />
+          <Avatar name={c.title} url={conversationAvatar(c, myId)} size={44} />
         </span>
         <span className="conv-row__main">
           <span className="conv-row__top">

@@ -3,6 +3,7 @@ import { fullDate } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
 import { MoreIcon, SmileIcon } from '../../ui/icons';
 import { RichText } from '../search/RichText';
+import { MessageImages, PendingImages } from './MessageImages';
 import { type Message, type PendingMessage } from './model';
 import { clockTime, MSG_UNSENT, QUICK_REACTIONS, type ThreadRow } from './view';
 
@@ -122,12 +123,15 @@ export const MessageRow = memo(function MessageRow({
             <span className="msg__quote-text">{p.replyTo.snippet || MSG_UNSENT}</span>
           </div>
         )}
-        <div className="msg__bubble">
-          <span className="visually-hidden">You: </span>
-          <span className="msg__text">{p.body}</span>
-        </div>
+        <PendingImages images={p.images} />
+        {p.body && (
+          <div className="msg__bubble">
+            <span className="visually-hidden">You: </span>
+            <span className="msg__text">{p.body}</span>
+          </div>
+        )}
         {p.status === 'pending' ? (
-          <p className="msg__state">Sending…</p>
+          <p className="msg__state">{p.images.length > 0 && p.progress !== undefined && p.progress < 100 ? `Sending… ${p.progress}%` : 'Sending…'}</p>
         ) : (
           <div className="msg__failed" role="alert">
             <span>{p.error || 'Not sent.'}</span>
@@ -184,16 +188,19 @@ export const MessageRow = memo(function MessageRow({
             <span className="msg__quote-text">{m.replyTo.snippet || MSG_UNSENT}</span>
           </button>
         )}
-        <div className={`msg__bubble${m.unsent ? ' is-unsent' : ''}`} title={fullDate(m.createdAt)}>
-          {m.unsent ? (
-            <span className="msg__text">{MSG_UNSENT}</span>
-          ) : (
-            <span className="msg__text">
-              <RichText text={m.body} />
-            </span>
-          )}
-          {m.editedAt && !m.unsent && <span className="msg__edited"> (edited)</span>}
-        </div>
+        {!m.unsent && <MessageImages images={m.images} senderName={who === 'You' ? 'you' : m.sender.name} tabbable={tabbable} />}
+        {(m.unsent || m.body !== '' || m.images.length === 0) && (
+          <div className={`msg__bubble${m.unsent ? ' is-unsent' : ''}`} title={fullDate(m.createdAt)}>
+            {m.unsent ? (
+              <span className="msg__text">{MSG_UNSENT}</span>
+            ) : (
+              <span className="msg__text">
+                <RichText text={m.body} />
+              </span>
+            )}
+            {m.editedAt && !m.unsent && <span className="msg__edited"> (edited)</span>}
+          </div>
+        )}
         <Reactions m={m} tabbable={tabbable} onReact={(emoji) => actions.react(m, emoji)} />
         {row.lastOfRun && (
           <p className="msg__meta">

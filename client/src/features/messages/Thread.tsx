@@ -17,7 +17,7 @@ import { editMessageAtom, retrySendAtom, sendMessageAtom, setReactionAtom, unsen
 import { closeThreadAtom, conversationAtom, conversationStatusAtom, discardPendingAtom, loadOlderAtom, markReadAtom, openThreadAtom, pendingAtom, readsAtom, threadAtom, typingAtom } from './messagesAtoms';
 import { reportMessage } from './actionsApi';
 import { type Message } from './model';
-import { otherMember, readOnlyText, seenText, threadRows, typingText, type ThreadRow } from './view';
+import { conversationAvatar, readOnlyText, replyOf, seenText, textOf, threadRows, typingText, type ThreadRow } from './view';
 
 const rowKey = (r: ThreadRow) => r.key;
 const isMessageRow = (r: ThreadRow | undefined) => !!r && r.kind !== 'day';
@@ -89,7 +89,7 @@ export function Thread({ conversationId, focusOnOpen = false }: { conversationId
     const m = thread.messages[thread.messages.length - 1];
     if (!m || !thread.loaded) return;
     if (seenNewest.current > 0 && m.seq > seenNewest.current && m.sender.id !== myId) {
-      setAnnounce(`${m.sender.name}: ${m.unsent ? 'Message unsent' : m.body.slice(0, 200)}`);
+      setAnnounce(`${m.sender.name}: ${textOf(m).slice(0, 200)}`);
     }
     seenNewest.current = Math.max(seenNewest.current, m.seq);
   }, [thread.messages, thread.loaded, myId]);
@@ -248,7 +248,6 @@ export function Thread({ conversationId, focusOnOpen = false }: { conversationId
     );
   }
 
-  const other = otherMember(conv, myId);
   const subtitle = conv.kind === 'group' ? `${conv.members.length} members${conv.muted ? ' · Muted' : ''}` : conv.muted ? 'Muted' : '';
   let lastMineEditable: Message | null = null;
   for (let i = thread.messages.length - 1; i >= 0 && !lastMineEditable; i--) {
@@ -262,7 +261,7 @@ export function Thread({ conversationId, focusOnOpen = false }: { conversationId
         <button type="button" className="icon-button thread__back" aria-label="Back to conversations" onClick={() => navigate({ page: 'messages' })}>
           <ArrowLeftIcon />
         </button>
-        <Avatar name={conv.title} url={other?.avatarUrl} size={36} />
+        <Avatar name={conv.title} url={conversationAvatar(conv, myId)} size={36} />
         <div className="thread__title-wrap">
           <h2 id={titleId} className="thread__title">
             {conv.title}
@@ -351,15 +350,11 @@ export function Thread({ conversationId, focusOnOpen = false }: { conversationId
           onEditLast={() => {
             if (lastMineEditable) setEditing(lastMineEditable);
           }}
-          onSend={(body) => {
+          onSend={(body, images) => {
             const r = replyTo;
             setReplyTo(null);
             list.current?.scrollToBottom();
-            void send({
-              conversationId,
-              body,
-              replyTo: r ? { seq: r.seq, senderName: r.sender.name, snippet: r.unsent ? '' : r.body.slice(0, 140) } : null,
-            });
+            void send({ conversationId, body, images, replyTo: r ? replyOf(r) : null });
           }}
           onSaveEdit={async (body) => {
             if (!editing) return;

@@ -3,7 +3,7 @@
 // "who can message you" setting. An error is the ApiError of api/http,
 // whose message is the server's own for a 403 or a 429.
 
-import { apiDelete, apiGet, apiPatch, apiPost, apiPut } from '../../api/http';
+import { apiDelete, apiGet, apiPatch, apiPost, apiPut, upload } from '../../api/http';
 import { isRecord, str } from '../../api/models';
 import { conversationOf } from './messagesApi';
 import { normalizeMessage, type AllowFrom, type Conversation, type Message } from './model';
@@ -39,8 +39,34 @@ export async function removeMember(id: string, userId: string): Promise<string> 
   return isRecord(data) ? str(data.message) : '';
 }
 
-export async function sendMessage(id: string, body: { clientId: string; body: string; replyToSeq?: number }): Promise<Message> {
-  return messageOf(await apiPost<unknown>(`${conv(id)}/messages`, body), id);
+export interface OutgoingMessage {
+  clientId: string;
+  body: string;
+  replyToSeq?: number;
+  /** Up to 4, with their descriptions: sent as multipart (images[] and imageAlts, in order). */
+  images?: ReadonlyArray<{ file: File; alt: string }>;
+}
+
+/**
+ * Sends a message: JSON, or multipart when it has images (the same fields,
+ * the files under images[] and one imageAlts per image). The server answers
+ * a clientId it already stored with the original, storing no image twice.
+ */
+export async function sendMessage(id: string, m: OutgoingMessage, onProgress?: (percent: number) => void): Promise<Message> {
+  const path = `${conv(id)}/messages`;
+  const images = m.images ?? [];
+  if (images.length === 0) {
+    const body: { clientId: string; body: string; replyToSeq?: number } = { clientId: m.clientId, body: m.body };
+    if (m.replyToSeq !== undefined) body.replyToSeq = m.replyToSeq;
+    return messageOf(await apiPost<unknown>(path, body), id);
+  }
+  const form = new FormData();
+  form.append('clientId', m.clientId);
+  form.append('body', m.body);
+  if (m.replyToSeq !== undefined) form.append('replyToSeq', String(m.replyToSeq));
+  for (const im of images) form.append('images[]', im.file, im.file.name || 'image');
+  for (const im of images) form.append('imageAlts', im.alt.trim());
+  return messageOf(await upload<unknown>(path, form, { onProgress }), id);
 }
 
 export async function editMessage(id: string, seq: number, body: string): Promise<Message> {

@@ -24,24 +24,39 @@ import {
   applyMessageCopyAtom,
   dropConversationAtom,
   dropMemberAtom,
+  fillGapAtom,
   loadConversationAtom,
   mergeOwnMessagesAtom,
   pendingAtom,
   updatePendingAtom,
   upsertConversationAtom,
 } from './messagesAtoms';
-import { newClientId, TYPING_SEND_MS, type Conversation, type Message, type PendingMessage } from './model';
+import { newClientId, TYPING_SEND_MS, type Conversation, type Message, type OutgoingImage, type PendingMessage } from './model';
 
 /** When this tab last told each conversation I was typing. */
 const typingSentBaseAtom = atom<Record<string, number>>({});
 
-const deliverAtom = atom(null, async (_get, set, p: PendingMessage) => {
+const deliverAtom = atom(null, async (get, set, p: PendingMessage) => {
+  // The upload's progress shows on the pending copy (a few steps, not every event).
+  let shown = -1;
+  const onProgress = (percent: number) => {
+    const step = percent >= 100 ? 100 : Math.floor(percent / 10) * 10;
+    if (step === shown) return;
+    shown = step;
+    const now = get(pendingAtom(p.conversationId)).find((x) => x.clientId === p.clientId);
+    if (now?.status === 'pending') set(updatePendingAtom, { ...now, progress: step });
+  };
   try {
-    const m = await sendMessage(p.conversationId, {
-      clientId: p.clientId,
-      body: p.body,
-      ...(p.replyTo ? { replyToSeq: p.replyTo.seq } : {}),
-    });
+    const m = await sendMessage(
+      p.conversationId,
+      {
+        clientId: p.clientId,
+        body: p.body,
+        images: p.images,
+        ...(p.replyTo ? { replyToSeq: p.replyTo.seq } : {}),
+      },
+      p.images.length > 0 ? onProgress : undefined,
+    );
     set(mergeOwnMessagesAtom, { conversationId: p.conversationId, messages: [m] });
   } catch (err) {
     set(updatePendingAtom, { ...p, status: 'failed', error: isApiError(err) ? err.message : 'Not sent.' });
@@ -50,12 +65,21 @@ const deliverAtom = atom(null, async (_get, set, p: PendingMessage) => {
   }
 });
 
+/** A message to send: text, images or both, maybe a reply. */
+export interface NewMessage {
+  conversationId: string;
+  body: string;
+  images?: OutgoingImage[];
+  replyTo?: Message['replyTo'];
+}
+
 /** Sends a message at once on screen (pending), then as the server acknowledges it. */
-export const sendMessageAtom = atom(null, async (get, set, a: { conversationId: string; body: string; replyTo?: Message['replyTo'] }) => {
+export const sendMessageAtom = atom(null, async (get, set, a: NewMessage) => {
   const p: PendingMessage = {
     clientId: newClientId(),
     conversationId: a.conversationId,
     body: a.body,
+    images: a.images ?? [],
     replyTo: a.replyTo ?? null,
     status: 'pending',
     createdAt: new Date().toISOString(),
@@ -66,12 +90,21 @@ export const sendMessageAtom = atom(null, async (get, set, a: { conversationId: 
   await set(deliverAtom, p);
 });
 
-/** Sends a failed message again with the same clientId (the server joins it to an earlier success). */
+/**
+ * Sends a failed message again with the same clientId (the server joins it to
+ * an earlier success). With images, the thread is read first: a send whose
+ * answer was lost may have been stored, and then it arrives with its clientId
+ * and the images are not uploaded again.
+ */
 export const retrySendAtom = atom(null, async (get, set, a: { conversationId: string; clientId: string }) => {
   const p = get(pendingAtom(a.conversationId)).find((x) => x.clientId === a.clientId);
   if (!p || p.status !== 'failed') return;
-  const again: PendingMessage = { ...p, status: 'pending', error: undefined };
+  const again: PendingMessage = { ...p, status: 'pending', error: undefined, progress: undefined };
   set(updatePendingAtom, again);
+  if (p.images.length > 0) {
+    await set(fillGapAtom, a.conversationId);
+    if (!get(pendingAtom(a.conversationId)).some((x) => x.clientId === a.clientId)) return;
+  }
   await set(deliverAtom, again);
 });
 

@@ -10,12 +10,22 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearAuthStorage } from '../../lib/storage';
 import { routeAtom } from '../../lib/navigation';
 import { installFakeFetch, json, type Route } from '../../test/fakeFetch';
+import { installFakeXhr } from '../../test/fakeXhr';
 import { Toaster } from '../../ui/Toaster';
 import { setSocketSenderAtom } from '../realtime/realtimeAtoms';
 import { MessageButton } from './MessageButton';
 import { MessagesPage } from './MessagesPage';
 import { sendTypingAtom } from './messageActions';
-import { applyMessageFrameAtom, applyReadFrameAtom, applyTypingFrameAtom, conversationListAtom, messagesReconnectedAtom, threadAtom, typingAtom } from './messagesAtoms';
+import {
+  applyConversationFrameAtom,
+  applyMessageFrameAtom,
+  applyReadFrameAtom,
+  applyTypingFrameAtom,
+  conversationListAtom,
+  messagesReconnectedAtom,
+  threadAtom,
+  typingAtom,
+} from './messagesAtoms';
 import { unreadMessagesAtom } from './unread';
 
 const ok = (data: unknown, status = 200) => json({ status: 'success', data }, status);
@@ -717,5 +727,178 @@ describe('focus', () => {
       </Provider>,
     );
     await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Message Ravi Kumar')));
+  });
+});
+
+describe('"Seen" after a reload', () => {
+  it("comes from the members' read pointers in the conversation (direct: Seen)", async () => {
+    fakeServer({
+      messages: [message(1), message(2, { sender: asha, body: 'mine' })],
+      conv: { lastSeq: 2, readSeq: 2, members: [{ ...asha, role: 'member', readSeq: 2 }, { ...ravi, role: 'member', readSeq: 2 }] },
+    });
+    renderIn(<MessagesPage conversationId="c1" />);
+    await inThread('mine');
+    expect(await within(screen.getByRole('log')).findByText(/Seen/)).toBeTruthy();
+  });
+
+  it('in a group counts the members whose pointer passed it; one without a pointer (a block) is not counted', async () => {
+    fakeServer({
+      messages: [message(1), message(2, { sender: asha, body: 'mine' })],
+      conv: {
+        kind: 'group',
+        title: 'Club',
+        lastSeq: 2,
+        readSeq: 2,
+        members: [
+          { ...asha, role: 'admin', readSeq: 2 },
+          { ...ravi, role: 'member', readSeq: 2 },
+          { ...chitra, role: 'member' },
+        ],
+      },
+    });
+    const { store } = renderIn(<MessagesPage conversationId="c1" />);
+    await inThread('mine');
+    expect(await within(screen.getByRole('log')).findByText(/Seen by 1$/)).toBeTruthy();
+    // A pointer that has not reached it yet does not count; a live read then does.
+    act(() => store.set(applyReadFrameAtom, { conversationId: 'c1', userId: 'u3', seq: 2 }));
+    expect(await within(screen.getByRole('log')).findByText(/Seen by everyone/)).toBeTruthy();
+  });
+});
+
+describe('images', () => {
+  const png = (name: string) => new File([new Uint8Array(8)], name, { type: 'image/png' });
+  const served = (n: number) => ({ url: `/media/p${n}.jpg`, type: 'image', width: 800, height: 600, alt: '', thumbUrl: `/media/p${n}-320.jpg`, variants: [{ url: `/media/p${n}-320.jpg`, width: 320, height: 240 }] });
+  const files = (el: HTMLElement, list: File[]) => fireEvent.change(el, { target: { files: list } });
+  const attached = () => within(screen.getByRole('list', { name: 'Images to send' })).getAllByRole('listitem');
+
+  it('picks, pastes and drops up to 4, removes and describes them, sends them as multipart with progress; the thread shows them and opens the viewer', async () => {
+    const Xhr = installFakeXhr();
+    fakeServer();
+    renderIn(<MessagesPage conversationId="c1" />);
+    const field = await screen.findByLabelText('Message Ravi Kumar');
+    files(screen.getByTestId('message-images-input'), [png('a.png'), png('b.png')]);
+    expect(attached()).toHaveLength(2);
+    fireEvent.paste(field, { clipboardData: { files: [png('c.png')], getData: () => '' } });
+    expect(attached()).toHaveLength(3);
+    fireEvent.drop(field.closest('form')!, { dataTransfer: { files: [png('d.png'), png('e.png')], types: ['Files'] } });
+    expect(attached()).toHaveLength(4);
+    expect(screen.getByRole('alert').textContent).toBe('You can send a maximum of 4 images in a message.');
+    expect((screen.getByRole('button', { name: 'Add images' }) as HTMLButtonElement).disabled).toBe(true);
+    // A file that is not an image is refused as the post composer refuses it.
+    fireEvent.click(screen.getByRole('button', { name: 'Remove image 4' }));
+    files(screen.getByTestId('message-images-input'), [new File(['x'], 'notes.pdf', { type: 'application/pdf' })]);
+    expect(screen.getByRole('alert').textContent).toBe('Please select only image files. Videos are not supported.');
+    expect(attached()).toHaveLength(3);
+    fireEvent.click(screen.getByRole('button', { name: 'ALT text for image 2' }));
+    fireEvent.change(screen.getByLabelText('Description of image 2 (alt text)'), { target: { value: '  A robot arm  ' } });
+    expect(screen.getByRole('button', { name: /^ALT text for image 2, added/ })).toBeTruthy();
+
+    fireEvent.change(field, { target: { value: 'Our build' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    const xhr = Xhr.instances[0]!;
+    expect(xhr.url).toMatch(/\/api\/conversations\/c1\/messages$/);
+    const form = xhr.body as FormData;
+    expect(form.get('body')).toBe('Our build');
+    expect(String(form.get('clientId'))).not.toBe('');
+    expect(form.getAll('images[]')).toHaveLength(3);
+    expect(form.getAll('imageAlts')).toEqual(['', 'A robot arm', '']);
+    // The composer is empty again; the send shows at once, with its upload.
+    expect(screen.queryByRole('list', { name: 'Images to send' })).toBeNull();
+    act(() => xhr.progress(42, 100));
+    expect(await screen.findByText('Sending… 40%')).toBeTruthy();
+    const images = [served(1), { ...served(2), alt: 'A robot arm' }, served(3)];
+    await act(async () =>
+      xhr.respond(201, { status: 'success', data: message(4, { sender: asha, body: 'Our build', clientId: form.get('clientId'), images }) }),
+    );
+    const shown = within(await screen.findByRole('group', { name: 'Images sent by you' })).getAllByRole('img');
+    expect(shown.map((i) => i.getAttribute('alt'))).toEqual(['Image 1 sent by you', 'A robot arm', 'Image 3 sent by you']);
+    expect(screen.queryByText(/Sending/)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'A robot arm' }));
+    expect(await screen.findByRole('dialog', { name: 'Images sent by you, image 2 of 3' })).toBeTruthy();
+  });
+
+  it('a message of images only is "Photo" in the list and in a reply\'s quote', async () => {
+    fakeServer({
+      messages: [message(1), message(2, { body: '', images: [served(1)] })],
+      conv: { lastSeq: 2, readSeq: 2 },
+      list: [conversation('c1', { lastSeq: 2, readSeq: 2, lastMessage: message(2, { body: '', images: [served(1)] }) })],
+    });
+    renderIn(<MessagesPage conversationId="c1" />);
+    const list = await screen.findByRole('list', { name: 'Conversations' });
+    expect(within(list).getByRole('link', { name: /Ravi Kumar/ }).textContent).toContain('Photo');
+    const row = (await screen.findByRole('group', { name: 'Image sent by Ravi Kumar' })).closest<HTMLElement>('[data-seq]')!;
+    fireEvent.click(within(row).getByRole('button', { name: 'Message actions' }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Reply' }));
+    expect(await screen.findByText('Replying to Ravi Kumar')).toBeTruthy();
+    expect(screen.getByText('Photo', { selector: '.composer__context-snippet' })).toBeTruthy();
+  });
+
+  it('a failed send with images is retried under the same clientId, and not uploaded again once the server has it', async () => {
+    const Xhr = installFakeXhr();
+    const { server } = fakeServer();
+    renderIn(<MessagesPage conversationId="c1" />);
+    await screen.findByLabelText('Message Ravi Kumar');
+    files(screen.getByTestId('message-images-input'), [png('a.png')]);
+    // Images only: Send needs no text.
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    const first = Xhr.instances[0]!;
+    const clientId = String((first.body as FormData).get('clientId'));
+    await act(async () => first.fail());
+    fireEvent.click(await screen.findByRole('button', { name: 'Retry' }));
+    // Not stored yet: the thread has nothing of it, so it goes up again, same clientId.
+    await waitFor(() => expect(Xhr.instances).toHaveLength(2));
+    expect((Xhr.instances[1]!.body as FormData).get('clientId')).toBe(clientId);
+    await act(async () => Xhr.instances[1]!.fail());
+    // This time the answer was lost but the server stored it: Retry finds it in the thread.
+    server.messages.push(message(4, { sender: asha, body: '', clientId, images: [served(1)] }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('group', { name: 'Image sent by you' })).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull());
+    expect(Xhr.instances).toHaveLength(2);
+    expect(server.pages.some((q) => q.includes('afterSeq=3'))).toBe(true);
+    const list = await screen.findByRole('list', { name: 'Conversations' });
+    expect(within(list).getByRole('link', { name: /Ravi Kumar/ }).textContent).toContain('You: Photo');
+  });
+});
+
+describe('not accepted, and a group\'s chat', () => {
+  it('a conversation turned not_accepted (unfriended) shows why; their message opens it again', async () => {
+    const { server } = fakeServer({ conv: { lastSeq: 3, readSeq: 3 } });
+    const { store } = renderIn(<MessagesPage conversationId="c1" />);
+    await screen.findByLabelText('Message Ravi Kumar');
+    act(() => store.set(applyConversationFrameAtom, conversation('c1', { lastSeq: 3, readSeq: 3, readOnly: true, readOnlyReason: 'not_accepted' })));
+    expect(await screen.findByText("This person doesn't accept messages from you.")).toBeTruthy();
+    expect(screen.queryByLabelText('Message Ravi Kumar')).toBeNull();
+    server.conv = conversation('c1', { lastSeq: 4, readSeq: 3 });
+    act(() => store.set(applyMessageFrameAtom, { conversationId: 'c1', message: message(4, { body: 'Sure, go on' }), isNew: true }));
+    expect(await screen.findByLabelText('Message Ravi Kumar')).toBeTruthy();
+  });
+
+  it("a group's chat shows the group's picture and sends its name and members to the group", async () => {
+    fakeServer({
+      conv: {
+        kind: 'group',
+        title: 'Robotics Club',
+        role: 'admin',
+        group: { id: 'g1', handle: 'robotics', avatarUrl: '/media/robotics.jpg' },
+        members: [
+          { ...asha, role: 'admin' },
+          { ...ravi, role: 'member' },
+          { ...chitra, role: 'member' },
+        ],
+      },
+    });
+    const { store } = renderIn(<MessagesPage conversationId="c1" />);
+    await screen.findByRole('heading', { name: 'Robotics Club', level: 2 });
+    const pictures = screen.getAllByRole('img', { name: 'Robotics Club' });
+    expect(pictures.every((p) => p.querySelector('img')?.getAttribute('src') === '/media/robotics.jpg')).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Conversation details' }));
+    const details = await screen.findByRole('dialog', { name: 'Group details' });
+    expect(within(details).getByText(/This chat follows its group/)).toBeTruthy();
+    expect(within(details).queryByLabelText('Group name')).toBeNull();
+    expect(within(details).queryByRole('button', { name: 'Leave group' })).toBeNull();
+    expect(within(details).queryByRole('button', { name: /^Remove/ })).toBeNull();
+    fireEvent.click(within(details).getByRole('button', { name: 'Open the group' }));
+    expect(store.get(routeAtom)).toEqual({ page: 'group', handle: 'robotics' });
   });
 });

@@ -135,6 +135,12 @@ function adjustTotal(get: Getter, set: Setter, delta: number): void {
   if (delta !== 0) set(setUnreadMessagesAtom, get(unreadMessagesAtom) + delta);
 }
 
+/** Lets go of a send's image previews (object URLs) once it leaves the screen. */
+function releasePending(p: PendingMessage): void {
+  if (typeof URL.revokeObjectURL !== 'function') return;
+  for (const im of p.images) if (im.url) URL.revokeObjectURL(im.url);
+}
+
 /** Drops the sends the server has acknowledged (their clientIds are in `messages`, sent by me). */
 function settlePending(get: Getter, set: Setter, id: string, messages: readonly Message[]): void {
   const pending = get(pendingBaseAtom)[id];
@@ -143,7 +149,9 @@ function settlePending(get: Getter, set: Setter, id: string, messages: readonly 
   const done = new Set(messages.filter((m) => m.sender.id === me && m.clientId).map((m) => m.clientId));
   if (done.size === 0) return;
   const rest = pending.filter((p) => !done.has(p.clientId));
-  if (rest.length !== pending.length) set(pendingBaseAtom, { ...get(pendingBaseAtom), [id]: rest });
+  if (rest.length === pending.length) return;
+  for (const p of pending) if (done.has(p.clientId)) releasePending(p);
+  set(pendingBaseAtom, { ...get(pendingBaseAtom), [id]: rest });
 }
 
 /**
@@ -376,6 +384,9 @@ export const applyMessageFrameAtom = atom(null, (get, set, frame: { conversation
 
   if (frame.isNew) clearTyping(get, set, id, m.sender.id);
   if (!fresh || m.sender.id === me) return;
+  // Their first message accepts the conversation (once both wrote it stays
+  // open): I may answer now, as the server's copy will say.
+  if (c?.readOnlyReason === 'not_accepted') void set(loadConversationAtom, id);
   if (!c) {
     // A conversation not held (new, or beyond the list's first page): read it;
     // its unread count (this one included) joins the total as it comes.
@@ -497,7 +508,13 @@ export const updatePendingAtom = atom(null, (get, set, p: PendingMessage) =>
 );
 
 export const discardPendingAtom = atom(null, (get, set, a: { conversationId: string; clientId: string }) => {
-  putPending(get, set, a.conversationId, (list) => list.filter((x) => x.clientId !== a.clientId));
+  putPending(get, set, a.conversationId, (list) =>
+    list.filter((x) => {
+      if (x.clientId !== a.clientId) return true;
+      releasePending(x);
+      return false;
+    }),
+  );
 });
 
 /** A conversation leaves my list (I left it); its unread leave the total. */

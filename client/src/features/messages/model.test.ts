@@ -94,7 +94,7 @@ describe('what the screens show', () => {
     const b = msg(4, { sender: asha, createdAt: '2026-11-27T10:00:00Z' });
     const c = msg(6, { sender: asha, createdAt: '2026-11-27T10:01:00Z' });
     const d = msg(7, { sender: ravi, createdAt: '2026-11-27T10:02:00Z' });
-    const rows = threadRows([a, b, c, d], [{ clientId: 'p1', conversationId: 'c1', body: 'x', replyTo: null, status: 'pending', createdAt: '' }], 'u1', Date.parse('2026-11-27T12:00:00Z'));
+    const rows = threadRows([a, b, c, d], [{ clientId: 'p1', conversationId: 'c1', body: 'x', images: [], replyTo: null, status: 'pending', createdAt: '' }], 'u1', Date.parse('2026-11-27T12:00:00Z'));
     expect(rows.map((r) => r.kind)).toEqual(['day', 'message', 'day', 'message', 'message', 'message', 'pending']);
     expect(rows[2]).toMatchObject({ kind: 'day', label: 'Today' });
     expect(rows[0]).toMatchObject({ kind: 'day', label: 'Yesterday' });

@@ -4,6 +4,7 @@
 // screens show of them is ./view (the shell carries this module, not that one).
 
 import { idOf, isRecord, normalizeImage, num, str } from '../../api/models';
+import { normalizeVariants, type ImageVariant } from '../../lib/srcset';
 
 /** A person as conversations carry them (the API's user brief). */
 export interface UserBrief {
@@ -29,12 +30,27 @@ export interface Reaction {
   mine: boolean;
 }
 
+/** One of a message's up to 4 images, in the form posts answer theirs. */
+export interface MessageImage {
+  url: string;
+  /** The original's size; 0 when unknown. */
+  width: number;
+  height: number;
+  /** The sender's description for people who cannot see it; '' for none. */
+  alt: string;
+  /** Smaller copies, ascending by width (srcset). */
+  variants: ImageVariant[];
+}
+
 export interface Message {
   id: string;
   conversationId: string;
   seq: number;
   sender: UserBrief;
+  /** '' when unsent, or for a message of images only. */
   body: string;
+  /** None once unsent. */
+  images: MessageImage[];
   replyTo: { seq: number; senderName: string; snippet: string } | null;
   reactions: Reaction[];
   editedAt: string | null;
@@ -55,6 +71,8 @@ export interface Conversation {
   muted: boolean;
   readOnly: boolean;
   readOnlyReason?: ReadOnlyReason;
+  /** Set on a group's chat (issue 18's group): its members are the group's, managed there. */
+  group: { id: string; handle: string; avatarUrl: string } | null;
   role: MemberRole;
   updatedAt: string;
   createdAt: string;
@@ -76,6 +94,17 @@ export function normalizeBrief(v: unknown): UserBrief {
   if (isRecord(a)) avatarUrl = str(a.thumbnailUrl) || str(a.thumbUrl) || str(a.url);
   else if (typeof a === 'string') avatarUrl = normalizeImage(a).url;
   return { id: idOf(r), name: str(r.name).trim() || 'User', avatarUrl };
+}
+
+function normalizeMessageImages(v: unknown): MessageImage[] {
+  if (!Array.isArray(v)) return [];
+  const out: MessageImage[] = [];
+  for (const x of v) {
+    if (!isRecord(x)) continue;
+    const url = str(x.url);
+    if (url) out.push({ url, width: Math.max(0, num(x.width)), height: Math.max(0, num(x.height)), alt: str(x.alt), variants: normalizeVariants(x.variants) });
+  }
+  return out;
 }
 
 function normalizeReactions(v: unknown): Reaction[] {
@@ -103,6 +132,7 @@ export function normalizeMessage(v: unknown, conversationId = ''): Message | nul
     seq,
     sender: normalizeBrief(v.sender),
     body: unsent ? '' : str(v.body),
+    images: unsent ? [] : normalizeMessageImages(v.images),
     replyTo: reply ? { seq: num(reply.seq), senderName: str(reply.senderName), snippet: str(reply.snippet) } : null,
     reactions: normalizeReactions(v.reactions),
     editedAt: typeof v.editedAt === 'string' && v.editedAt ? v.editedAt : null,
@@ -141,6 +171,7 @@ export function normalizeConversation(v: unknown): Conversation | null {
     unreadCount: Math.max(0, Math.floor(num(v.unreadCount))),
     muted: v.muted === true,
     readOnly: v.readOnly === true,
+    group: isRecord(v.group) && idOf(v.group) ? { id: idOf(v.group), handle: str(v.group.handle), avatarUrl: str(v.group.avatarUrl) } : null,
     role: v.role === 'admin' ? 'admin' : 'member',
     updatedAt: str(v.updatedAt),
     createdAt: str(v.createdAt),
@@ -213,13 +244,25 @@ export function indexOfSeq(messages: readonly Message[], seq: number): number {
   return -1;
 }
 
+/** An image picked for a message, with its preview (an object URL) and description. */
+export interface OutgoingImage {
+  file: File;
+  /** The preview's object URL ('' where the browser makes none); revoked once the send settles. */
+  url: string;
+  alt: string;
+}
+
 /** A message not yet acknowledged by the server: shown at the end, pending or failed. */
 export interface PendingMessage {
   clientId: string;
   conversationId: string;
   body: string;
+  /** Sent with it (multipart); a retry sends the same ones under the same clientId. */
+  images: OutgoingImage[];
   replyTo: Message['replyTo'];
   status: 'pending' | 'failed';
+  /** How much of the images went up (0–100), while pending. */
+  progress?: number;
   /** Why it failed, as the server or the network said. */
   error?: string;
   createdAt: string;

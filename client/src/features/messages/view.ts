@@ -9,6 +9,11 @@ export const MAX_TITLE_LENGTH = 80;
 /** Members of a group counting its creator (the contract's 2–256). */
 export const MAX_GROUP_MEMBERS = 256;
 export const MAX_MESSAGE_LENGTH = 5000;
+/** Images in one message (the server's limit). */
+export const MAX_MESSAGE_IMAGES = 4;
+export const MSG_TOO_MANY_MESSAGE_IMAGES = 'You can send a maximum of 4 images in a message.';
+/** How much of a message a reply quotes (the server cuts its own quote at 120). */
+const REPLY_SNIPPET = 120;
 
 export const ALLOW_FROM: ReadonlyArray<{ id: AllowFrom; label: string; hint: string }> = [
   { id: 'friends', label: 'Friends only', hint: 'Only people you are friends with.' },
@@ -42,13 +47,45 @@ export function readOnlyText(reason: ReadOnlyReason | undefined): string {
 
 // --- what the screens show -------------------------------------------------------
 
+/**
+ * What stands for the text of a message of images only wherever a message
+ * is shown by its text alone — the list, a reply's quote, a push, a screen
+ * reader's announcement: the server's words (domain.ImagesOnlyText).
+ */
+export function imagesOnlyText(images: number): string {
+  if (images <= 0) return '';
+  return images === 1 ? 'Photo' : `${images} photos`;
+}
+
+/** A message's text on one line, or what stands for it when it has images only. */
+export function textOf(m: Pick<Message, 'body' | 'images' | 'unsent'>): string {
+  if (m.unsent) return MSG_UNSENT;
+  const text = m.body.replace(/\s+/g, ' ').trim();
+  return text || imagesOnlyText(m.images.length);
+}
+
 /** The line under a conversation in the list. */
 export function snippetOf(m: Message | null, myId: string, kind: Conversation['kind']): string {
   if (!m) return 'No messages yet';
   const who = m.sender.id === myId ? 'You: ' : kind === 'group' ? `${m.sender.name.split(/\s+/)[0]}: ` : '';
   if (m.unsent) return MSG_UNSENT;
-  const text = m.body.replace(/\s+/g, ' ').trim();
+  const text = textOf(m);
   return who + (text.length > 80 ? `${text.slice(0, 79)}…` : text);
+}
+
+/** The quote a reply to m carries until the server's copy replaces it ('' when m was unsent). */
+export function replyOf(m: Message): NonNullable<Message['replyTo']> {
+  const text = m.unsent ? '' : textOf(m);
+  return { seq: m.seq, senderName: m.sender.name, snippet: text.length > REPLY_SNIPPET ? `${text.slice(0, REPLY_SNIPPET)}…` : text };
+}
+
+/**
+ * The picture of a conversation: the other person's (direct), the group's
+ * (a group's chat); '' for a group of its own, which shows its initials.
+ */
+export function conversationAvatar(conv: Pick<Conversation, 'kind' | 'members' | 'group'>, myId: string): string {
+  if (conv.group) return conv.group.avatarUrl;
+  return otherMember(conv, myId)?.avatarUrl ?? '';
 }
 
 /** "Asha is typing…", "Asha and Ravi are typing…", "3 people are typing…"; '' for nobody. */

@@ -32,10 +32,16 @@ export function isAcceptedImageType(type: string): boolean {
 
 /**
  * Checks newly picked files against what is already attached: non-images,
- * unsupported types and files over 5 MB are refused; beyond 3 images in all
- * the rest are dropped. Returns what to attach and the first problem.
+ * unsupported types and files over 5 MB are refused; beyond `max` images in
+ * all (a post's 3 by default; a message passes its own limit and words) the
+ * rest are dropped. Returns what to attach and the first problem.
  */
-export function checkNewImages(existingCount: number, files: readonly File[]): { accepted: File[]; error: string | null } {
+export function checkNewImages(
+  existingCount: number,
+  files: readonly File[],
+  max: number = MAX_POST_IMAGES,
+  tooMany: string = MSG_TOO_MANY_IMAGES,
+): { accepted: File[]; error: string | null } {
   const accepted: File[] = [];
   let error: string | null = null;
   for (const f of files) {
@@ -43,7 +49,7 @@ export function checkNewImages(existingCount: number, files: readonly File[]): {
     if (!f.type.startsWith('image/')) problem = MSG_NOT_IMAGE;
     else if (!isAcceptedImageType(f.type)) problem = MSG_UNSUPPORTED_IMAGE;
     else if (f.size > MAX_IMAGE_BYTES) problem = MSG_FILE_TOO_LARGE;
-    else if (existingCount + accepted.length >= MAX_POST_IMAGES) problem = MSG_TOO_MANY_IMAGES;
+    else if (existingCount + accepted.length >= max) problem = tooMany;
     if (problem) error ??= problem;
     else accepted.push(f);
   }
