@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/valyala/fasthttp"
+
+	"campus/freeport"
 )
 
 // serverConfig is how to start one campus process.
@@ -229,15 +231,9 @@ func (s *server) embeddedDSN() (string, error) {
 	return u.String(), nil
 }
 
-// freePort asks the kernel for a free loopback port.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
+// freePort picks a loopback port below the ephemeral range, so that no
+// outgoing connection of the load takes it before the server binds it.
+func freePort() (int, error) { return freeport.Get() }
 
 // raiseNoFile lifts our soft open-file limit to the hard one: every socket
 // the bench opens is a descriptor.

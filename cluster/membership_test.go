@@ -3,11 +3,11 @@ package cluster
 import (
 	"context"
 	"errors"
-	"net"
 	"strconv"
 	"testing"
 	"time"
 
+	"campus/freeport"
 	"campus/testlog"
 )
 
@@ -118,12 +118,5 @@ func droppedRejoins(t *testing.T, oa, ob Options) {
 	}
 }
 
-func freeTCPPort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+// freeTCPPort picks a port below the ephemeral range (see freeport).
+func freeTCPPort(t testing.TB) int { return freeport.Must(t) }

@@ -11,7 +11,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"mime/multipart"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -30,6 +29,7 @@ import (
 
 	"campus/app"
 	"campus/cluster/clustertest"
+	"campus/freeport"
 	"campus/httpapi/wstest"
 	"campus/media/s3test"
 	"campus/persistence"
@@ -298,15 +298,8 @@ func openDB(t *testing.T, dsn string) *bun.DB {
 	return db
 }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+// freePort picks a port below the ephemeral range (see freeport).
+func freePort(t *testing.T) int { return freeport.Must(t) }
 
 // node is one campus serve process.
 type node struct {

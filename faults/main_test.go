@@ -30,6 +30,7 @@ import (
 
 	"campus/app"
 	"campus/cluster/clustertest"
+	"campus/freeport"
 	"campus/httpapi/wstest"
 	"campus/persistence"
 	"campus/persistence/testdb"
@@ -280,15 +281,8 @@ func openDB(t *testing.T, dsn string) *bun.DB {
 	return db
 }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+// freePort picks a port below the ephemeral range (see freeport).
+func freePort(t *testing.T) int { return freeport.Must(t) }
 
 // awaitClosed waits until the server closes c (a close frame or the
 // connection ending), failing after within.

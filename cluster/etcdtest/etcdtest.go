@@ -5,7 +5,6 @@ package etcdtest
 
 import (
 	"context"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,8 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
+
+	"campus/freeport"
 )
 
 // Start runs a private etcd (Debian's etcd-server, installed by
@@ -92,12 +93,5 @@ func Start(t testing.TB) (string, *os.Process) {
 	}
 }
 
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+// freePort picks a port below the ephemeral range (see freeport).
+func freePort(t testing.TB) int { return freeport.Must(t) }

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -26,6 +25,7 @@ import (
 	"testing"
 	"time"
 
+	"campus/freeport"
 	"campus/persistence/testdb"
 )
 
@@ -534,15 +534,8 @@ func get(t *testing.T, url string) string {
 	return string(b)
 }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+// freePort picks a port below the ephemeral range (see freeport).
+func freePort(t *testing.T) int { return freeport.Must(t) }
 
 func envMap(env []string) map[string]string {
 	m := map[string]string{}
