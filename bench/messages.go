@@ -123,7 +123,8 @@ type msgRec struct {
 	conv      int32
 	sender    int32
 	phase     int8
-	node      int8 // the node that answered (the cluster), else 0
+	node      int8 // the node of the last attempt (the cluster), else 0
+	retried   bool // an attempt failed before the last
 	acked     bool
 	win       bool // sent inside its phase's measured window
 }
@@ -234,9 +235,13 @@ const (
 	phClusterKill
 )
 
+// msgVia is how a send went: the node of its last attempt (the cluster;
+// else 0) and how many attempts failed before it.
+type msgVia struct{ node, retries int }
+
 // msgSendFunc sends one message of person p into conversation c and answers
-// the server's acknowledgement and the node that gave it.
-type msgSendFunc func(ctx context.Context, p, c int, clientID, body string) (msgAck, int, error)
+// the server's acknowledgement and how it went.
+type msgSendFunc func(ctx context.Context, p, c int, clientID, body string) (msgAck, msgVia, error)
 
 func (r *msgRun) label(s string) string {
 	if r.prefix == "" {
@@ -334,8 +339,8 @@ func (r *msgRun) sendOne(ctx context.Context, ph *msgPhase, send msgSendFunc, rn
 	i, rec := r.book.add()
 	rec.conv, rec.sender, rec.phase, rec.send = int32(c), int32(p), ph.id, at
 	rec.win = at >= ph.winStart && at < ph.winEnd
-	ack, node, err := send(ctx, p, c, r.book.clientID(i), msgBody(i))
-	rec.ack, rec.node = r.b.now(), int8(node)
+	ack, via, err := send(ctx, p, c, r.book.clientID(i), msgBody(i))
+	rec.ack, rec.node, rec.retried = r.b.now(), int8(via.node), via.retries > 0
 	if err != nil {
 		if rec.win {
 			ph.failed.Add(1)
@@ -543,7 +548,12 @@ type msgCheck struct {
 	// already held from another connection or a gap fill (the client drops
 	// them: no error); messages held from a gap fill.
 	expected, held, lost, dup, reordered, phantomGot, dropped, filled int
-	lat, cross, same                                                  dist // pushed, first copy, to another member than the sender
+	// Of the messages some member never held: how many, how many no
+	// socket was pushed at all (the push never went out), and how many
+	// were answered only after a retry.
+	lostMsgs, unpushed, lostRetried int
+	lat, cross, same                dist // pushed, first copy, to another member than the sender
+	ack                             dist // send → answer of the acknowledged ones sent in the window
 }
 
 func (c msgCheck) storedOK() bool {
@@ -582,6 +592,10 @@ func (c msgCheck) deliveredText() string {
 	}
 	if c.phantomGot > 0 {
 		s += fmt.Sprintf(", %d deliveries of messages not stored there or to non-members", c.phantomGot)
+	}
+	if c.lostMsgs > 0 {
+		s += fmt.Sprintf("; %d messages missed by someone: %d pushed to no socket at all, %d answered after a retry",
+			c.lostMsgs, c.unpushed, c.lostRetried)
 	}
 	return s + ")"
 }
@@ -659,9 +673,13 @@ func (r *msgRun) check(ctx context.Context, phases ...int8) (msgCheck, error) {
 			c.gapConvs++
 		}
 	}
+	var acks []int64
 	for m, rec := range recs {
 		if !in(rec.phase) {
 			continue
+		}
+		if rec.acked && rec.win {
+			acks = append(acks, rec.ack-rec.send)
 		}
 		c.sent++
 		if rec.acked {
@@ -689,6 +707,8 @@ func (r *msgRun) check(ctx context.Context, phases ...int8) (msgCheck, error) {
 		last map[int16]int32
 	}
 	var lat, cross, same []int64
+	pushed := make([]bool, n) // some socket got it pushed
+	missed := make([]bool, n) // some member never held it
 	for p := range r.inbox {
 		states := map[int32]*convState{}
 		for _, g := range r.inbox[p].snapshot() {
@@ -710,6 +730,7 @@ func (r *msgRun) check(ctx context.Context, phases ...int8) (msgCheck, error) {
 			}
 			src := int16(-1)
 			if !g.gap {
+				pushed[m] = true
 				src = g.conn + 1
 				if last, seen := st.last[g.conn]; seen && k <= last {
 					if counted {
@@ -757,11 +778,23 @@ func (r *msgRun) check(ctx context.Context, phases ...int8) (msgCheck, error) {
 					c.held++
 				} else {
 					c.lost++
+					missed[m] = true
 				}
 			}
 		}
 	}
-	c.lat, c.cross, c.same = distOf(lat), distOf(cross), distOf(same)
+	for m, x := range missed {
+		if x {
+			c.lostMsgs++
+			if !pushed[m] {
+				c.unpushed++
+			}
+			if recs[m].retried {
+				c.lostRetried++
+			}
+		}
+	}
+	c.lat, c.cross, c.same, c.ack = distOf(lat), distOf(cross), distOf(same), distOf(acks)
 	return c, nil
 }
 
@@ -778,7 +811,7 @@ func (r *msgRun) consistencyRows(label string, c msgCheck) bool {
 		s.note("the peer's own figure: no target")
 		d.note("the peer's own figure: no target")
 	}
-	r.b.progress("%s: stored %s; delivered %s", r.label(label), c.storedText(), c.deliveredText())
+	r.b.progress("%s stored %s; delivered %s", r.label(label), c.storedText(), c.deliveredText())
 	return c.storedOK() && c.deliveredOK()
 }
 
@@ -831,9 +864,9 @@ func (b *bench) runOneNode(ctx context.Context, sc, prefix string, t msgTarget, 
 		group(int64(len(wl.direct))), len(wl.groups), b.o.msgGroupSize)).
 		note("each person in %d direct and %.1f group conversations on average, every socket open; a send goes to one of the sender's conversations at random; set-up %.1f s",
 			2*len(msgDirectOffsets), float64(groupsOf)/float64(wl.people), setupTook.Seconds())
-	send := func(ctx context.Context, p, c int, clientID, body string) (msgAck, int, error) {
+	send := func(ctx context.Context, p, c int, clientID, body string) (msgAck, msgVia, error) {
 		a, err := t.send(ctx, p, c, clientID, body)
-		return a, 0, err
+		return a, msgVia{}, err
 	}
 
 	// a) paced.
@@ -862,7 +895,8 @@ func (b *bench) runOneNode(ctx context.Context, sc, prefix string, t msgTarget, 
 		rate.note("%d failed: %s", n, r.firstErr)
 	}
 	b.rep.add(sc, r.label("a) paced: send → recipient p50"), ms(c.lat.p50), "ms").
-		note("per (message, online member other than the sender), from when the send was due; %s deliveries", group(int64(c.lat.n)))
+		note("per (message, online member other than the sender), from when the send was due; %s deliveries; send → answer p50 %.1f ms, p99 %.1f ms",
+			group(int64(c.lat.n)), ms(c.ack.p50), ms(c.ack.p99))
 	p99 := b.rep.add(sc, r.label("a) paced: send → recipient p99"), ms(c.lat.p99), "ms")
 	if prefix == "" {
 		p99.target(fmt.Sprintf("≤ %.0f ms", ms(tgtMsgPacedP99)), c.lat.n > 0 && c.lat.p99 <= tgtMsgPacedP99)
@@ -904,7 +938,7 @@ func (b *bench) runOneNode(ctx context.Context, sc, prefix string, t msgTarget, 
 		b.rep.text(sc, r.label("b) closed loop: server CPU per message"), "n/a: the server's process is unknown")
 	}
 	b.rep.add(sc, r.label("b) closed loop: send → recipient p99"), ms(c.lat.p99), "ms").
-		note("p50 %.1f ms; every sender busy: the queue's length, no target (the paced phase has it)", ms(c.lat.p50))
+		note("p50 %.1f ms, send → answer p50 %.1f ms; every sender busy: the queue's length, no target (the paced phase has it)", ms(c.lat.p50), ms(c.ack.p50))
 	r.consistencyRows("b) closed loop:", c)
 	res.ok = true
 	return r, res

@@ -256,8 +256,8 @@ func (t *campusTarget) send(ctx context.Context, p, c int, clientID, body string
 // person p to the node its rotation names, under the client's retry policy:
 // a 503 or a connection error is sent again with the same clientId (the
 // server answers a retry of a stored message with the original). It
-// answers the acknowledgement and the node that gave it.
-func (t *campusTarget) sendVia(_ context.Context, p, c int, clientID, body string) (msgAck, int, error) {
+// answers the acknowledgement and how it went.
+func (t *campusTarget) sendVia(_ context.Context, p, c int, clientID, body string) (msgAck, msgVia, error) {
 	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
 	defer fasthttp.ReleaseRequest(req)
 	defer fasthttp.ReleaseResponse(resp)
@@ -288,14 +288,14 @@ func (t *campusTarget) sendVia(_ context.Context, p, c int, clientID, body strin
 	}, func(status string) { st.count(st.attempts, status) })
 	if !ok {
 		st.count(st.failed, status)
-		return msgAck{}, node, fmt.Errorf("POST /api/conversations/{id}/messages: %s after %d retries: %s", status, retries, lastBody)
+		return msgAck{}, msgVia{node, retries}, fmt.Errorf("POST /api/conversations/{id}/messages: %s after %d retries: %s", status, retries, lastBody)
 	}
 	if retries > 0 {
 		st.mu.Lock()
 		st.retried++
 		st.mu.Unlock()
 	}
-	return ack, node, nil
+	return ack, msgVia{node, retries}, nil
 }
 
 // stored reads conversation c's messages from Postgres in seq order.
@@ -393,7 +393,10 @@ func (h *heldSeqs) add(seq int64) {
 // listening starts (held already).
 func (t *campusTarget) listenCluster(ctx context.Context, p int, rot *rotation, base []int64, convs []int,
 	book *msgBook, emit func(msgGot), reconnects, fills *atomic.Int64) error {
-	s := &campusSocket{t: t, p: p, rot: rot, emit: emit, book: book, http: t.httpClient(), held: map[int32]*heldSeqs{},
+	// Its gap fills run one per conversation, side by side.
+	hc := t.httpClient()
+	hc.MaxConnsPerHost, hc.MaxConnWaitTimeout = 4, 20*time.Second
+	s := &campusSocket{t: t, p: p, rot: rot, emit: emit, book: book, http: hc, held: map[int32]*heldSeqs{},
 		filling: map[int32]bool{}, reconnects: reconnects, fills: fills,
 		rng: mrand.New(mrand.NewPCG(uint64(t.b.o.seed), uint64(p)+80_000))}
 	for _, c := range convs {

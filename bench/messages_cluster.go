@@ -60,7 +60,7 @@ func (b *bench) messagesCluster(ctx context.Context, r *msgRun, t *campusTarget)
 	t.rot = newRotation(nodes, P)
 	defer func() { t.rot = one }()
 	sends := t.rot
-	send := func(ctx context.Context, p, c int, clientID, body string) (msgAck, int, error) {
+	send := func(ctx context.Context, p, c int, clientID, body string) (msgAck, msgVia, error) {
 		to := home(p)
 		if c < len(r.wl.direct) {
 			to = home(r.wl.members[c][0] + r.wl.members[c][1] - p) // the other person
