@@ -225,6 +225,8 @@ type msgRun struct {
 
 	failMu   sync.Mutex
 	firstErr string
+	// killedAt is when the run killed a node (bench clock), 0: never.
+	killedAt int64
 }
 
 // Phases of a run (msgRec.phase).
@@ -552,8 +554,12 @@ type msgCheck struct {
 	// socket was pushed at all (the push never went out), and how many
 	// were answered only after a retry.
 	lostMsgs, unpushed, lostRetried int
-	lat, cross, same                dist // pushed, first copy, to another member than the sender
-	ack                             dist // send → answer of the acknowledged ones sent in the window
+	// When the unpushed ones were answered, relative to a kill (ms; set
+	// when the run killed a node).
+	unpushedFrom, unpushedTo float64
+	killed                   bool
+	lat, cross, same         dist // pushed, first copy, to another member than the sender
+	ack                      dist // send → answer of the acknowledged ones sent in the window
 }
 
 func (c msgCheck) storedOK() bool {
@@ -596,6 +602,9 @@ func (c msgCheck) deliveredText() string {
 	if c.lostMsgs > 0 {
 		s += fmt.Sprintf("; %d messages missed by someone: %d pushed to no socket at all, %d answered after a retry",
 			c.lostMsgs, c.unpushed, c.lostRetried)
+		if c.killed && c.unpushed > 0 {
+			s += fmt.Sprintf("; the unpushed answered %+.0f..%+.0f ms from the kill", c.unpushedFrom, c.unpushedTo)
+		}
 	}
 	return s + ")"
 }
@@ -783,10 +792,16 @@ func (r *msgRun) check(ctx context.Context, phases ...int8) (msgCheck, error) {
 			}
 		}
 	}
+	c.killed = r.killedAt != 0
 	for m, x := range missed {
 		if x {
 			c.lostMsgs++
 			if !pushed[m] {
+				rel := ms(time.Duration(recs[m].ack - r.killedAt))
+				if c.unpushed == 0 {
+					c.unpushedFrom, c.unpushedTo = rel, rel
+				}
+				c.unpushedFrom, c.unpushedTo = min(c.unpushedFrom, rel), max(c.unpushedTo, rel)
 				c.unpushed++
 			}
 			if recs[m].retried {

@@ -126,6 +126,7 @@ func (b *bench) messagesCluster(ctx context.Context, r *msgRun, t *campusTarget)
 		if killedAt == 0 && now >= ph.winStart+int64(Dk/3) {
 			victim.srv.kill()
 			killedAt = b.now()
+			r.killedAt = killedAt
 			b.progress("messages: killed node %d (pid %d)", victim.i, victim.srv.pid())
 		}
 	})
