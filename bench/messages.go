@@ -495,9 +495,10 @@ func (r *msgRun) closedLoop(ctx context.Context, ph *msgPhase, send msgSendFunc)
 	return best, all
 }
 
-// drain waits until the messages of phases have reached every member
-// (as many deliveries as acknowledged messages × members), or no delivery
-// came for 2 s, or 30 s passed.
+// drain waits until the messages of phases have reached every member (as
+// many deliveries as acknowledged messages × members) and none came for a
+// second (copies a client drops count too, so a gap fill may still be
+// running at that count), or none came for 3 s, or 30 s passed.
 func (r *msgRun) drain(ctx context.Context, phases ...int8) {
 	want := 0
 	n := r.book.len()
@@ -520,12 +521,11 @@ func (r *msgRun) drain(ctx context.Context, phases ...int8) {
 	start, last, lastChange := time.Now(), -1, time.Now()
 	for time.Since(start) < 30*time.Second && ctx.Err() == nil {
 		got := count()
-		if got >= want {
-			return
-		}
 		if got != last {
 			last, lastChange = got, time.Now()
-		} else if time.Since(lastChange) >= 2*time.Second {
+		}
+		quiet := time.Since(lastChange)
+		if got >= want && quiet >= time.Second || quiet >= 3*time.Second {
 			return
 		}
 		time.Sleep(200 * time.Millisecond)
