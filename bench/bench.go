@@ -39,6 +39,10 @@ type bench struct {
 	// when that scenario runs; labErr says why it could not be built.
 	lab    *netemLab
 	labErr error
+	// cl is the cluster the messages and cluster scenarios share (started
+	// by the first of them); clErr says why it could not start.
+	cl    *benchCluster
+	clErr error
 
 	base       base
 	one        *fasthttp.HostClient // single requests: probes, polls, fan-out likes
@@ -237,6 +241,9 @@ func (b *bench) runScenarios(ctx context.Context) {
 		{"search", b.search},
 		{"crash", b.crash},
 		{"conns", b.connections},
+		// Its cluster phase starts the three nodes the cluster scenario
+		// then uses.
+		{"messages", b.messages},
 		// Last: it adds four processes over the same database.
 		{"cluster", b.cluster},
 		// Opt-in: network namespaces, three nodes, etcd.
@@ -307,6 +314,7 @@ func (b *bench) print() {
 
 // close stops what setup started, in reverse order.
 func (b *bench) close() {
+	b.closeCluster()
 	if b.db != nil {
 		_ = b.db.Close()
 	}

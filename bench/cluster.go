@@ -47,12 +47,13 @@ const (
 	clJitterHi = 150 * time.Millisecond
 )
 
-// clNode is one campus process of the cluster scenario.
+// clNode is one campus process of the cluster (the cluster and messages
+// scenarios share them).
 type clNode struct {
 	i    int
 	addr string
 	srv  *server
-	up   atomic.Bool // in the likers' rotation
+	up   atomic.Bool // in the clients' rotation
 }
 
 // clPhase gathers one phase's figures.
@@ -76,109 +77,50 @@ func (ph *clPhase) countFail(m map[string]int, status string) {
 
 // clusterLoad drives the likers over the nodes and keeps the books.
 type clusterLoad struct {
-	b     *bench
-	lr    *likeRun // the per-(post, user) state for the consistency check
-	nodes []*clNode
-	mu    sync.Mutex
-	ops   []likeOp
-	stop  atomic.Bool
-	ph    atomic.Pointer[clPhase]
-	cur   []atomic.Int32 // per liker: the node it talks to
+	b    *bench
+	bc   *benchCluster
+	lr   *likeRun  // the per-(post, user) state for the consistency check
+	rot  *rotation // per liker: the node it talks to
+	mu   sync.Mutex
+	ops  []likeOp
+	stop atomic.Bool
+	ph   atomic.Pointer[clPhase]
 }
 
 // cluster: three nodes over the bench's database found through a private
 // etcd; likes through every node, viewers on every node; then a node is
 // killed, a fourth joins, and one is drained, all under load.
 func (b *bench) cluster(ctx context.Context) {
-	const sc = "8 cluster"
+	const sc = "9 cluster"
 	if err := b.need("likes"); err != nil {
 		b.rep.skip(sc, err)
 		return
 	}
-	etcdBin, err := exec.LookPath("etcd")
-	if err != nil {
-		b.rep.skip(sc, fmt.Errorf("%w: no etcd (scripts/ensure-system.sh --etcd installs Debian's etcd-server)", errUnavailable))
-		return
-	}
-	dir := filepath.Join(b.tmp, "cluster")
-	if err := os.MkdirAll(dir, 0o711); err != nil {
-		b.rep.skip(sc, err)
-		return
-	}
-	endpoint, stopEtcd, err := startEtcd(ctx, etcdBin, dir)
+	// The messages scenario may have started the nodes already; this
+	// scenario is their last user either way.
+	bc, err := b.sharedCluster(ctx)
+	defer b.closeCluster()
 	if err != nil {
 		b.rep.skip(sc, err)
 		return
 	}
-	defer stopEtcd()
-	// The nodes talk mutual TLS, as a cluster of several must: one CA and
-	// node certificate for all three.
-	certs := filepath.Join(dir, "tls")
-	if _, err := cluster.WriteCerts(certs, time.Now()); err != nil {
-		b.rep.skip(sc, err)
+	if len(bc.nodes) != 3 {
+		b.rep.skip(sc, fmt.Errorf("the shared cluster has %d nodes, want 3", len(bc.nodes)))
 		return
 	}
-
-	cl := &clusterLoad{b: b, lr: b.newLikeRun("cluster", b.w.cluster, nil), cur: make([]atomic.Int32, b.o.clLikers)}
-	defer func() {
-		for _, n := range cl.nodes {
-			if ok, _ := n.srv.exited(); !ok {
-				_ = n.srv.stop(30 * time.Second)
-			}
-		}
-	}()
-	name := "bench-" + b.w.run
-	startNode := func(i int) (*clNode, error) {
-		port, err := freePort()
-		if err != nil {
-			return nil, err
-		}
-		cport, err := freePort()
-		if err != nil {
-			return nil, err
-		}
-		n := &clNode{i: i, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port))}
-		ndir := filepath.Join(dir, "node-"+strconv.Itoa(i))
-		if err := os.MkdirAll(ndir, 0o711); err != nil {
-			return nil, err
-		}
-		n.srv, err = startServer(ctx, serverConfig{bin: b.o.bin, dir: ndir, addr: n.addr, dbURL: b.dsn, env: []string{
-			"CAMPUS_CLUSTER_PROVIDER=etcd",
-			"CAMPUS_ETCD_ENDPOINTS=" + endpoint,
-			"CAMPUS_CLUSTER_NAME=" + name,
-			"CAMPUS_CLUSTER_ADDR=127.0.0.1:" + strconv.Itoa(cport),
-			"CAMPUS_CLUSTER_TLS_CA=" + filepath.Join(certs, cluster.CAFile),
-			"CAMPUS_CLUSTER_TLS_CERT=" + filepath.Join(certs, cluster.CertFile),
-			"CAMPUS_CLUSTER_TLS_KEY=" + filepath.Join(certs, cluster.KeyFile),
-		}})
-		if err != nil {
-			return nil, err
-		}
-		cl.nodes = append(cl.nodes, n)
-		return n, nil
+	for _, n := range bc.nodes {
+		n.up.Store(true) // whatever the messages scenario's clients found
 	}
-	b.progress("cluster: etcd at %s; starting 3 nodes over the bench's database", endpoint)
-	for i := range 3 {
-		if _, err := startNode(i); err != nil {
-			b.rep.skip(sc, fmt.Errorf("start node %d: %w", i, err))
-			return
-		}
+	cl := &clusterLoad{b: b, bc: bc, lr: b.newLikeRun("cluster", b.w.cluster, nil), rot: newRotation(bc.nodes, b.o.clLikers)}
+	for w := range cl.rot.cur {
+		cl.rot.cur[w].Store(int32(w % 3)) // round-robin
 	}
-	for _, n := range cl.nodes {
-		if err := cl.waitMembers(ctx, n, 3, nodeStartLimit); err != nil {
-			b.rep.skip(sc, err)
-			return
-		}
-		n.up.Store(true)
-	}
-	for w := range cl.cur {
-		cl.cur[w].Store(int32(w % 3)) // round-robin
-	}
-	// A new node builds its own search index from the database and merges
-	// its segments in the background: that work must not land in a phase.
-	cl.settle(ctx)
+	// After the messages scenario's load (or a restart) the nodes may
+	// still be busy: that work must not land in a phase.
+	bc.settle(ctx)
 
 	// Viewers on every node watch every post of the scenario.
+	nodes := bc.nodes
 	pools := make([]*pool, 3)
 	defer func() {
 		for _, p := range pools {
@@ -188,7 +130,7 @@ func (b *bench) cluster(ctx context.Context) {
 	for k := range pools {
 		k := k
 		p, err := b.dialPool(ctx, dialSpec{
-			label: fmt.Sprintf("cluster viewers on node %d", k), url: "ws://" + cl.nodes[k].addr + "/api/ws",
+			label: fmt.Sprintf("cluster viewers on node %d", k), url: "ws://" + nodes[k].addr + "/api/ws",
 			n: max(1, b.o.clViewers/3), token: func(i int) string { return b.w.tokens[(k*7919+i)%len(b.w.tokens)] },
 			watch: func(int) []uuid.UUID { return b.w.cluster }, posts: b.w.cluster, conc: 16,
 		})
@@ -224,7 +166,7 @@ func (b *bench) cluster(ctx context.Context) {
 	ok = b.consistencyRow(ctx, sc, cl.lr) && ok
 
 	// b) kill -9 one node a third into the phase.
-	victim := cl.nodes[2]
+	victim := nodes[2]
 	var killedAt int64
 	kill := cl.run(ctx, "kill -9", max(D, 5*time.Second), func(ph *clPhase, now int64) {
 		if killedAt == 0 && now >= ph.start+int64(D/3) {
@@ -252,20 +194,21 @@ func (b *bench) cluster(ctx context.Context) {
 	// c) a fourth node listed nowhere joins; a third of the likers move to it.
 	b.progress("cluster: starting a 4th node (same etcd endpoints, listed nowhere)")
 	joinStart := time.Now()
-	fourth, err := startNode(3)
+	fourth, err := bc.startNode(ctx, 3)
 	if err == nil {
-		err = cl.waitMembers(ctx, fourth, 3, nodeStartLimit)
+		err = bc.waitMembers(ctx, fourth, 3, nodeStartLimit)
 	}
 	if err != nil {
 		b.rep.skip(sc, fmt.Errorf("4th node: %w", err))
 		return
 	}
 	joinTook := time.Since(joinStart)
-	cl.settle(ctx)
+	bc.settle(ctx)
 	fourth.up.Store(true)
-	for w := range cl.cur {
+	cl.rot.nodes = bc.nodes
+	for w := range cl.rot.cur {
 		if w%3 == 0 {
-			cl.cur[w].Store(int32(fourth.i))
+			cl.rot.cur[w].Store(int32(fourth.i))
 		}
 	}
 	join := cl.run(ctx, "4th node", D, nil)
@@ -276,7 +219,7 @@ func (b *bench) cluster(ctx context.Context) {
 	ok = b.consistencyRow(ctx, sc, cl.lr) && ok
 
 	// d) SIGTERM one node a third into the phase: it drains.
-	drained := cl.nodes[1]
+	drained := nodes[1]
 	var termAt int64
 	var exitedAt time.Duration
 	exitCode := -1
@@ -309,7 +252,7 @@ func (b *bench) cluster(ctx context.Context) {
 			statusText(drain.attempts), drain.retried, exitCode, exitedAt.Seconds())
 	ok = b.consistencyRow(ctx, sc, cl.lr) && ok
 	if !ok {
-		b.progress("cluster: a consistency check failed; node logs are under %s (--keep keeps them)", dir)
+		b.progress("cluster: a consistency check failed; node logs are under %s (--keep keeps them)", bc.dir)
 	}
 }
 
@@ -364,14 +307,14 @@ func (cl *clusterLoad) failRows(sc, label string, ph *clPhase) {
 
 // settle waits, up to a bound, until the running nodes together use
 // under 0.2 core over a second.
-func (cl *clusterLoad) settle(ctx context.Context) {
+func (bc *benchCluster) settle(ctx context.Context) {
 	limit := 2 * time.Minute
-	if cl.b.o.quick {
+	if bc.b.o.quick {
 		limit = 20 * time.Second
 	}
 	busy := func() time.Duration {
 		var total time.Duration
-		for _, n := range cl.nodes {
+		for _, n := range bc.nodes {
 			if done, _ := n.srv.exited(); !done {
 				own, _, _ := procCPU(n.srv.pid())
 				total += own
@@ -384,16 +327,16 @@ func (cl *clusterLoad) settle(ctx context.Context) {
 		a := busy()
 		time.Sleep(time.Second)
 		if busy()-a < 200*time.Millisecond {
-			cl.b.progress("cluster: nodes idle after %.0fs", time.Since(start).Seconds())
+			bc.b.progress("cluster: nodes idle after %.0fs", time.Since(start).Seconds())
 			return
 		}
 	}
-	cl.b.progress("cluster: nodes still busy after %s; measuring anyway", limit)
+	bc.b.progress("cluster: nodes still busy after %s; measuring anyway", limit)
 }
 
 // waitMembers polls the node's /api/ready until it answers 200 with want
 // members.
-func (cl *clusterLoad) waitMembers(ctx context.Context, n *clNode, want int, within time.Duration) error {
+func (bc *benchCluster) waitMembers(ctx context.Context, n *clNode, want int, within time.Duration) error {
 	c := &fasthttp.Client{}
 	deadline := time.Now().Add(within)
 	last := "no answer"
@@ -433,7 +376,7 @@ func (cl *clusterLoad) run(ctx context.Context, name string, d time.Duration, ti
 	cl.ph.Store(ph)
 	cl.stop.Store(false)
 	var wg sync.WaitGroup
-	for w := range cl.cur {
+	for w := range cl.rot.cur {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -485,25 +428,24 @@ func (cl *clusterLoad) worker(ctx context.Context, w int, ph *clPhase) {
 		}
 		reqID := "cl-" + strconv.Itoa(w) + "-" + strconv.FormatInt(k, 10) + "-" + strconv.Itoa(p)
 		send := b.now()
-		var (
-			done   bool
-			status string
-			node   int
-		)
-		for attempt := 0; attempt <= clRetries; attempt++ {
-			node = cl.node(w)
+		// The policy runs to its end even when the phase is over: a
+		// request the client would retry is not a failure.
+		_, attempts, done, status := cl.rot.do(w, rng, func(node int) (bool, string, bool) {
 			req.Reset()
 			if like {
 				req.Header.SetMethod(fasthttp.MethodPost)
 			} else {
 				req.Header.SetMethod(fasthttp.MethodDelete)
 			}
-			req.SetRequestURI("http://" + cl.nodes[node].addr + "/api/posts/" + lr.posts[p].String() + "/like")
+			req.SetRequestURI("http://" + cl.rot.nodes[node].addr + "/api/posts/" + lr.posts[p].String() + "/like")
 			req.Header.Set("Authorization", b.w.auth[u])
 			req.Header.Set("X-Request-Id", reqID)
 			err := c.DoTimeout(req, resp, 20*time.Second)
 			ack := b.now()
-			if err == nil && resp.StatusCode() == fasthttp.StatusOK {
+			if err != nil {
+				return false, "conn", true
+			}
+			if resp.StatusCode() == fasthttp.StatusOK {
 				if liked, count, perr := parseLike(resp.Body()); perr == nil {
 					if liked {
 						lr.state[slot] = stLiked
@@ -516,32 +458,15 @@ func (cl *clusterLoad) worker(ctx context.Context, w int, ph *clPhase) {
 					ph.ok[node].Add(1)
 					ops = append(ops, likeOp{send: send, ack: ack, count: count, post: int32(p), node: int8(node)})
 					lat = append(lat, ack-send)
-					if attempt > 0 {
-						ph.mu.Lock()
-						ph.retried++
-						ph.mu.Unlock()
-					}
-					done = true
-					break
+					return true, "", false
 				}
 			}
-			retry := false
-			switch {
-			case err != nil:
-				status, retry = "conn", true
-				cl.down(node)
-			default:
-				status = strconv.Itoa(resp.StatusCode())
-				retry = resp.StatusCode() == fasthttp.StatusServiceUnavailable
-			}
-			ph.countFail(ph.attempts, status)
-			// The policy runs to its end even when the phase is over: a
-			// request the client would retry is not a failure.
-			if !retry || attempt == clRetries {
-				break
-			}
-			cl.move(w)
-			time.Sleep(clJitterLo + time.Duration(rng.Int64N(int64(clJitterHi-clJitterLo))))
+			return false, strconv.Itoa(resp.StatusCode()), resp.StatusCode() == fasthttp.StatusServiceUnavailable
+		}, func(status string) { ph.countFail(ph.attempts, status) })
+		if done && attempts > 0 {
+			ph.mu.Lock()
+			ph.retried++
+			ph.mu.Unlock()
 		}
 		if !done {
 			lr.state[slot] = stUncertain
@@ -557,22 +482,34 @@ func (cl *clusterLoad) worker(ctx context.Context, w int, ph *clPhase) {
 	ph.mu.Unlock()
 }
 
-// node is the node liker w talks to: its own, or the next one up.
-func (cl *clusterLoad) node(w int) int {
-	cur := int(cl.cur[w].Load())
-	if cl.nodes[cur].up.Load() {
-		return cur
-	}
-	cl.move(w)
-	return int(cl.cur[w].Load())
+// rotation is the client's retry policy over a cluster's nodes, as a load
+// balancer in front of them would apply it: each client (a liker, a
+// sender, a socket) talks to its current node; see clRetries.
+type rotation struct {
+	nodes []*clNode
+	cur   []atomic.Int32 // per client: the node it talks to
 }
 
-// move sends liker w to the next node in the rotation.
-func (cl *clusterLoad) move(w int) {
-	cur := int(cl.cur[w].Load())
-	for k := 1; k <= len(cl.nodes); k++ {
-		if n := (cur + k) % len(cl.nodes); cl.nodes[n].up.Load() {
-			cl.cur[w].Store(int32(n))
+func newRotation(nodes []*clNode, clients int) *rotation {
+	return &rotation{nodes: nodes, cur: make([]atomic.Int32, clients)}
+}
+
+// node is the node client w talks to: its own, or the next one up.
+func (r *rotation) node(w int) int {
+	cur := int(r.cur[w].Load())
+	if r.nodes[cur].up.Load() {
+		return cur
+	}
+	r.move(w)
+	return int(r.cur[w].Load())
+}
+
+// move sends client w to the next node in the rotation.
+func (r *rotation) move(w int) {
+	cur := int(r.cur[w].Load())
+	for k := 1; k <= len(r.nodes); k++ {
+		if n := (cur + k) % len(r.nodes); r.nodes[n].up.Load() {
+			r.cur[w].Store(int32(n))
 			return
 		}
 	}
@@ -580,15 +517,176 @@ func (cl *clusterLoad) move(w int) {
 
 // down takes a node out of the rotation after a connection error, unless
 // it is the last one up.
-func (cl *clusterLoad) down(i int) {
+func (r *rotation) down(i int) {
 	up := 0
-	for _, n := range cl.nodes {
+	for _, n := range r.nodes {
 		if n.up.Load() {
 			up++
 		}
 	}
 	if up > 1 {
-		cl.nodes[i].up.Store(false)
+		r.nodes[i].up.Store(false)
+	}
+}
+
+// do sends one request of client w under the retry policy: try makes one
+// attempt on a node and answers whether it succeeded, else its status
+// ("conn" for a connection error) and whether the policy retries it.
+// failed, when set, is told each failed attempt's status. It answers the
+// node of the last attempt, how many attempts came before it, whether it
+// succeeded and the last failure's status.
+func (r *rotation) do(w int, rng *mrand.Rand, try func(node int) (ok bool, status string, retry bool),
+	failed func(status string)) (node, retries int, ok bool, status string) {
+	for attempt := 0; ; attempt++ {
+		node = r.node(w)
+		var retry bool
+		if ok, status, retry = try(node); ok {
+			return node, attempt, true, ""
+		}
+		if status == "conn" {
+			r.down(node)
+		}
+		if failed != nil {
+			failed(status)
+		}
+		if !retry || attempt == clRetries {
+			return node, attempt, false, status
+		}
+		r.move(w)
+		time.Sleep(clJitterLo + time.Duration(rng.Int64N(int64(clJitterHi-clJitterLo))))
+	}
+}
+
+// benchCluster is a private etcd and the campus nodes over the bench's
+// database found through it. The messages and cluster scenarios share one
+// (b.sharedCluster): three nodes take minutes to start on two cores, each
+// building its own search index first.
+type benchCluster struct {
+	b        *bench
+	dir      string
+	endpoint string
+	certs    string
+	name     string
+	stopEtcd func()
+	nodes    []*clNode
+}
+
+// sharedCluster starts, the first time it is called, etcd and three nodes
+// ready with three members and idle, and answers them (or why they could
+// not start) every time after.
+func (b *bench) sharedCluster(ctx context.Context) (*benchCluster, error) {
+	if b.cl == nil && b.clErr == nil {
+		b.cl, b.clErr = b.startCluster(ctx)
+	}
+	return b.cl, b.clErr
+}
+
+// closeCluster stops the shared cluster, if one runs.
+func (b *bench) closeCluster() {
+	if b.cl != nil {
+		b.cl.close()
+		b.cl = nil
+	}
+}
+
+func (b *bench) startCluster(ctx context.Context) (*benchCluster, error) {
+	etcdBin, err := exec.LookPath("etcd")
+	if err != nil {
+		return nil, fmt.Errorf("%w: no etcd (scripts/ensure-system.sh --etcd installs Debian's etcd-server)", errUnavailable)
+	}
+	bc := &benchCluster{b: b, dir: filepath.Join(b.tmp, "cluster"), name: "bench-" + b.w.run}
+	if err := os.MkdirAll(bc.dir, 0o711); err != nil {
+		return nil, err
+	}
+	bc.endpoint, bc.stopEtcd, err = startEtcd(ctx, etcdBin, bc.dir)
+	if err != nil {
+		return nil, err
+	}
+	// The nodes talk mutual TLS, as a cluster of several must: one CA and
+	// node certificate for all.
+	bc.certs = filepath.Join(bc.dir, "tls")
+	if _, err := cluster.WriteCerts(bc.certs, time.Now()); err != nil {
+		bc.close()
+		return nil, err
+	}
+	b.progress("cluster: etcd at %s; starting 3 nodes over the bench's database", bc.endpoint)
+	for i := range 3 {
+		if _, err := bc.startNode(ctx, i); err != nil {
+			bc.close()
+			return nil, fmt.Errorf("start node %d: %w", i, err)
+		}
+	}
+	for _, n := range bc.nodes {
+		if err := bc.waitMembers(ctx, n, 3, nodeStartLimit); err != nil {
+			bc.close()
+			return nil, err
+		}
+		n.up.Store(true)
+	}
+	// A new node builds its own search index from the database and merges
+	// its segments in the background: that work must not land in a phase.
+	bc.settle(ctx)
+	return bc, nil
+}
+
+// startNode starts node i (not yet a member: see waitMembers) in its own
+// directory on free ports.
+func (bc *benchCluster) startNode(ctx context.Context, i int) (*clNode, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	cport, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	n := &clNode{i: i, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port))}
+	ndir := filepath.Join(bc.dir, "node-"+strconv.Itoa(i))
+	if err := os.MkdirAll(ndir, 0o711); err != nil {
+		return nil, err
+	}
+	n.srv, err = startServer(ctx, serverConfig{bin: bc.b.o.bin, dir: ndir, addr: n.addr, dbURL: bc.b.dsn, env: []string{
+		"CAMPUS_CLUSTER_PROVIDER=etcd",
+		"CAMPUS_ETCD_ENDPOINTS=" + bc.endpoint,
+		"CAMPUS_CLUSTER_NAME=" + bc.name,
+		"CAMPUS_CLUSTER_ADDR=127.0.0.1:" + strconv.Itoa(cport),
+		"CAMPUS_CLUSTER_TLS_CA=" + filepath.Join(bc.certs, cluster.CAFile),
+		"CAMPUS_CLUSTER_TLS_CERT=" + filepath.Join(bc.certs, cluster.CertFile),
+		"CAMPUS_CLUSTER_TLS_KEY=" + filepath.Join(bc.certs, cluster.KeyFile),
+	}})
+	if err != nil {
+		return nil, err
+	}
+	bc.nodes = append(bc.nodes, n)
+	return n, nil
+}
+
+// restart starts a stopped (killed) node again on its own directory and
+// addresses (its search index is still there) and waits until the cluster
+// has want members and the node is back in the rotation.
+func (bc *benchCluster) restart(ctx context.Context, n *clNode, want int) error {
+	srv, err := startServer(ctx, n.srv.cfg)
+	if err != nil {
+		return err
+	}
+	n.srv = srv
+	if err := bc.waitMembers(ctx, n, want, nodeStartLimit); err != nil {
+		return err
+	}
+	n.up.Store(true)
+	return nil
+}
+
+// close stops every node still running, then etcd.
+func (bc *benchCluster) close() {
+	for _, n := range bc.nodes {
+		if ok, _ := n.srv.exited(); !ok {
+			_ = n.srv.stop(30 * time.Second)
+		}
+	}
+	if bc.stopEtcd != nil {
+		bc.stopEtcd()
+		bc.stopEtcd = nil
 	}
 }
 

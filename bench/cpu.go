@@ -87,12 +87,24 @@ func (m *cpuMeter) snap() cpuSnap {
 
 // phase starts timing; the returned func records the row.
 func (m *cpuMeter) phase(name string) func() {
-	a := m.snap()
+	done := m.measure(name)
 	return func() {
+		if r, ok := done(); ok {
+			m.rows = append(m.rows, r)
+		}
+	}
+}
+
+// measure starts timing like phase without recording: the returned func
+// answers the row (ok false when no wall time passed), for a figure per
+// unit of work or for another meter's table.
+func (m *cpuMeter) measure(name string) func() (cpuRow, bool) {
+	a := m.snap()
+	return func() (cpuRow, bool) {
 		z := m.snap()
 		wall := z.wall.Sub(a.wall).Seconds()
 		if wall <= 0 {
-			return
+			return cpuRow{}, false
 		}
 		r := cpuRow{Phase: name, WallS: wall, Bench: (z.self - a.self).Seconds() / wall, Server: -1, Postgres: -1,
 			TxPerS: -1, XidPerS: -1, FramesPerS: float64(z.frames-a.frames) / wall}
@@ -104,7 +116,7 @@ func (m *cpuMeter) phase(name string) func() {
 			r.Server = (z.server - a.server).Seconds() / wall
 			r.Postgres = (z.db - a.db).Seconds() / wall
 		}
-		m.rows = append(m.rows, r)
+		return r, true
 	}
 }
 

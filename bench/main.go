@@ -72,6 +72,16 @@ type opts struct {
 	nmSettle  time.Duration
 	nmFaults  string
 
+	// The messages scenario (messages.go): its people (the first users),
+	// their group conversations (how many, of how many members), each
+	// person's mean time between sends in the paced phases, each
+	// closed-loop level's measured length, the history conversation's
+	// messages, and whether the peers (Dendrite) run the same workload.
+	msgPeople, msgGroups, msgGroupSize int
+	msgPace, msgLevel                  time.Duration
+	msgHistory                         int
+	peers                              bool
+
 	feedConc   int
 	queries    int
 	searchConc int
@@ -99,6 +109,7 @@ func (o *opts) preset() {
 		evPosts: 200, evLikers: 2_000, evViewers: 5_000, evWatch: 20, pacedRate: 500, screens: 50,
 		feedConc: 200, queries: 1_000, searchConc: 8, fanChanges: 5,
 		clPosts: 40, clLikers: 60, clViewers: 60, clPhase: 8 * time.Second,
+		msgPeople: 2_000, msgGroups: 20, msgGroupSize: 200, msgPace: 10 * time.Second, msgLevel: 5 * time.Second, msgHistory: 10_000,
 	}
 	quick := opts{
 		users: 1_000, posts: 5_000, comments: 3_000, friends: 3,
@@ -106,6 +117,7 @@ func (o *opts) preset() {
 		evPosts: 20, evLikers: 100, evViewers: 300, evWatch: 5, pacedRate: 100, screens: 10,
 		feedConc: 50, queries: 200, searchConc: 4, conns: 1_000, fanChanges: 3,
 		clPosts: 12, clLikers: 24, clViewers: 12, clPhase: 4 * time.Second,
+		msgPeople: 300, msgGroups: 3, msgGroupSize: 60, msgPace: 10 * time.Second, msgLevel: time.Second, msgHistory: 10_000,
 	}
 	p := full
 	if o.quick {
@@ -147,13 +159,19 @@ func (o *opts) preset() {
 	setI(&o.clLikers, p.clLikers)
 	setI(&o.clViewers, p.clViewers)
 	setD(&o.clPhase, p.clPhase)
+	setI(&o.msgPeople, min(p.msgPeople, o.users))
+	setI(&o.msgGroups, p.msgGroups)
+	setI(&o.msgGroupSize, min(p.msgGroupSize, o.msgPeople))
+	setD(&o.msgPace, p.msgPace)
+	setD(&o.msgLevel, p.msgLevel)
+	setI(&o.msgHistory, p.msgHistory)
 	if o.evWatch > o.evPosts {
 		o.evWatch = o.evPosts
 	}
 }
 
 // scenario names for --only.
-var scenarioNames = []string{"baselines", "storm", "event", "eventspace", "feed", "search", "crash", "conns", "cluster", "netem"}
+var scenarioNames = []string{"baselines", "storm", "event", "eventspace", "feed", "search", "crash", "conns", "messages", "cluster", "netem"}
 
 // optIn are the scenarios that run only when --only names them: netem
 // builds network namespaces as root and puts the bench's Postgres in one.
@@ -198,6 +216,13 @@ func parseFlags(args []string) (opts, error) {
 	fs.IntVar(&o.clLikers, "cluster-likers", 0, "cluster: concurrent likers over every node (default 60; quick 24)")
 	fs.IntVar(&o.clViewers, "cluster-viewers", 0, "cluster: websocket viewers over every node (default 60; quick 12)")
 	fs.DurationVar(&o.clPhase, "cluster-phase", 0, "cluster: length of each phase (default 8s; quick 4s)")
+	fs.IntVar(&o.msgPeople, "msg-people", 0, "messages: people, each with a socket open (default 2000; quick 300)")
+	fs.IntVar(&o.msgGroups, "msg-groups", 0, "messages: group conversations (default 20; quick 3)")
+	fs.IntVar(&o.msgGroupSize, "msg-group-size", 0, "messages: members of each group conversation, 2-256 (default 200; quick 60)")
+	fs.DurationVar(&o.msgPace, "msg-pace", 0, "messages: each person's mean time between sends in the paced phases, Poisson (default 10s)")
+	fs.DurationVar(&o.msgLevel, "msg-level", 0, "messages: measured length of each closed-loop level (default 5s; quick 1s)")
+	fs.IntVar(&o.msgHistory, "msg-history", 0, "messages: messages in the history conversation (default 10000)")
+	fs.BoolVar(&o.peers, "peers", true, "messages: run the same workload on the peers (Dendrite) too (default true; false with --quick)")
 	fs.Float64Var(&o.nmRate, "netem-rate", 200, "netem: likes/s offered over every node, open loop")
 	fs.IntVar(&o.nmPosts, "netem-posts", 20, "netem: posts liked")
 	fs.IntVar(&o.nmSockets, "netem-sockets", 5, "netem: websockets per node watching every post")
@@ -215,6 +240,11 @@ func parseFlags(args []string) (opts, error) {
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	peersSet := false
+	fs.Visit(func(f *flag.Flag) { peersSet = peersSet || f.Name == "peers" })
+	if o.quick && !peersSet {
+		o.peers = false // CI runs --quick: building and starting a peer is slow
 	}
 	if o.users != 0 && o.users < 100 {
 		return o, errors.New("--users: at least 100")
@@ -258,6 +288,9 @@ func parseFlags(args []string) (opts, error) {
 		o.only = "soak"
 	}
 	o.preset()
+	if err := o.checkMessages(); err != nil {
+		return o, err
+	}
 	return o, nil
 }
 

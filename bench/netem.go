@@ -174,7 +174,7 @@ type nmResult struct {
 // its peers, from etcd, from Postgres, then every link between nodes gets
 // 100 ms and 2 % loss; each fault lasts --netem-fault and heals.
 func (b *bench) netem(ctx context.Context) {
-	const sc = "9 netem"
+	const sc = "10 netem"
 	if b.labErr != nil {
 		b.rep.skip(sc, b.labErr)
 		return
@@ -322,7 +322,7 @@ func (b *bench) runNetem(ctx context.Context) ([]nmResult, error) {
 			// The kernel refuses this fault (no sch_netem and no NFQUEUE):
 			// say so and go on with the others.
 			b.progress("netem %s: %v", f, err)
-			b.rep.text("9 netem", f+": —", err.Error()).Result = resNA
+			b.rep.text("10 netem", f+": —", err.Error()).Result = resNA
 			continue
 		}
 		if err != nil {

@@ -200,10 +200,17 @@ func (r *report) sorted() []*row {
 		if x.Scenario == "baseline" {
 			return 0
 		}
-		if x.Scenario != "" && x.Scenario[0] >= '0' && x.Scenario[0] <= '9' {
-			return int(x.Scenario[0]-'0') + 1
+		n, digits := 0, 0
+		for _, c := range x.Scenario {
+			if c < '0' || c > '9' {
+				break
+			}
+			n, digits = n*10+int(c-'0'), digits+1
 		}
-		return 100
+		if digits > 0 {
+			return n + 1
+		}
+		return 1000
 	}
 	out := slices.Clone(r.rows)
 	slices.SortStableFunc(out, func(a, b *row) int { return rank(a) - rank(b) })

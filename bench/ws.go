@@ -81,12 +81,7 @@ func (b *bench) dialPool(ctx context.Context, s dialSpec) (*pool, error) {
 	if s.readyTimeout <= 0 {
 		s.readyTimeout = 15 * time.Second
 	}
-	d := &websocket.Dialer{
-		NetDialContext:   b.dial.dialContext,
-		HandshakeTimeout: 20 * time.Second,
-		ReadBufferSize:   1024,
-		WriteBufferSize:  1024,
-	}
+	d := b.wsDialer()
 	dctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	got := make([]*viewer, s.n)
@@ -144,40 +139,66 @@ func (b *bench) dialPool(ctx context.Context, s dialSpec) (*pool, error) {
 	return p, firstErr
 }
 
-// dialOne connects viewer i, waits for the ready frame, sends its watch
-// frame and starts its reader.
-func (p *pool) dialOne(ctx context.Context, d *websocket.Dialer, s dialSpec, i int) (*viewer, error) {
-	u := s.url
-	if s.token != nil {
-		u += "?token=" + url.QueryEscape(s.token(i))
+// wsDialer is the bench's websocket dialer: small buffers, source
+// addresses spread as for HTTP.
+func (b *bench) wsDialer() *websocket.Dialer {
+	return &websocket.Dialer{
+		NetDialContext:   b.dial.dialContext,
+		HandshakeTimeout: 20 * time.Second,
+		ReadBufferSize:   1024,
+		WriteBufferSize:  1024,
 	}
-	c, resp, err := d.DialContext(ctx, u, nil)
+}
+
+// dialReady opens a websocket to u (ws://host:port/path), with token when
+// not empty, and waits up to readyTimeout for the server's ready frame:
+// the server says ready once the token is accepted, and what it pushes
+// from then on reaches this socket.
+func dialReady(ctx context.Context, d *websocket.Dialer, u, token string, readyTimeout time.Duration) (*websocket.Conn, error) {
+	full := u
+	if token != "" {
+		full += "?token=" + url.QueryEscape(token)
+	}
+	c, resp, err := d.DialContext(ctx, full, nil)
 	if err != nil {
 		if resp != nil && (resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusMethodNotAllowed) {
-			return nil, fmt.Errorf("%w: GET %s answers %d", errUnavailable, wsPath(s.url), resp.StatusCode)
+			return nil, fmt.Errorf("%w: GET %s answers %d", errUnavailable, wsPath(u), resp.StatusCode)
 		}
 		if resp != nil {
-			return nil, fmt.Errorf("websocket %s: %w (status %d)", wsPath(s.url), err, resp.StatusCode)
+			return nil, fmt.Errorf("websocket %s: %w (status %d)", wsPath(u), err, resp.StatusCode)
 		}
-		return nil, fmt.Errorf("websocket %s: %w", wsPath(s.url), err)
+		return nil, fmt.Errorf("websocket %s: %w", wsPath(u), err)
 	}
-	// The server says ready once the token is accepted; a watch sent before
-	// could race the authentication.
-	_ = c.SetReadDeadline(time.Now().Add(s.readyTimeout))
+	_ = c.SetReadDeadline(time.Now().Add(readyTimeout))
 	ready := false
 	for k := 0; k < 8 && !ready; k++ {
 		_, msg, err := c.ReadMessage()
 		if err != nil {
 			c.Close()
-			return nil, fmt.Errorf("websocket %s: no ready frame: %w", wsPath(s.url), err)
+			return nil, fmt.Errorf("websocket %s: no ready frame: %w", wsPath(u), err)
 		}
 		ready = bytes.Contains(msg, []byte(`"event":"ready"`))
 	}
 	if !ready {
 		c.Close()
-		return nil, fmt.Errorf("websocket %s: no ready frame among the first 8", wsPath(s.url))
+		return nil, fmt.Errorf("websocket %s: no ready frame among the first 8", wsPath(u))
 	}
 	_ = c.SetReadDeadline(time.Time{})
+	return c, nil
+}
+
+// dialOne connects viewer i, waits for the ready frame, sends its watch
+// frame and starts its reader.
+func (p *pool) dialOne(ctx context.Context, d *websocket.Dialer, s dialSpec, i int) (*viewer, error) {
+	token := ""
+	if s.token != nil {
+		token = s.token(i)
+	}
+	// A watch sent before the ready frame could race the authentication.
+	c, err := dialReady(ctx, d, s.url, token, s.readyTimeout)
+	if err != nil {
+		return nil, err
+	}
 	v := &viewer{c: c}
 	if s.watch != nil {
 		if err := c.WriteMessage(websocket.TextMessage, watchFrame(s.watch(i))); err != nil {
