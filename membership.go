@@ -34,18 +34,21 @@ import (
 // no peer reaches the database either, it stays: leaving would only move
 // the failures and close every socket of the cluster.
 //
-// Concurrency: node and reachable are safe from any goroutine; the rejoin
+// Concurrency: node and reach are safe from any goroutine; the rejoin
 // loop is the only writer of cur; the database watch the only writer of
-// reachable. stop ends both loops and then the current member.
+// reach. stop ends both loops and then the current member.
 type membership struct {
 	log  zerolog.Logger
 	live *actors.Live
 	cur  atomic.Pointer[cluster.Node]
 	// ping asks the database whether it answers (nil: never stepped out).
 	ping func(context.Context) error
-	// reachable is the last ping's answer; peers read it through their
+	// reach keeps the pings' answers; peers read it through their
 	// membership check (cluster.Options.Database).
-	reachable *atomic.Bool
+	reach *dbReach
+	// lastStay is when the watch last logged that it stays although the
+	// database is out of reach (no peer reaches it either).
+	lastStay time.Time
 	// cutOff wakes the rejoin loop when the database is out of reach and
 	// a peer reaches it; away is set while the node is out (stepOut), when
 	// the watch only keeps reachable.
@@ -65,13 +68,53 @@ const (
 	pingEvery    = time.Second
 	pingTimeout  = 2 * time.Second
 	stepOutAfter = 4 * time.Second
+	// reachWindow is how recent a good ping must be for this node to tell
+	// a peer that it reaches the database. One slow ping on a loaded
+	// machine is not an outage, and a peer asking whether to step out
+	// needs "I reached it a moment ago", not "my very last ping was in
+	// time" (a fresh clone beside a busy machine saw a cut node stay for
+	// a minute, its peers' last pings late).
+	reachWindow = 5 * time.Second
+	// stayLogEvery paces the log line of a node that stays cut off.
+	stayLogEvery = 10 * time.Second
 )
+
+// dbReach is what the database watch learned: the last ping's answer, and
+// when a ping last succeeded. Safe from any goroutine.
+type dbReach struct {
+	last     atomic.Bool
+	lastGood atomic.Int64 // unix nanoseconds
+}
+
+// newDBReach starts as reaching: a node starts only after its database
+// answered.
+func newDBReach() *dbReach {
+	r := &dbReach{}
+	r.record(nil)
+	return r
+}
+
+func (r *dbReach) record(err error) {
+	r.last.Store(err == nil)
+	if err == nil {
+		r.lastGood.Store(time.Now().UnixNano())
+	}
+}
+
+// now reports whether the last ping succeeded.
+func (r *dbReach) now() bool { return r.last.Load() }
+
+// recently reports whether a ping succeeded within reachWindow: the answer
+// peers get (cluster.Options.Database).
+func (r *dbReach) recently() bool {
+	return time.Since(time.Unix(0, r.lastGood.Load())) < reachWindow
+}
 
 // newMembership keeps node a member; reachable is the flag the node's
 // membership actor answers peers with (cluster.Options.Database).
 func newMembership(node *cluster.Node, live *actors.Live, log zerolog.Logger,
-	ping func(context.Context) error, reachable *atomic.Bool) *membership {
-	m := &membership{log: log, live: live, ping: ping, reachable: reachable,
+	ping func(context.Context) error, reach *dbReach) *membership {
+	m := &membership{log: log, live: live, ping: ping, reach: reach,
 		cutOff: make(chan struct{}, 1), failed: make(chan error, 1)}
 	m.cur.Store(node)
 	return m
@@ -127,27 +170,44 @@ func (m *membership) watchDatabase(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		m.reachable.Store(err == nil)
+		m.reach.record(err)
 		switch {
 		case err == nil:
 			downSince = time.Time{}
 		case downSince.IsZero():
 			downSince = began
 		case m.away.Load():
-		case time.Since(downSince) >= stepOutAfter && m.node().PeerReachesDatabase():
-			m.log.Warn().Err(err).Int64("down_ms", time.Since(downSince).Milliseconds()).
-				Msg("cluster: the database is out of reach of this node but not of its peers; handing the grains over")
-			select {
-			case m.cutOff <- struct{}{}:
-			default:
-			}
-			downSince = time.Time{}
+		case time.Since(downSince) >= stepOutAfter:
+			m.decideStepOut(err, time.Since(downSince), &downSince)
 		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-time.After(pingEvery):
 		}
+	}
+}
+
+// decideStepOut asks the peers whether they reach the database, after this
+// node failed to for down, and wakes the rejoin loop's step-out if one
+// does; else it stays, and says so now and then (an operator looking at a
+// node cut from the database wants to know why it is still a member).
+func (m *membership) decideStepOut(err error, down time.Duration, downSince *time.Time) {
+	reaches, answered, peers := m.node().PeerReachesDatabase()
+	if reaches {
+		m.log.Warn().Err(err).Int64("down_ms", down.Milliseconds()).
+			Msg("cluster: the database is out of reach of this node but not of its peers; handing the grains over")
+		select {
+		case m.cutOff <- struct{}{}:
+		default:
+		}
+		*downSince = time.Time{}
+		return
+	}
+	if time.Since(m.lastStay) >= stayLogEvery {
+		m.lastStay = time.Now()
+		m.log.Warn().Err(err).Int64("down_ms", down.Milliseconds()).Int("peers", peers).Int("peers_answered", answered).
+			Msg("cluster: the database is out of reach of this node, and no peer reports reaching it; staying a member")
 	}
 }
 
@@ -175,7 +235,7 @@ func (m *membership) stepOut(ctx context.Context, n *cluster.Node, hub *realtime
 	n.Stop()
 	m.log.Warn().Str("cluster_addr", n.Address()).
 		Msg("cluster: out of the cluster until the database answers again")
-	for !m.reachable.Load() {
+	for !m.reach.now() {
 		select {
 		case <-ctx.Done():
 			return nil

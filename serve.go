@@ -11,7 +11,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -150,8 +149,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	live := actors.New(actors.Config{DB: db, Log: log, Render: app.NotificationFrames, RenderMessages: app.MessageFrames(db)})
 	// Whether this node reaches the database, as its peers ask it before
 	// one of them hands its grains over for want of it (membership.go).
-	var reachable atomic.Bool
-	reachable.Store(true)
+	reach := newDBReach()
 	node, err := cluster.Start(ctx, cluster.Options{
 		Name:          cfg.ClusterName,
 		Addr:          cfg.ClusterAddr,
@@ -163,7 +161,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Kinds:         live.Kinds(),
 		Log:           log,
 		TLS:           clusterTLS,
-		Database:      reachable.Load,
+		Database:      reach.recently,
 	})
 	if err != nil {
 		return err
@@ -171,7 +169,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	// A member the cluster dropped (a pause, a partition) is replaced by a
 	// new one (membership.go); everything below reaches the current one
 	// through mship.
-	mship := newMembership(node, live, log, db.PingContext, &reachable)
+	mship := newMembership(node, live, log, db.PingContext, reach)
 	defer mship.stop()
 	live.Start(node.Cluster, node.Addresses, node.Confirm)
 	hub, err := realtime.StartHub(node.System, log, realtime.HubOptions{MaxSocketsPerUser: cfg.MaxSocketsPerUser,

@@ -403,27 +403,30 @@ func (n *Node) leave() {
 const databaseQuestion = "campus: do you reach the database?"
 
 // PeerReachesDatabase reports whether some peer this member lists answers
-// that it reaches its database now. A node that cannot reach the database
-// hands its grains over only then (the README's Network faults): when the
-// database is out of reach for every node, leaving would only move the
-// same failures around and close every socket. A peer that does not
-// answer (cut off too, or an older version) counts as not reaching it.
-func (n *Node) PeerReachesDatabase() bool {
-	_, peers := n.selfAndPeers()
-	futures := make([]*actor.Future, len(peers))
-	for i, p := range peers {
+// that it reaches its database (a good ping in its last few seconds), and
+// how many of its peers answered at all. A node that cannot reach the
+// database hands its grains over only then (the README's Network faults):
+// when the database is out of reach for every node, leaving would only
+// move the same failures around and close every socket. A peer that does
+// not answer (cut off too, or an older version) counts as not reaching it.
+func (n *Node) PeerReachesDatabase() (reaches bool, answered, peers int) {
+	_, list := n.selfAndPeers()
+	futures := make([]*actor.Future, len(list))
+	for i, p := range list {
 		futures[i] = n.System.Root.RequestFuture(actor.NewPID(p.Address(), membershipName),
 			wrapperspb.String(databaseQuestion), checkTimeout)
 	}
-	reaches := false
 	for _, f := range futures {
-		if res, err := f.Result(); err == nil {
-			if b, ok := res.(*wrapperspb.BoolValue); ok && b.GetValue() {
-				reaches = true
-			}
+		res, err := f.Result()
+		if err != nil {
+			continue
+		}
+		if b, ok := res.(*wrapperspb.BoolValue); ok {
+			answered++
+			reaches = reaches || b.GetValue()
 		}
 	}
-	return reaches
+	return reaches, answered, len(list)
 }
 
 // membershipActor answers a member's question "do you block me?" (a
