@@ -283,22 +283,25 @@ type ConversationRemovedEvent struct {
 
 // MessageFrames renders the message:new frames of a conversation's new
 // messages, for the conversation grain's push to every member
-// (actors.Config.RenderMessages): reactions carry mine false.
-func MessageFrames(db bun.IDB) func(ctx context.Context, conv uuid.UUID, seqs []int64) ([][]byte, error) {
-	return func(ctx context.Context, conv uuid.UUID, seqs []int64) ([][]byte, error) {
+// (actors.Config.RenderMessages): reactions carry mine false. It answers
+// the seq of each frame (the seqs that exist, ascending).
+func MessageFrames(db bun.IDB) func(ctx context.Context, conv uuid.UUID, seqs []int64) ([][]byte, []int64, error) {
+	return func(ctx context.Context, conv uuid.UUID, seqs []int64) ([][]byte, []int64, error) {
 		rows, err := persistence.MessagesBySeq(ctx, db, conv, uuid.Nil, seqs)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		frames := make([][]byte, 0, len(rows))
+		rendered := make([]int64, 0, len(rows))
 		for _, r := range rows {
 			f, err := protocol.Frame(protocol.EventMessageNew, MessageEvent{ConversationID: conv.String(), Message: NewMessageView(r)})
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			frames = append(frames, f)
+			rendered = append(rendered, r.Seq)
 		}
-		return frames, nil
+		return frames, rendered, nil
 	}
 }
 

@@ -304,6 +304,34 @@ func CurrentMemberIDs(ctx context.Context, db bun.IDB, conv uuid.UUID) ([]uuid.U
 	return ids, nil
 }
 
+// RecentConversations are the conversations that stored a message (or
+// changed) within the last window by the database's clock, and that
+// moment (since): what a repair after a lost cluster member pushes again.
+// Conversations have no index on updated_at (every message moves it, and
+// an index would cost every send); a repair is rare, so it scans.
+func RecentConversations(ctx context.Context, db bun.IDB, window time.Duration) (ids []uuid.UUID, since time.Time, err error) {
+	if err := db.QueryRowContext(ctx, `SELECT now() - make_interval(secs => ?)`, window.Seconds()).Scan(&since); err != nil {
+		return nil, time.Time{}, fmt.Errorf("persistence: recent conversations: %w", err)
+	}
+	err = db.NewRaw(`SELECT id FROM conversations WHERE updated_at >= ? AND last_seq > 0`, since).Scan(ctx, &ids)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, time.Time{}, fmt.Errorf("persistence: recent conversations: %w", err)
+	}
+	return ids, since, nil
+}
+
+// RecentMessageSeqs are the seqs of conv's messages stored since since,
+// the newest limit of them, ascending.
+func RecentMessageSeqs(ctx context.Context, db bun.IDB, conv uuid.UUID, since time.Time, limit int) ([]int64, error) {
+	var seqs []int64
+	err := db.NewRaw(`SELECT seq FROM (SELECT seq FROM messages WHERE conversation_id = ? AND created_at >= ?
+		ORDER BY seq DESC LIMIT ?) tail ORDER BY seq`, conv, since, limit).Scan(ctx, &seqs)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("persistence: recent message seqs: %w", err)
+	}
+	return seqs, nil
+}
+
 // Reaction is one emoji on a message: how many put it and whether the
 // reader is one of them.
 type Reaction struct {
