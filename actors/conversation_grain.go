@@ -360,40 +360,40 @@ func (l *Live) tail(ctx context.Context, conv uuid.UUID, since time.Time) ([]int
 }
 
 // SendMessage stores one message through its conversation's grain and
-// answers, once committed, its seq and id and whether this call stored it
+// answers, once committed, its seq, id and commit time and whether this call stored it
 // (false: a retry of a message stored before, whose original it answers).
 // A sender who may not send there (not a member now, a block across a
 // direct conversation) is refused with domain's 403; a conversation that
 // does not exist is 404.
-func (l *Live) SendMessage(ctx context.Context, conv uuid.UUID, s persistence.MessageSend) (int64, uuid.UUID, bool, error) {
+func (l *Live) SendMessage(ctx context.Context, conv uuid.UUID, s persistence.MessageSend) (int64, uuid.UUID, time.Time, bool, error) {
 	images, err := imagesToProto(s.Images)
 	if err != nil {
-		return 0, uuid.Nil, false, err
+		return 0, uuid.Nil, time.Time{}, false, err
 	}
 	res, err := l.request(ctx, conv.String(), ConversationKind, &SendMessageRequest{
 		SenderId: s.SenderID.String(), ClientId: s.ClientID, Body: s.Body, ReplyToSeq: s.ReplyToSeq, MessageId: s.ID.String(),
 		Images: images})
 	if err != nil {
-		return 0, uuid.Nil, false, err
+		return 0, uuid.Nil, time.Time{}, false, err
 	}
 	r, ok := res.(*SendMessageResponse)
 	if !ok {
-		return 0, uuid.Nil, false, fmt.Errorf("actors: conversation grain answered %T", res)
+		return 0, uuid.Nil, time.Time{}, false, fmt.Errorf("actors: conversation grain answered %T", res)
 	}
 	switch r.Failure {
 	case Failure_FAILURE_NONE:
 	case Failure_FAILURE_FORBIDDEN:
-		return 0, uuid.Nil, false, domain.Forbidden(domain.MsgCantSendHere)
+		return 0, uuid.Nil, time.Time{}, false, domain.Forbidden(domain.MsgCantSendHere)
 	case Failure_FAILURE_CONVERSATION_NOT_FOUND:
-		return 0, uuid.Nil, false, domain.NotFound(domain.MsgConversationNotFound)
+		return 0, uuid.Nil, time.Time{}, false, domain.NotFound(domain.MsgConversationNotFound)
 	default:
-		return 0, uuid.Nil, false, errBusy
+		return 0, uuid.Nil, time.Time{}, false, errBusy
 	}
 	id, err := uuid.Parse(r.MessageId)
 	if err != nil {
-		return 0, uuid.Nil, false, fmt.Errorf("actors: conversation grain answered message id %q", r.MessageId)
+		return 0, uuid.Nil, time.Time{}, false, fmt.Errorf("actors: conversation grain answered message id %q", r.MessageId)
 	}
-	return r.Seq, id, r.Created, nil
+	return r.Seq, id, time.UnixMicro(r.CreatedAtMicros).UTC(), r.Created, nil
 }
 
 // imagesToProto carries a send's images to its grain.

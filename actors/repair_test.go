@@ -127,7 +127,7 @@ func TestRepairAfterLostMember(t *testing.T) {
 
 	send := func(via *peer, client string) int64 {
 		t.Helper()
-		seq, _, created, err := via.live.SendMessage(context.Background(), conv, persistence.MessageSend{
+		seq, _, _, created, err := via.live.SendMessage(context.Background(), conv, persistence.MessageSend{
 			ID: persistence.NewID(), SenderID: sender.ID, ClientID: client, Body: "hello " + client})
 		if err != nil || !created {
 			t.Fatalf("send %s: seq %d created %v: %v", client, seq, created, err)
