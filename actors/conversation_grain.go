@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/cluster"
@@ -19,9 +21,15 @@ import (
 const ConversationKind = "conversation"
 
 // MessageRenderFunc renders the message:new frames of a conversation's
-// newly stored messages (seqs, ascending) for every member's sockets. The
-// app layer owns the JSON shapes; serve.go passes app.MessageFrames.
-type MessageRenderFunc func(ctx context.Context, conv uuid.UUID, seqs []int64) ([][]byte, error)
+// stored messages seqs (ascending) for every member's sockets, and answers
+// each frame's seq (the messages that exist, ascending). The app layer owns
+// the JSON shapes; serve.go passes app.MessageFrames.
+type MessageRenderFunc func(ctx context.Context, conv uuid.UUID, seqs []int64) (frames [][]byte, rendered []int64, err error)
+
+// repushTail caps the messages a repair pushes again per conversation: the
+// newest ones; a client that missed older ones sees the seq skip ahead and
+// reads the gap.
+const repushTail = 100
 
 // conversationGrain serializes one conversation's sends (docs/architecture.md
 // §6.4): sends queue while a batch is being written and go together in the
@@ -32,6 +40,11 @@ type MessageRenderFunc func(ctx context.Context, conv uuid.UUID, seqs []int64) (
 // gap, a duplicate or a seq handed out twice. Each sender is answered only
 // after the commit; then the new messages go to every member's sockets on
 // every node at once, in seq order (one render and broadcast at a time).
+// Every push names the conversation and the seqs, so each node's hub
+// pushes a seq once and never after a higher one; that lets the grain push
+// again whatever may not have gone out: the original of a retried send
+// (its first grain may have died before pushing it), and a repair's tail
+// after a member was lost (RepushRequest, repair.go).
 //
 // Concurrency: every field is owned by Receive. The transaction and the
 // render run in goroutines that report back with messages.
@@ -63,9 +76,15 @@ type sendOp struct {
 	key     string
 }
 
+// pushJob is one push: the seqs of a committed batch to its members, or
+// (repush) a repair's tail, the messages stored since since, to the
+// members now; waiter is answered once it went out.
 type pushJob struct {
 	seqs    []int64
 	members []string
+	repush  bool
+	since   time.Time
+	waiter  *actor.PID
 }
 
 type sendsDone struct {
@@ -93,6 +112,13 @@ func (g *conversationGrain) Receive(ctx actor.Context) {
 		g.onSend(ctx, msg)
 	case *sendsDone:
 		g.done(ctx, msg)
+	case *RepushRequest:
+		if g.gone {
+			ctx.Respond(&RepushResponse{})
+			return
+		}
+		g.pushes = append(g.pushes, pushJob{repush: true, since: time.UnixMicro(msg.GetSinceMicros()), waiter: ctx.Sender()})
+		g.push(ctx)
 	case *pushDone:
 		g.pushing = false
 		g.push(ctx)
@@ -200,19 +226,24 @@ func (g *conversationGrain) done(ctx actor.Context, d *sendsDone) {
 		}
 	} else {
 		var fresh []int64
+		recent := time.Now().Add(-g.live.cfg.RepairWindow)
 		for i, op := range d.ops {
 			if err := d.res.Errs[i]; err != nil {
 				g.answer(ctx, op, &SendMessageResponse{Failure: Failure_FAILURE_FORBIDDEN})
 				continue
 			}
 			m := d.res.Messages[i]
-			if d.res.New[i] {
+			// A retry's original is pushed again too, if recent: the grain
+			// that stored it may have died before pushing it; the hubs
+			// drop it where it went out.
+			if (d.res.New[i] || m.CreatedAt.After(recent)) && !slices.Contains(fresh, m.Seq) {
 				fresh = append(fresh, m.Seq)
 			}
 			g.answer(ctx, op, &SendMessageResponse{Seq: m.Seq, MessageId: m.ID.String(), Created: d.res.New[i],
 				CreatedAtMicros: m.CreatedAt.UnixMicro()})
 		}
 		if len(fresh) > 0 {
+			slices.Sort(fresh)
 			members := make([]string, len(d.res.Members))
 			for i, u := range d.res.Members {
 				members[i] = u.String()
@@ -260,7 +291,8 @@ func (g *conversationGrain) answerFlush(ctx actor.Context) {
 // push renders and broadcasts the oldest committed batch not yet pushed,
 // unless one is being pushed: the pushes of one conversation go out in seq
 // order. The messages go to every member at the commit (the transaction
-// read them), on every node, at once: not on the counts tick.
+// read them), on every node, at once: not on the counts tick. A repair's
+// job reads its tail and the members now first.
 func (g *conversationGrain) push(ctx actor.Context) {
 	if g.pushing || len(g.pushes) == 0 {
 		return
@@ -268,64 +300,100 @@ func (g *conversationGrain) push(ctx actor.Context) {
 	job := g.pushes[0]
 	g.pushes = g.pushes[1:]
 	render := g.live.cfg.RenderMessages
-	if render == nil || len(job.members) == 0 {
+	if render == nil || (!job.repush && len(job.members) == 0) || g.live.dropPushes.Load() {
+		if job.waiter != nil {
+			ctx.Send(job.waiter, &RepushResponse{})
+		}
 		g.push(ctx)
 		return
 	}
 	g.pushing = true
 	self, root, live, conv := ctx.Self(), ctx.ActorSystem().Root, g.live, g.id
 	go func() {
-		defer root.Send(self, &pushDone{})
+		defer func() {
+			root.Send(self, &pushDone{})
+			if job.waiter != nil {
+				root.Send(job.waiter, &RepushResponse{})
+			}
+		}()
 		rctx, cancel := context.WithTimeout(context.Background(), live.cfg.WriteTimeout)
 		defer cancel()
-		frames, err := render(rctx, conv, job.seqs)
+		if job.repush {
+			var err error
+			if job.seqs, job.members, err = live.tail(rctx, conv, job.since); err != nil {
+				live.cfg.Log.Warn().Err(err).Str("conversation_id", conv.String()).Msg("message repush not read")
+				return
+			}
+			if len(job.seqs) == 0 || len(job.members) == 0 {
+				return
+			}
+		}
+		frames, seqs, err := render(rctx, conv, job.seqs)
 		if err != nil {
 			// The messages are stored and answered; members who missed the
 			// push find them by seq when they next read the conversation.
 			live.cfg.Log.Warn().Err(err).Str("conversation_id", conv.String()).Msg("message push not rendered")
 			return
 		}
-		if len(frames) > 0 && live.cur.Load() != nil {
-			live.broadcast(&DeliverToUsers{UserIds: job.members, Frames: frames})
+		if len(frames) > 0 && len(frames) == len(seqs) && live.cur.Load() != nil {
+			live.broadcast(&DeliverToUsers{UserIds: job.members, Frames: frames, ConversationId: conv.String(), Seqs: seqs})
 		}
 	}()
 }
 
+// tail is what a repair pushes of conv again: the seqs of its newest
+// messages stored since since (at most repushTail) and its members now.
+func (l *Live) tail(ctx context.Context, conv uuid.UUID, since time.Time) ([]int64, []string, error) {
+	seqs, err := persistence.RecentMessageSeqs(ctx, l.cfg.DB, conv, since, repushTail)
+	if err != nil || len(seqs) == 0 {
+		return nil, nil, err
+	}
+	ids, err := persistence.CurrentMemberIDs(ctx, l.cfg.DB, conv)
+	if err != nil {
+		return nil, nil, err
+	}
+	members := make([]string, len(ids))
+	for i, u := range ids {
+		members[i] = u.String()
+	}
+	return seqs, members, nil
+}
+
 // SendMessage stores one message through its conversation's grain and
-// answers, once committed, its seq and id and whether this call stored it
+// answers, once committed, its seq, id and commit time and whether this call stored it
 // (false: a retry of a message stored before, whose original it answers).
 // A sender who may not send there (not a member now, a block across a
 // direct conversation) is refused with domain's 403; a conversation that
 // does not exist is 404.
-func (l *Live) SendMessage(ctx context.Context, conv uuid.UUID, s persistence.MessageSend) (int64, uuid.UUID, bool, error) {
+func (l *Live) SendMessage(ctx context.Context, conv uuid.UUID, s persistence.MessageSend) (int64, uuid.UUID, time.Time, bool, error) {
 	images, err := imagesToProto(s.Images)
 	if err != nil {
-		return 0, uuid.Nil, false, err
+		return 0, uuid.Nil, time.Time{}, false, err
 	}
 	res, err := l.request(ctx, conv.String(), ConversationKind, &SendMessageRequest{
 		SenderId: s.SenderID.String(), ClientId: s.ClientID, Body: s.Body, ReplyToSeq: s.ReplyToSeq, MessageId: s.ID.String(),
 		Images: images})
 	if err != nil {
-		return 0, uuid.Nil, false, err
+		return 0, uuid.Nil, time.Time{}, false, err
 	}
 	r, ok := res.(*SendMessageResponse)
 	if !ok {
-		return 0, uuid.Nil, false, fmt.Errorf("actors: conversation grain answered %T", res)
+		return 0, uuid.Nil, time.Time{}, false, fmt.Errorf("actors: conversation grain answered %T", res)
 	}
 	switch r.Failure {
 	case Failure_FAILURE_NONE:
 	case Failure_FAILURE_FORBIDDEN:
-		return 0, uuid.Nil, false, domain.Forbidden(domain.MsgCantSendHere)
+		return 0, uuid.Nil, time.Time{}, false, domain.Forbidden(domain.MsgCantSendHere)
 	case Failure_FAILURE_CONVERSATION_NOT_FOUND:
-		return 0, uuid.Nil, false, domain.NotFound(domain.MsgConversationNotFound)
+		return 0, uuid.Nil, time.Time{}, false, domain.NotFound(domain.MsgConversationNotFound)
 	default:
-		return 0, uuid.Nil, false, errBusy
+		return 0, uuid.Nil, time.Time{}, false, errBusy
 	}
 	id, err := uuid.Parse(r.MessageId)
 	if err != nil {
-		return 0, uuid.Nil, false, fmt.Errorf("actors: conversation grain answered message id %q", r.MessageId)
+		return 0, uuid.Nil, time.Time{}, false, fmt.Errorf("actors: conversation grain answered message id %q", r.MessageId)
 	}
-	return r.Seq, id, r.Created, nil
+	return r.Seq, id, time.UnixMicro(r.CreatedAtMicros).UTC(), r.Created, nil
 }
 
 // imagesToProto carries a send's images to its grain.

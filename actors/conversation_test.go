@@ -117,7 +117,7 @@ func TestConversationSeqGapless(t *testing.T) {
 					inner.Add(1)
 					go func() {
 						defer inner.Done()
-						seq, id, created, err := n.live.SendMessage(context.Background(), conv, s)
+						seq, id, _, created, err := n.live.SendMessage(context.Background(), conv, s)
 						if err != nil {
 							errs <- err
 							return
@@ -152,7 +152,7 @@ func TestConversationSeqGapless(t *testing.T) {
 				last = got[0].seq
 				// A retry after the answer answers the original.
 				if i%5 == 0 {
-					seq, id, created, err := n.live.SendMessage(context.Background(), conv,
+					seq, id, _, created, err := n.live.SendMessage(context.Background(), conv,
 						persistence.MessageSend{ID: persistence.NewID(), SenderID: u.ID, ClientID: client, Body: "again"})
 					if err != nil || seq != got[0].seq || id != got[0].id || created {
 						errs <- fmt.Errorf("late retry of %s: seq %d id %s created %v err %v", client, seq, id, created, err)
@@ -200,10 +200,12 @@ func TestConversationTwins(t *testing.T) {
 
 	type path func(s persistence.MessageSend) (int64, uuid.UUID, bool, error)
 	viaA := func(s persistence.MessageSend) (int64, uuid.UUID, bool, error) {
-		return a.live.SendMessage(context.Background(), conv, s)
+		seq, id, _, created, err := a.live.SendMessage(context.Background(), conv, s)
+		return seq, id, created, err
 	}
 	viaB := func(s persistence.MessageSend) (int64, uuid.UUID, bool, error) {
-		return b.live.SendMessage(context.Background(), conv, s)
+		seq, id, _, created, err := b.live.SendMessage(context.Background(), conv, s)
+		return seq, id, created, err
 	}
 	viaTwin := func(s persistence.MessageSend) (int64, uuid.UUID, bool, error) {
 		res, err := root.RequestFuture(twin, &actors.SendMessageRequest{SenderId: s.SenderID.String(), ClientId: s.ClientID,
@@ -310,7 +312,7 @@ func TestConversationRefusals(t *testing.T) {
 		{"no such conversation", uuid.New(), us[0].ID, domain.ErrNotFound},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, _, err := n.live.SendMessage(ctx, tc.conv,
+			_, _, _, _, err := n.live.SendMessage(ctx, tc.conv,
 				persistence.MessageSend{ID: persistence.NewID(), SenderID: tc.sender, ClientID: "x1", Body: "hi"})
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("got %v, want %v", err, tc.want)
@@ -322,7 +324,7 @@ func TestConversationRefusals(t *testing.T) {
 		})
 	}
 	// A member still sends.
-	if seq, _, _, err := n.live.SendMessage(ctx, conv,
+	if seq, _, _, _, err := n.live.SendMessage(ctx, conv,
 		persistence.MessageSend{ID: persistence.NewID(), SenderID: us[1].ID, ClientID: "ok", Body: "hi"}); err != nil || seq != 1 {
 		t.Fatalf("member's send: %d %v", seq, err)
 	}

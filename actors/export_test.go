@@ -18,3 +18,10 @@ func (l *Live) Pending() int64 { return l.Stats().Pending }
 
 // MayWrite answers whether the post grains of the member c may write now.
 func (l *Live) MayWrite(ctx context.Context, c *cluster.Cluster) error { return l.mayWrite(ctx, c) }
+
+// DropPushes makes this node's conversation grains answer their senders
+// and push nothing, as a node killed between the answer and the push.
+func (l *Live) DropPushes(drop bool) { l.dropPushes.Store(drop) }
+
+// Repairing is how many repairs after lost members run on this node.
+func (l *Live) Repairing() int64 { return l.repairing.Load() }

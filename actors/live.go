@@ -10,6 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/cluster"
+	"github.com/asynkron/protoactor-go/eventstream"
 	"github.com/google/uuid"
 	"github.com/rs/zerolog"
 	"github.com/uptrace/bun"
@@ -79,6 +80,12 @@ type Config struct {
 	// 25 and 0 likes answered 503; commits wait on the disk more than on
 	// the cores).
 	Writers int
+	// RepairWindow is how far back a repair after a lost member looks for
+	// messages to push again (default 30 s, by the database's clock): the
+	// loss is seen within seconds, so a message the lost member stored and
+	// did not push is younger than that. It also bounds how old the
+	// original of a retried send may be to be pushed again.
+	RepairWindow time.Duration
 	// MaxQueue bounds the requests one post grain holds waiting for a
 	// transaction (default 2 × MaxBatch); MaxPending bounds the post
 	// grains' requests accepted and not yet answered on the node (default
@@ -103,6 +110,9 @@ type Stats struct {
 	// depths now, not counts so far.
 	Pending     int64
 	WriterQueue int
+	// Repaired counts the conversations whose recent messages a repair
+	// after a lost member pushed again from this node.
+	Repaired int64
 }
 
 // Live is a node's live core: it builds the grain kinds, addresses the hubs, and
@@ -136,6 +146,12 @@ type Live struct {
 	// counts batches the post grains' live counts into one broadcast per
 	// tick (counts.go).
 	counts countBatcher
+	// repairing counts the repairs after lost members running; repaired the
+	// conversations they pushed again (repair.go). dropPushes makes the
+	// conversation grains skip their pushes, as a node killed between the
+	// answer and the push would (tests only).
+	repairing, repaired atomic.Int64
+	dropPushes          atomic.Bool
 }
 
 // New makes the live core; pass Kinds to the cluster, then call Start.
@@ -164,6 +180,9 @@ func New(cfg Config) *Live {
 	if cfg.MaxPending <= 0 {
 		cfg.MaxPending = DefaultMaxPending
 	}
+	if cfg.RepairWindow <= 0 {
+		cfg.RepairWindow = DefaultRepairWindow
+	}
 	l := &Live{cfg: cfg, writer: newWriter(cfg.DB, cfg.WriteTimeout, cfg.Writers, maxTxPosts, 4*cfg.MaxBatch)}
 	l.writer.confirm = l.mayWrite
 	return l
@@ -179,6 +198,8 @@ type member struct {
 	// member list, which a topology update replaces while it is read.
 	addresses  func() []string
 	departures *departures
+	// repairs starts the repair after lost members (repair.go).
+	repairs *eventstream.Subscription
 	// confirm answers whether the member may write now (nil: always).
 	confirm func(context.Context) error
 	// retired is set once a newer member replaced this one.
@@ -210,6 +231,7 @@ func (l *Live) Kinds() []*cluster.Kind {
 // longer write (their requests are answered "unavailable, retry").
 func (l *Live) Start(c *cluster.Cluster, members func() []string, confirm func(context.Context) error) {
 	m := &member{cluster: c, addresses: members, departures: newDepartures(c.ActorSystem.EventStream), confirm: confirm}
+	m.repairs = l.followDepartures(m)
 	l.members.Store(c, m)
 	old := l.cur.Swap(m)
 	if old == nil {
@@ -217,6 +239,7 @@ func (l *Live) Start(c *cluster.Cluster, members func() []string, confirm func(c
 	}
 	old.retired.Store(true)
 	old.cluster.ActorSystem.EventStream.Unsubscribe(old.departures.sub)
+	old.cluster.ActorSystem.EventStream.Unsubscribe(old.repairs)
 	l.active.Range(func(k, v any) bool {
 		if v != c {
 			l.active.Delete(k) // the replaced member's grains are not flushed at shutdown
@@ -256,7 +279,7 @@ func (l *Live) PostsBy(ctx context.Context, author uuid.UUID, ids []uuid.UUID) (
 func (l *Live) Stats() Stats {
 	return Stats{Batches: l.batches.Load(), Likes: l.likes.Load(),
 		Transactions: l.writer.txs.Load(), Refused: l.refused.Load(),
-		Pending: l.pending.Load(), WriterQueue: l.writer.queued()}
+		Pending: l.pending.Load(), WriterQueue: l.writer.queued(), Repaired: l.repaired.Load()}
 }
 
 // Drain asks every post grain on this node to finish what it has queued and

@@ -891,12 +891,19 @@ func (x *DeliverToUser) GetFrames() [][]byte {
 // node for an event many people get at once (post:new to an author's
 // friends), where a DeliverToUser each would cost a message per person and
 // node.
+//
+// A conversation's message:new push carries conversation_id and, frame by
+// frame, the message's seq: a hub pushes a conversation's seq at most once
+// and never after a higher one (a repair after a lost member re-pushes a
+// conversation's recent messages, and the hubs drop what they pushed).
 type DeliverToUsers struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	UserIds       []string               `protobuf:"bytes,1,rep,name=user_ids,json=userIds,proto3" json:"user_ids,omitempty"`
-	Frames        [][]byte               `protobuf:"bytes,2,rep,name=frames,proto3" json:"frames,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	UserIds        []string               `protobuf:"bytes,1,rep,name=user_ids,json=userIds,proto3" json:"user_ids,omitempty"`
+	Frames         [][]byte               `protobuf:"bytes,2,rep,name=frames,proto3" json:"frames,omitempty"`
+	ConversationId string                 `protobuf:"bytes,3,opt,name=conversation_id,json=conversationId,proto3" json:"conversation_id,omitempty"`
+	Seqs           []int64                `protobuf:"varint,4,rep,packed,name=seqs,proto3" json:"seqs,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *DeliverToUsers) Reset() {
@@ -939,6 +946,20 @@ func (x *DeliverToUsers) GetUserIds() []string {
 func (x *DeliverToUsers) GetFrames() [][]byte {
 	if x != nil {
 		return x.Frames
+	}
+	return nil
+}
+
+func (x *DeliverToUsers) GetConversationId() string {
+	if x != nil {
+		return x.ConversationId
+	}
+	return ""
+}
+
+func (x *DeliverToUsers) GetSeqs() []int64 {
+	if x != nil {
+		return x.Seqs
 	}
 	return nil
 }
@@ -1492,6 +1513,91 @@ func (x *SendMessageResponse) GetCreatedAtMicros() int64 {
 	return 0
 }
 
+// Push the conversation's messages stored since since_micros (its newest
+// ones, a bounded tail) to every member's sockets on every node again:
+// asked of a conversation's grain after a member left the cluster without
+// a graceful leave, since the grain that stored them may have died between
+// answering its senders and pushing. Answered once pushed.
+type RepushRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	SinceMicros   int64                  `protobuf:"varint,1,opt,name=since_micros,json=sinceMicros,proto3" json:"since_micros,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RepushRequest) Reset() {
+	*x = RepushRequest{}
+	mi := &file_messages_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RepushRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RepushRequest) ProtoMessage() {}
+
+func (x *RepushRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RepushRequest.ProtoReflect.Descriptor instead.
+func (*RepushRequest) Descriptor() ([]byte, []int) {
+	return file_messages_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *RepushRequest) GetSinceMicros() int64 {
+	if x != nil {
+		return x.SinceMicros
+	}
+	return 0
+}
+
+type RepushResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RepushResponse) Reset() {
+	*x = RepushResponse{}
+	mi := &file_messages_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RepushResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RepushResponse) ProtoMessage() {}
+
+func (x *RepushResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RepushResponse.ProtoReflect.Descriptor instead.
+func (*RepushResponse) Descriptor() ([]byte, []int) {
+	return file_messages_proto_rawDescGZIP(), []int{24}
+}
+
 var File_messages_proto protoreflect.FileDescriptor
 
 const file_messages_proto_rawDesc = "" +
@@ -1544,10 +1650,12 @@ const file_messages_proto_rawDesc = "" +
 	"\fPushResponse\"@\n" +
 	"\rDeliverToUser\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x16\n" +
-	"\x06frames\x18\x02 \x03(\fR\x06frames\"C\n" +
+	"\x06frames\x18\x02 \x03(\fR\x06frames\"\x80\x01\n" +
 	"\x0eDeliverToUsers\x12\x19\n" +
 	"\buser_ids\x18\x01 \x03(\tR\auserIds\x12\x16\n" +
-	"\x06frames\x18\x02 \x03(\fR\x06frames\"\\\n" +
+	"\x06frames\x18\x02 \x03(\fR\x06frames\x12'\n" +
+	"\x0fconversation_id\x18\x03 \x01(\tR\x0econversationId\x12\x12\n" +
+	"\x04seqs\x18\x04 \x03(\x03R\x04seqs\"\\\n" +
 	"\x11DeliverToWatchers\x12\x17\n" +
 	"\apost_id\x18\x01 \x01(\tR\x06postId\x12\x16\n" +
 	"\x06frames\x18\x02 \x03(\fR\x06frames\x12\x16\n" +
@@ -1591,7 +1699,10 @@ const file_messages_proto_rawDesc = "" +
 	"\n" +
 	"message_id\x18\x03 \x01(\tR\tmessageId\x12\x18\n" +
 	"\acreated\x18\x04 \x01(\bR\acreated\x12*\n" +
-	"\x11created_at_micros\x18\x05 \x01(\x03R\x0fcreatedAtMicros*\xa7\x01\n" +
+	"\x11created_at_micros\x18\x05 \x01(\x03R\x0fcreatedAtMicros\"2\n" +
+	"\rRepushRequest\x12!\n" +
+	"\fsince_micros\x18\x01 \x01(\x03R\vsinceMicros\"\x10\n" +
+	"\x0eRepushResponse*\xa7\x01\n" +
 	"\aFailure\x12\x10\n" +
 	"\fFAILURE_NONE\x10\x00\x12\x1a\n" +
 	"\x16FAILURE_POST_NOT_FOUND\x10\x01\x12\x1d\n" +
@@ -1618,7 +1729,7 @@ func file_messages_proto_rawDescGZIP() []byte {
 }
 
 var file_messages_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_messages_proto_goTypes = []any{
 	(Failure)(0),                  // 0: campus.actors.Failure
 	(LikeOp)(0),                   // 1: campus.actors.LikeOp
@@ -1645,6 +1756,8 @@ var file_messages_proto_goTypes = []any{
 	(*SendMessageRequest)(nil),    // 22: campus.actors.SendMessageRequest
 	(*MessageImage)(nil),          // 23: campus.actors.MessageImage
 	(*SendMessageResponse)(nil),   // 24: campus.actors.SendMessageResponse
+	(*RepushRequest)(nil),         // 25: campus.actors.RepushRequest
+	(*RepushResponse)(nil),        // 26: campus.actors.RepushResponse
 }
 var file_messages_proto_depIdxs = []int32{
 	1,  // 0: campus.actors.LikeRequest.op:type_name -> campus.actors.LikeOp
@@ -1674,7 +1787,7 @@ func file_messages_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_messages_proto_rawDesc), len(file_messages_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   23,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -71,10 +71,10 @@ var (
 // sends, has Postgres number them and answers after the commit
 // (actors.Live implements it).
 type ConversationGrains interface {
-	// SendMessage stores s and answers its seq and id; created is false
-	// when s.ClientID was stored before by the same sender (a retry), whose
-	// original it answers.
-	SendMessage(ctx context.Context, conv uuid.UUID, s persistence.MessageSend) (seq int64, id uuid.UUID, created bool, err error)
+	// SendMessage stores s and answers its seq, id and when it was stored;
+	// created is false when s.ClientID was stored before by the same
+	// sender (a retry), whose original it answers.
+	SendMessage(ctx context.Context, conv uuid.UUID, s persistence.MessageSend) (seq int64, id uuid.UUID, at time.Time, created bool, err error)
 }
 
 // MessagesDeps are what the messages use cases need.
@@ -283,22 +283,25 @@ type ConversationRemovedEvent struct {
 
 // MessageFrames renders the message:new frames of a conversation's new
 // messages, for the conversation grain's push to every member
-// (actors.Config.RenderMessages): reactions carry mine false.
-func MessageFrames(db bun.IDB) func(ctx context.Context, conv uuid.UUID, seqs []int64) ([][]byte, error) {
-	return func(ctx context.Context, conv uuid.UUID, seqs []int64) ([][]byte, error) {
+// (actors.Config.RenderMessages): reactions carry mine false. It answers
+// the seq of each frame (the seqs that exist, ascending).
+func MessageFrames(db bun.IDB) func(ctx context.Context, conv uuid.UUID, seqs []int64) ([][]byte, []int64, error) {
+	return func(ctx context.Context, conv uuid.UUID, seqs []int64) ([][]byte, []int64, error) {
 		rows, err := persistence.MessagesBySeq(ctx, db, conv, uuid.Nil, seqs)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		frames := make([][]byte, 0, len(rows))
+		rendered := make([]int64, 0, len(rows))
 		for _, r := range rows {
 			f, err := protocol.Frame(protocol.EventMessageNew, MessageEvent{ConversationID: conv.String(), Message: NewMessageView(r)})
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			frames = append(frames, f)
+			rendered = append(rendered, r.Seq)
 		}
-		return frames, nil
+		return frames, rendered, nil
 	}
 }
 
@@ -802,17 +805,21 @@ func (m *Messages) Send(ctx context.Context, p Principal, id uuid.UUID, in domai
 	if err != nil {
 		return MessageView{}, false, err
 	}
-	s, err := m.state(ctx, id, p.UserID)
+	// One statement for every check, in the order the rules go: the
+	// conversation (404), a suspension, who may send.
+	ss, err := persistence.SendStateOf(ctx, m.d.DB, id, p.UserID)
+	if isNotFound(err) {
+		return MessageView{}, false, errConversationNotFound
+	}
 	if err != nil {
 		return MessageView{}, false, err
 	}
-	if err := refuseSuspended(ctx, m.d.DB, p.UserID); err != nil {
-		return MessageView{}, false, err
+	s := &ss.ConversationState
+	if ss.Suspended {
+		return MessageView{}, false, domain.Suspended(domain.KindForbidden, ss.SuspendedUntil, ss.SuspensionReason)
 	}
-	v, err := m.viewer(ctx, p.UserID)
-	if err != nil {
-		return MessageView{}, false, err
-	}
+	u := &ss.Sender
+	v := viewer{id: p.UserID, name: u.Name, course: u.Course, batch: u.Batch, department: u.Department}
 	if readOnly(s, v) != "" {
 		return MessageView{}, false, errCantSendHere
 	}
@@ -835,10 +842,11 @@ func (m *Messages) Send(ctx context.Context, p Principal, id uuid.UUID, in domai
 	type sent struct {
 		seq     int64
 		created bool
+		at      time.Time
 	}
 	r, err := retryOnce(ctx, func() (sent, error) {
-		seq, _, created, err := m.d.Grains.SendMessage(ctx, id, send)
-		return sent{seq, created}, err
+		seq, _, at, created, err := m.d.Grains.SendMessage(ctx, id, send)
+		return sent{seq, created, at}, err
 	})
 	if err != nil {
 		var de *domain.Error
@@ -856,6 +864,11 @@ func (m *Messages) Send(ctx context.Context, p Principal, id uuid.UUID, in domai
 	if len(saved) > 0 {
 		m.dropUnusedImages(ctx, id, r.seq, saved)
 	}
+	if r.created && send.ReplyToSeq == 0 {
+		// The message as stored is what this call sent: its view needs
+		// no read back (a retry's original, or a reply's quote, does).
+		return NewMessageView(sentRow(id, r.seq, r.at, send, u)), true, nil
+	}
 	rows, err := persistence.MessagesBySeq(ctx, m.d.DB, id, p.UserID, []int64{r.seq})
 	if err != nil {
 		return MessageView{}, false, err
@@ -864,6 +877,22 @@ func (m *Messages) Send(ctx context.Context, p Principal, id uuid.UUID, in domai
 		return MessageView{}, false, errMessageNotFound
 	}
 	return NewMessageView(rows[0]), r.created, nil
+}
+
+// sentRow is the row a new message without a reply was stored as: its
+// send, seq and commit time, and its sender's account (no reactions yet).
+func sentRow(conv uuid.UUID, seq int64, at time.Time, s persistence.MessageSend, sender *persistence.User) *persistence.MessageRow {
+	r := &persistence.MessageRow{Message: persistence.Message{ConversationID: conv, Seq: seq, ID: s.ID, SenderID: s.SenderID,
+		ClientID: s.ClientID, Body: s.Body, CreatedAt: at}, Sender: *sender, Images: make([]persistence.ShownImage, len(s.Images))}
+	for i, im := range s.Images {
+		typ := im.Type
+		if typ == "" {
+			typ = "image" // the column's default
+		}
+		r.Images[i] = persistence.ShownImage{URL: im.URL, Type: typ, Width: im.Width, Height: im.Height, Alt: im.Alt,
+			Variants: im.Variants}
+	}
+	return r
 }
 
 // saveImages stores a send's images in the media store (metadata stripped,

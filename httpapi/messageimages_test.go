@@ -5,10 +5,12 @@ import (
 	"context"
 	"fmt"
 	"mime/multipart"
+	"reflect"
 	"testing"
 
 	"github.com/google/uuid"
 
+	"campus/httpapi/wstest"
 	"campus/persistence"
 )
 
@@ -232,4 +234,59 @@ func TestMessageImages(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestMessageSendAnswerIsTheStoredMessage: a send's answer is built from
+// what the send stored, without reading it back; it must be exactly the
+// message as every read shows it (the history page, the push), for text,
+// images and a reply (which is read back for its quote).
+func TestMessageSendAnswerIsTheStoredMessage(t *testing.T) {
+	st := newMessagesStack(t)
+	ctx := context.Background()
+	asha, ashaTok := st.user(t, "Answer Asha")
+	bikram, bikramTok := st.user(t, "Answer Bikram")
+	if _, err := persistence.AddFriendship(ctx, st.db, asha.ID, bikram.ID); err != nil {
+		t.Fatal(err)
+	}
+	conv := st.conversation(t, ashaTok, map[string]any{"kind": "direct", "userId": bikram.ID.String()}, 201)["id"].(string)
+	bSock := st.connect(t, bikramTok)
+	path := "/api/conversations/" + conv + "/messages"
+	tests := []struct {
+		name   string
+		fields map[string]string
+		files  [][]byte
+		alts   []string
+	}{
+		{"text", map[string]string{"clientId": "ans-1", "body": "hello **there** @nobody #tag https://example.edu"}, nil, nil},
+		{"text and images", map[string]string{"clientId": "ans-2", "body": "the quad"},
+			[][]byte{photo(t, 1600, 1200), photo(t, 200, 100)}, []string{"A wide view"}},
+		{"images only", map[string]string{"clientId": "ans-3"}, [][]byte{photo(t, 300, 200)}, nil},
+		{"a reply", map[string]string{"clientId": "ans-4", "body": "yes", "replyToSeq": "1"}, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body, ct := messageMultipart(t, tt.fields, tt.files, tt.alts)
+			status, env := st.request(t, "POST", path, ashaTok, body, ct)
+			if status != 201 {
+				t.Fatalf("send: %d %v", status, env)
+			}
+			answer := data(env)
+			seq := answer["seq"].(float64)
+			status, env = st.call(t, "GET", fmt.Sprintf("%s?afterSeq=%d", path, int(seq)-1), ashaTok, nil)
+			msgs, _ := data(env)["messages"].([]any)
+			if status != 200 || len(msgs) == 0 {
+				t.Fatalf("history: %d %v", status, env)
+			}
+			if stored := obj(msgs[0]); !reflect.DeepEqual(answer, stored) {
+				t.Fatalf("the answer\n%v\nis not the stored message\n%v", answer, stored)
+			}
+			frames := until(t, bSock, "the push", func(f wstest.Frame) bool {
+				m, _ := f.Data["message"].(map[string]any)
+				return f.Event == "message:new" && m["seq"] == seq
+			})
+			if pushed := obj(frames[len(frames)-1].Data["message"]); !reflect.DeepEqual(answer, pushed) {
+				t.Fatalf("the answer\n%v\nis not the pushed message\n%v", answer, pushed)
+			}
+		})
+	}
 }

@@ -195,6 +195,50 @@ func ConversationStateOf(ctx context.Context, db bun.IDB, id, user uuid.UUID) (*
 	return s, nil
 }
 
+// SendState is what a send checks, read in one statement: the
+// conversation as the sender sees it (without the unread count, which a
+// send does not need and which grows with the messages the sender has not
+// read), the sender's account, and their suspension in force if any.
+type SendState struct {
+	ConversationState
+	Sender User `bun:"embed:me_"`
+	// Suspended is set while a suspension is in force: until its end
+	// (nil: indefinite), for SuspensionReason.
+	Suspended        bool       `bun:"sus_active"`
+	SuspendedUntil   *time.Time `bun:"sus_until"`
+	SuspensionReason string     `bun:"sus_reason"`
+}
+
+// sendStateColumns are stateColumns without the unread count, with the
+// sender's account (me) and suspension (sus).
+const sendStateColumns = `c.*, m.role, m.joined_seq, m.read_seq, m.left_seq, m.left_at, m.muted,
+	o.id AS other_id,
+	coalesce(o.id IS NOT NULL AND ` + blockedPairSQL + `, false) AS blocked,
+	coalesce(o.id IS NOT NULL AND EXISTS (SELECT FROM friendships f WHERE f.user_low = c.user_low AND f.user_high = c.user_high), false) AS friends,
+	coalesce(o.id IS NOT NULL AND EXISTS (SELECT FROM messages y WHERE y.conversation_id = c.id AND y.sender_id = o.id), false) AS other_sent,
+	coalesce((SELECT s.allow_from FROM message_settings s WHERE s.user_id = o.id), 'friends') AS other_allow_from,
+	coalesce(o.course, '') AS other_course, coalesce(o.batch, '') AS other_batch, coalesce(o.department, '') AS other_department,
+	me.id AS me_id, me.name AS me_name, me.role AS me_role, me.avatar_url AS me_avatar_url, me.avatar_key AS me_avatar_key,
+	me.avatar_variants AS me_avatar_variants, me.university_id AS me_university_id, me.course AS me_course,
+	me.batch AS me_batch, me.department AS me_department, me.created_at AS me_created_at,
+	sus.user_id IS NOT NULL AS sus_active, sus.until_at AS sus_until, coalesce(sus.reason, '') AS sus_reason`
+
+// SendStateOf loads what a send of user into conversation id checks;
+// domain.ErrNotFound if user was never a member of it (or has no account).
+func SendStateOf(ctx context.Context, db bun.IDB, id, user uuid.UUID) (*SendState, error) {
+	s := new(SendState)
+	err := db.NewRaw(`SELECT `+sendStateColumns+` FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id
+		JOIN users me ON me.id = ?0
+		LEFT JOIN users o ON c.kind = 'direct' AND o.id = CASE WHEN c.user_low = ?0 THEN c.user_high ELSE c.user_low END
+		LEFT JOIN LATERAL (SELECT user_id, until_at, reason FROM account_suspensions
+			WHERE user_id = ?0 AND (until_at IS NULL OR until_at > now()) LIMIT 1) sus ON true
+		WHERE m.user_id = ?0 AND m.conversation_id = ?1`, user, id).Scan(ctx, s)
+	if err != nil {
+		return nil, notFound(err, "persistence: send state")
+	}
+	return s, nil
+}
+
 // ConversationsOf is a page of user's conversations, newest updatedAt
 // first: the ones they are a member of now, without the direct ones
 // someone else started and nobody wrote in yet.
@@ -302,6 +346,34 @@ func CurrentMemberIDs(ctx context.Context, db bun.IDB, conv uuid.UUID) ([]uuid.U
 		return nil, fmt.Errorf("persistence: current member ids: %w", err)
 	}
 	return ids, nil
+}
+
+// RecentConversations are the conversations that stored a message (or
+// changed) within the last window by the database's clock, and that
+// moment (since): what a repair after a lost cluster member pushes again.
+// Conversations have no index on updated_at (every message moves it, and
+// an index would cost every send); a repair is rare, so it scans.
+func RecentConversations(ctx context.Context, db bun.IDB, window time.Duration) (ids []uuid.UUID, since time.Time, err error) {
+	if err := db.QueryRowContext(ctx, `SELECT now() - make_interval(secs => ?)`, window.Seconds()).Scan(&since); err != nil {
+		return nil, time.Time{}, fmt.Errorf("persistence: recent conversations: %w", err)
+	}
+	err = db.NewRaw(`SELECT id FROM conversations WHERE updated_at >= ? AND last_seq > 0`, since).Scan(ctx, &ids)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, time.Time{}, fmt.Errorf("persistence: recent conversations: %w", err)
+	}
+	return ids, since, nil
+}
+
+// RecentMessageSeqs are the seqs of conv's messages stored since since,
+// the newest limit of them, ascending.
+func RecentMessageSeqs(ctx context.Context, db bun.IDB, conv uuid.UUID, since time.Time, limit int) ([]int64, error) {
+	var seqs []int64
+	err := db.NewRaw(`SELECT seq FROM (SELECT seq FROM messages WHERE conversation_id = ? AND created_at >= ?
+		ORDER BY seq DESC LIMIT ?) tail ORDER BY seq`, conv, since, limit).Scan(ctx, &seqs)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("persistence: recent message seqs: %w", err)
+	}
+	return seqs, nil
 }
 
 // Reaction is one emoji on a message: how many put it and whether the

@@ -127,6 +127,7 @@ func (h *Hub) spawn(system *actor.ActorSystem) (*hubRef, error) {
 			users:    make(map[uuid.UUID][]*hubSession),
 			sessions: make(map[string]*hubSession),
 			posts:    make(map[uuid.UUID]*watchers),
+			pushed:   newPushedSeqs(pushedKeep, pushedMax),
 		}
 	})
 	pid, err := system.Root.SpawnNamed(props, actors.HubName)
@@ -302,6 +303,8 @@ type hubActor struct {
 	posts    map[uuid.UUID]*watchers
 	closing  bool
 	stop     chan struct{}
+	// pushed remembers each conversation's highest seq pushed here.
+	pushed *pushedSeqs
 	// entries holds the encoded count entry of every changed post that
 	// has watchers here and is still owed to some slot; dirty[k] the posts
 	// slot k's sessions have not been sent since they changed. A flush
@@ -372,6 +375,10 @@ func (h *hubActor) Receive(ctx actor.Context) {
 			ctx.Send(s.pid, m)
 		}
 	case *actors.DeliverToUsers:
+		frames := h.unpushed(msg)
+		if len(frames) == 0 {
+			return
+		}
 		var m *SessionFrames
 		for _, text := range msg.GetUserIds() {
 			id, err := uuid.Parse(text)
@@ -380,7 +387,7 @@ func (h *hubActor) Receive(ctx actor.Context) {
 			}
 			for _, s := range h.users[id] {
 				if m == nil {
-					m = &SessionFrames{Frames: msg.GetFrames()}
+					m = &SessionFrames{Frames: frames}
 				}
 				ctx.Send(s.pid, m)
 			}
@@ -436,6 +443,38 @@ func (h *hubActor) Receive(ctx actor.Context) {
 		}
 		ctx.Respond(&actors.SocketsOfUserResponse{Sockets: int32(n)})
 	}
+}
+
+// unpushed answers the frames of msg to push: all of them, or of a
+// conversation's message:new push (conversation id and seqs set), the ones
+// whose seq is above the highest this node pushed of the conversation, in
+// order. Each seq reaches the sockets here at most once and never after a
+// higher one: a client that sees a seq skip ahead reads the gap (docs/protocol.md).
+func (h *hubActor) unpushed(msg *actors.DeliverToUsers) [][]byte {
+	frames, seqs := msg.GetFrames(), msg.GetSeqs()
+	if msg.GetConversationId() == "" || len(seqs) != len(frames) {
+		return frames
+	}
+	conv, err := uuid.Parse(msg.GetConversationId())
+	if err != nil {
+		return frames
+	}
+	last := h.pushed.last(conv)
+	var out [][]byte
+	for i, f := range frames {
+		if seqs[i] <= last {
+			continue
+		}
+		if out == nil {
+			out = make([][]byte, 0, len(frames)-i)
+		}
+		out = append(out, f)
+		last = seqs[i]
+	}
+	if len(out) > 0 {
+		h.pushed.pushed(conv, last, time.Now())
+	}
+	return out
 }
 
 // counts keeps the entries of changed posts that are watched here, each

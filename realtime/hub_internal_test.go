@@ -2,6 +2,8 @@ package realtime
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -272,5 +274,106 @@ func TestCountsFramesHoldEachSessionsPosts(t *testing.T) {
 		if len(s.frames) != 0 {
 			t.Fatalf("session %d got %d more frames: %s", i, len(s.frames), <-s.frames)
 		}
+	}
+}
+
+// TestHubPushesAConversationsSeqOnce: of a conversation's message:new
+// pushes (conversation id and seqs set) the hub passes each seq at most
+// once and never one at or below the highest it passed, per conversation:
+// the push after the commit, a repair's re-push and a twin's late push
+// reach a socket once and in order. Other pushes pass as they are.
+func TestHubPushesAConversationsSeqOnce(t *testing.T) {
+	system := actor.NewActorSystem()
+	t.Cleanup(system.Shutdown)
+	hub, err := StartHub(system, zerolog.Nop(), HubOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := uuid.New()
+	p := &probeSession{hub: hub, user: user, registered: make(chan error, 1), frames: make(chan []byte, 64)}
+	pid := system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return p }))
+	t.Cleanup(func() { system.Root.Stop(pid) })
+	if err := <-p.registered; err != nil {
+		t.Fatal(err)
+	}
+	hubPID := actor.NewPID(system.Address(), actors.HubName)
+	convA, convB := uuid.New(), uuid.New()
+	push := func(conv uuid.UUID, seqs ...int64) *actors.DeliverToUsers {
+		m := &actors.DeliverToUsers{UserIds: []string{user.String()}, ConversationId: conv.String(), Seqs: seqs}
+		for _, s := range seqs {
+			m.Frames = append(m.Frames, fmt.Appendf(nil, "%s/%d", conv.String()[:4], s))
+		}
+		return m
+	}
+	frame := func(conv uuid.UUID, seq int64) string { return fmt.Sprintf("%s/%d", conv.String()[:4], seq) }
+	steps := []struct {
+		name string
+		msg  *actors.DeliverToUsers
+		want []string
+	}{
+		{"first push", push(convA, 1, 2), []string{frame(convA, 1), frame(convA, 2)}},
+		{"the same seqs again (a repair)", push(convA, 1, 2), nil},
+		{"a tail overlapping what was pushed", push(convA, 1, 2, 3, 4), []string{frame(convA, 3), frame(convA, 4)}},
+		{"a higher seq skipping ahead", push(convA, 7), []string{frame(convA, 7)}},
+		{"a lower seq after a higher (a twin's late push)", push(convA, 5, 6), nil},
+		{"another conversation is its own", push(convB, 1), []string{frame(convB, 1)}},
+		{"a push without a conversation passes", &actors.DeliverToUsers{UserIds: []string{user.String()},
+			Frames: [][]byte{[]byte("other")}}, []string{"other"}},
+		{"seqs that do not match the frames pass as they are", &actors.DeliverToUsers{UserIds: []string{user.String()},
+			ConversationId: convA.String(), Seqs: []int64{1}, Frames: [][]byte{[]byte("x"), []byte("y")}}, []string{"x", "y"}},
+		{"the first conversation goes on from its highest", push(convA, 6, 7, 8), []string{frame(convA, 8)}},
+	}
+	for _, s := range steps {
+		t.Run(s.name, func(t *testing.T) {
+			system.Root.Send(hubPID, s.msg)
+			// A fence after each step: what the step let through comes
+			// before it, and nothing of it after.
+			system.Root.Send(hubPID, &actors.DeliverToUser{UserId: user.String(), Frames: [][]byte{[]byte("fence")}})
+			var got []string
+			for {
+				select {
+				case f := <-p.frames:
+					if string(f) == "fence" {
+						if !slices.Equal(got, s.want) {
+							t.Fatalf("frames %q, want %q", got, s.want)
+						}
+						return
+					}
+					got = append(got, string(f))
+				case <-time.After(10 * time.Second):
+					t.Fatalf("no fence; frames so far %q", got)
+				}
+			}
+		})
+	}
+}
+
+// TestPushedSeqsBounded: the memory of pushed seqs keeps a conversation at
+// least its keep after its last push and forgets it within twice that; a
+// full generation is retired early.
+func TestPushedSeqsBounded(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	a, b, c := uuid.New(), uuid.New(), uuid.New()
+	p := newPushedSeqs(time.Minute, 1000)
+	p.pushed(a, 5, t0)
+	p.pushed(b, 3, t0.Add(59*time.Second))
+	if p.last(a) != 5 || p.last(b) != 3 || p.last(c) != 0 {
+		t.Fatalf("last a=%d b=%d c=%d", p.last(a), p.last(b), p.last(c))
+	}
+	p.pushed(c, 1, t0.Add(61*time.Second)) // a new generation: a and b kept
+	if p.last(a) != 5 || p.last(b) != 3 || p.last(c) != 1 {
+		t.Fatalf("after the first turn: a=%d b=%d c=%d", p.last(a), p.last(b), p.last(c))
+	}
+	p.pushed(c, 2, t0.Add(122*time.Second)) // and another: a and b forgotten
+	if p.last(a) != 0 || p.last(b) != 0 || p.last(c) != 2 || p.len() != 1 {
+		t.Fatalf("after the second turn: a=%d b=%d c=%d len=%d", p.last(a), p.last(b), p.last(c), p.len())
+	}
+
+	small := newPushedSeqs(time.Hour, 2)
+	for i := range 10 {
+		small.pushed(uuid.New(), int64(i+1), t0)
+	}
+	if n := small.len(); n > 4 {
+		t.Fatalf("%d remembered, want at most two generations of 2", n)
 	}
 }
