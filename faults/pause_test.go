@@ -512,9 +512,14 @@ func watch(t *testing.T, n *node, token string, posts []string) *watcher {
 	w := &watcher{addr: n.addr, token: token, posts: posts, likes: map[string]int{}, vers: map[string]int64{}}
 	quit := make(chan struct{})
 	done := make(chan struct{})
+	// cur is the open connection; ended is set by the cleanup, after
+	// which a connection made meanwhile is closed at once (else the
+	// cleanup closed the one before it and waited forever on a reader of
+	// the new one: cc14 hung 20 minutes there).
 	var cur struct {
 		sync.Mutex
-		c *websocket.Conn
+		c     *websocket.Conn
+		ended bool
 	}
 	go func() {
 		defer close(done)
@@ -530,6 +535,11 @@ func watch(t *testing.T, n *node, token string, posts []string) *watcher {
 				continue
 			}
 			cur.Lock()
+			if cur.ended {
+				cur.Unlock()
+				c.Close()
+				return
+			}
 			cur.c = c
 			cur.Unlock()
 			code := w.read(c)
@@ -545,6 +555,7 @@ func watch(t *testing.T, n *node, token string, posts []string) *watcher {
 	t.Cleanup(func() {
 		close(quit)
 		cur.Lock()
+		cur.ended = true
 		if cur.c != nil {
 			cur.c.Close()
 		}
