@@ -58,6 +58,8 @@ type ssoStack struct {
 	idp    *ssotest.IdP
 	sso    *app.SSO
 	logs   *logBuffer
+	// metadata is our SAML metadata as the IdP got it.
+	metadata []byte
 }
 
 func newSSOStack(t *testing.T, o ssoOptions) *ssoStack {
@@ -144,7 +146,22 @@ func newSSOStack(t *testing.T, o ssoOptions) *ssoStack {
 	if err := idp.RegisterSP("campus", md); err != nil {
 		t.Fatal(err)
 	}
-	return &ssoStack{stack: st, origin: origin, op: op, idp: idp, sso: svc, logs: logs}
+	return &ssoStack{stack: st, origin: origin, op: op, idp: idp, sso: svc, logs: logs, metadata: md}
+}
+
+// plainAssertions re-registers us at the IdP without our encryption key,
+// so its assertions travel in the clear (as many IdPs send them) and a
+// test can edit or unsign them.
+func (s *ssoStack) plainAssertions(t *testing.T) {
+	t.Helper()
+	re := regexp.MustCompile(`(?s)<(\w+:)?KeyDescriptor use="encryption">.*?</(\w+:)?KeyDescriptor>`)
+	plain := re.ReplaceAll(s.metadata, nil)
+	if len(plain) == len(s.metadata) {
+		t.Fatalf("no encryption key in %.800s", s.metadata)
+	}
+	if err := s.idp.RegisterSP("campus", plain); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // signIn signs person in through provider ("oidc", "saml") in a fresh
@@ -186,6 +203,16 @@ func exchange(t *testing.T, b *ssotest.Browser, frag url.Values) map[string]any 
 		t.Fatalf("exchange: %d %v %v", status, env, err)
 	}
 	return env["data"].(map[string]any)
+}
+
+// api calls the stack with university sign-in (the loopback server).
+func (s *ssoStack) api(t *testing.T, method, path, token string, body any) (int, map[string]any) {
+	t.Helper()
+	status, env, err := ssotest.NewBrowser(s.origin).JSON(method, path, token, body)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	return status, env
 }
 
 func userOf(data map[string]any) map[string]any { return data["user"].(map[string]any) }
@@ -443,7 +470,7 @@ func TestSSOLinking(t *testing.T) {
 	t.Run("settings lists, links with the password, and removes sign-ins", func(t *testing.T) {
 		b, frag := s.signIn(t, "oidc", mira, "")
 		token := exchange(t, b, frag)["token"].(string)
-		status, env := s.call(t, "GET", "/api/users/me/sign-ins", token, nil)
+		status, env := s.api(t, "GET", "/api/users/me/sign-ins", token, nil)
 		list := env["data"].(map[string]any)
 		ins := list["signIns"].([]any)
 		if status != 200 || len(ins) != 1 || list["hasPassword"] != true {
@@ -472,16 +499,16 @@ func TestSSOLinking(t *testing.T) {
 		if id := userOf(exchange(t, b, frag))["id"]; id != miraID {
 			t.Fatalf("linked to %v", id)
 		}
-		_, env = s.call(t, "GET", "/api/users/me/sign-ins", token, nil)
+		_, env = s.api(t, "GET", "/api/users/me/sign-ins", token, nil)
 		ins = env["data"].(map[string]any)["signIns"].([]any)
 		if len(ins) != 2 {
 			t.Fatalf("after linking: %v", ins)
 		}
-		status, env = s.call(t, "DELETE", "/api/users/me/sign-ins/"+first["id"].(string), token, nil)
+		status, env = s.api(t, "DELETE", "/api/users/me/sign-ins/"+first["id"].(string), token, nil)
 		if status != 200 {
 			t.Fatalf("remove: %d %v", status, env)
 		}
-		if status, _ := s.call(t, "DELETE", "/api/users/me/sign-ins/"+first["id"].(string), token, nil); status != 404 {
+		if status, _ := s.api(t, "DELETE", "/api/users/me/sign-ins/"+first["id"].(string), token, nil); status != 404 {
 			t.Errorf("remove again: %d", status)
 		}
 		if n := s.identities(t, miraID); n != 1 {
@@ -513,13 +540,13 @@ func TestSSOLinking(t *testing.T) {
 	t.Run("the only way into an account cannot be removed", func(t *testing.T) {
 		b, frag := s.signIn(t, "oidc", ravi, "")
 		token := exchange(t, b, frag)["token"].(string)
-		_, env := s.call(t, "GET", "/api/users/me/sign-ins", token, nil)
+		_, env := s.api(t, "GET", "/api/users/me/sign-ins", token, nil)
 		list := env["data"].(map[string]any)
 		if list["hasPassword"] != false {
 			t.Fatalf("sign-ins = %v", list)
 		}
 		id := list["signIns"].([]any)[0].(map[string]any)["id"].(string)
-		if status, env := s.call(t, "DELETE", "/api/users/me/sign-ins/"+id, token, nil); status != 409 {
+		if status, env := s.api(t, "DELETE", "/api/users/me/sign-ins/"+id, token, nil); status != 409 {
 			t.Fatalf("remove only way in: %d %v", status, env)
 		}
 		// Nor can it be used with a password it does not have.
@@ -534,10 +561,16 @@ func TestSSOSAML(t *testing.T) {
 	s := newSSOStack(t, ssoOptions{})
 	var ashaID string
 	t.Run("metadata at a stable URL", func(t *testing.T) {
-		a := s.do(t, "GET", config.SAMLMetadataPath, nil)
-		if a.status != 200 || !strings.Contains(string(a.body), s.origin+app.SAMLACSPath) ||
-			!strings.Contains(string(a.body), "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST") {
-			t.Fatalf("metadata: %d %.500s", a.status, a.body)
+		resp, err := http.Get(s.origin + config.SAMLMetadataPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), s.origin+app.SAMLACSPath) ||
+			!strings.Contains(string(body), "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST") ||
+			!strings.Contains(string(body), `entityID="`+s.origin+config.SAMLMetadataPath+`"`) {
+			t.Fatalf("metadata: %d %.500s", resp.StatusCode, body)
 		}
 	})
 	t.Run("first sign-in provisions a student with her university ID", func(t *testing.T) {
@@ -588,6 +621,7 @@ func TestSSOSAML(t *testing.T) {
 		}
 	})
 	t.Run("an unsigned response is refused", func(t *testing.T) {
+		s.plainAssertions(t)
 		b, action, form := login(t)
 		raw, err := base64.StdEncoding.DecodeString(form.Get("SAMLResponse"))
 		if err != nil {

@@ -140,7 +140,10 @@ func (s *SAML) provider(ctx context.Context) (*saml.ServiceProvider, error) {
 		AllowIDPInitiated:                false,
 		AssertionConsumerServiceBindings: []string{saml.HTTPPostBinding},
 		AuthnNameIDFormat:                saml.PersistentNameIDFormat,
-		SignatureMethod:                  "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
+		// Requests go unsigned (AuthnRequestsSigned="false" in our
+		// metadata): nothing in a request needs protecting — the answer is
+		// what is checked — and IdPs that re-post the request from their
+		// login page (samlidp does) would drop a Redirect signature.
 		RejectSHA1Signatures:             true,
 		ReplayCache:                      s.cfg.Replay,
 		MetadataValidDuration:            7 * 24 * time.Hour,
@@ -162,7 +165,7 @@ func (s *SAML) Metadata(ctx context.Context) ([]byte, error) {
 }
 
 // AuthURL is where the browser goes to sign in (HTTP-Redirect binding,
-// signed) and the request's id, which the answer must be in response to.
+// unsigned) and the request's id, which the answer must be in response to.
 func (s *SAML) AuthURL(ctx context.Context, relayState string) (string, string, error) {
 	sp, err := s.provider(ctx)
 	if err != nil {
