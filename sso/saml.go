@@ -144,9 +144,9 @@ func (s *SAML) provider(ctx context.Context) (*saml.ServiceProvider, error) {
 		// metadata): nothing in a request needs protecting — the answer is
 		// what is checked — and IdPs that re-post the request from their
 		// login page (samlidp does) would drop a Redirect signature.
-		RejectSHA1Signatures:             true,
-		ReplayCache:                      s.cfg.Replay,
-		MetadataValidDuration:            7 * 24 * time.Hour,
+		RejectSHA1Signatures:  true,
+		ReplayCache:           s.cfg.Replay,
+		MetadataValidDuration: 7 * 24 * time.Hour,
 	}
 	return s.sp, nil
 }
