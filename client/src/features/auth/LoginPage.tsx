@@ -4,6 +4,9 @@ import { isApiError, suspensionMessage, type ApiError } from '../../api/http';
 import { isRecord, str, type Role } from '../../api/models';
 import { clearAllStoredData, readString, removeKey, STORAGE_KEYS } from '../../lib/storage';
 import { login } from './authApi';
+import { configAtom } from '../../api/config';
+import { SsoButtons } from '../sso/SsoButtons';
+import { ssoOnlyMessage } from '../sso/ssoApi';
 import { signInAtom } from './authAtoms';
 import { authScreenAtom, showAuthScreenAtom } from './authFlowAtoms';
 import { AuthCard, PasswordField, RoleToggle, TextField } from './AuthCard';
@@ -63,6 +66,7 @@ function takeSignOutNotice(): string | null {
 
 /** docs/product.md §2.3 Login. */
 export function LoginPage() {
+  const { sso, passwordLogin } = useAtomValue(configAtom);
   const screen = useAtomValue(authScreenAtom);
   const show = useSetAtom(showAuthScreenAtom);
   const signIn = useSetAtom(signInAtom);
@@ -126,7 +130,14 @@ export function LoginPage() {
           {notice}
         </p>
       )}
+      <SsoButtons />
+      {!passwordLogin ? (
+        <p className="alert alert--info" role="status">
+          {ssoOnlyMessage('Signing in with a password is turned off here.', sso)}
+        </p>
+      ) : (
       <form className="auth-form" onSubmit={onSubmit} noValidate>
+        {sso.length > 0 && <div className="auth-form__divider">or with your password</div>}
         <RoleToggle value={role} onChange={setRole} label="I am a" />
         <TextField
           label="Email or university ID"
@@ -193,6 +204,7 @@ export function LoginPage() {
           Create New Account
         </button>
       </form>
+      )}
       <ServerStatus />
     </AuthCard>
   );

@@ -2,6 +2,9 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useState, type FormEvent } from 'react';
 import type { Role } from '../../api/models';
 import { signup } from './authApi';
+import { configAtom } from '../../api/config';
+import { SsoButtons } from '../sso/SsoButtons';
+import { ssoOnlyMessage } from '../sso/ssoApi';
 import { authScreenAtom, showAuthScreenAtom } from './authFlowAtoms';
 import { AuthCard, PasswordField, RoleToggle, StrengthMeter, TextField } from './AuthCard';
 import { readSignupHandoff, saveSignupHandoff } from './signupHandoff';
@@ -9,6 +12,7 @@ import { signupErrorMessage, signupPayload, validateSignup, type SignupForm } fr
 
 /** docs/product.md §2.5 Signup: student or faculty. */
 export function SignupPage() {
+  const { sso, passwordSignup } = useAtomValue(configAtom);
   const screen = useAtomValue(authScreenAtom);
   const show = useSetAtom(showAuthScreenAtom);
   const [form, setForm] = useState<SignupForm>(() => {
@@ -65,7 +69,14 @@ export function SignupPage() {
   const student = form.role === 'student';
   return (
     <AuthCard title="Create your account" subtitle="Join your campus network." wide>
+      <SsoButtons />
+      {!passwordSignup ? (
+        <p className="alert alert--info" role="status">
+          {ssoOnlyMessage('Sign-up with a password is turned off here: your account is made the first time you sign in.', sso)}
+        </p>
+      ) : (
       <form className="auth-form" onSubmit={(e) => void onSubmit(e)} noValidate>
+        {sso.length > 0 && <div className="auth-form__divider">or with a password</div>}
         <RoleToggle value={form.role} onChange={(r: Role) => setForm((f) => ({ ...f, role: r }))} label="I am a" />
         <TextField label="Full name" name="name" value={form.name} onChange={set('name')} autoComplete="name" />
         <TextField label="Email" name="email" type="email" value={form.email} onChange={set('email')} autoComplete="email" placeholder="you@university.edu" />
@@ -115,6 +126,7 @@ export function SignupPage() {
           </button>
         </p>
       </form>
+      )}
     </AuthCard>
   );
 }
