@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom, type createStore } from 'jotai';
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import { sessionAtom, signInAtom } from '../features/auth/authAtoms';
-import { SSO_CALLBACK_PATH, type SsoSignIn } from '../features/sso/ssoApi';
+import { SSO_CALLBACK_PATH, type SsoSignIn } from '../features/auth/ssoApi';
 import { onboardingAtom, startOnboardingAtom } from '../features/onboarding/onboardingAtoms';
 import { ThemeControl, useApplyTheme } from '../features/theme';
 import { ChunkBoundary } from '../ui/ChunkBoundary';
@@ -20,7 +20,7 @@ import './App.css';
 const authFlow = lazyScreen(() => import('../features/auth/AuthFlow').then((m) => m.AuthFlow));
 const onboardingScreen = lazyScreen(() => import('../features/onboarding/Onboarding').then((m) => m.Onboarding));
 const shell = lazyScreen(() => import('./Shell').then((m) => m.Shell));
-const ssoCallback = lazyScreen(() => import('../features/sso/SsoCallbackPage').then((m) => m.SsoCallbackPage));
+const ssoCallback = lazyScreen(() => import('../features/auth/SsoCallbackPage').then((m) => m.SsoCallbackPage));
 const SsoCallbackPage = ssoCallback.Component;
 const AuthFlow = authFlow.Component;
 const Onboarding = onboardingScreen.Component;

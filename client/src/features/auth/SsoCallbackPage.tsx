@@ -1,7 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { configAtom } from '../../api/config';
-import { AuthCard, PasswordField, TextField } from '../auth/AuthCard';
+import { AuthCard, PasswordField, TextField } from './AuthCard';
 import {
   exchangeTicket,
   linkAccount,

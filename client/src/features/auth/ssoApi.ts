@@ -5,7 +5,7 @@
 
 import { apiDelete, apiGet, apiPost } from '../../api/http';
 import { isRecord, str } from '../../api/models';
-import { parseSessionData, type SessionData } from '../auth/validation';
+import { parseSessionData, type SessionData } from './validation';
 
 const noAuth = { auth: false } as const;
 
