@@ -477,15 +477,31 @@ func (s *SSO) provision(ctx context.Context, flow *persistence.SSOFlow, id sso.I
 		return "", "", err
 	}
 	s.d.Log.Info().Str("user_id", u.ID.String()).Str("protocol", id.Protocol).Str("role", u.Role).Msg("sso signup")
-	return s.ticket(ctx, "signin", flow, u.ID, id)
+	return s.ticket(ctx, ticketSignup, flow, u.ID, id)
 }
 
 var errVerifiedMeanwhile = errors.New("app: pending account verified meanwhile")
 
-// ticket stores a ticket for user and answers it with the client page it
-// goes to (the ticket is appended to the page).
+// ticketSignup is a sign-in ticket whose sign-in made the account: the
+// page goes through onboarding, as after a sign-up's code.
+const ticketSignup = "signup"
+
+// ticketIdentity is what a ticket keeps: the identity, and whether its
+// sign-in made the account.
+type ticketIdentity struct {
+	sso.Identity
+	NewAccount bool `json:"newAccount,omitempty"`
+}
+
+// ticket stores a ticket ("signin", ticketSignup or "link") for user and
+// answers it with the client page it goes to (the ticket is appended to
+// the page).
 func (s *SSO) ticket(ctx context.Context, kind string, flow *persistence.SSOFlow, user uuid.UUID, id sso.Identity) (string, string, error) {
-	raw, err := json.Marshal(id)
+	kept := ticketIdentity{Identity: id}
+	if kind == ticketSignup {
+		kind, kept.NewAccount = "signin", true
+	}
+	raw, err := json.Marshal(kept)
 	if err != nil {
 		return "", "", fmt.Errorf("app: sso identity: %w", err)
 	}
@@ -528,11 +544,13 @@ type SSOTicketInput struct {
 }
 
 // SSOAuthResult answers a finished university sign-in: as a login, plus
-// the path to go on to.
+// the path to go on to, and whether this sign-in made the account (the
+// page then starts onboarding).
 type SSOAuthResult struct {
-	User     UserView `json:"user"`
-	Token    string   `json:"token"`
-	ReturnTo string   `json:"returnTo"`
+	User       UserView `json:"user"`
+	Token      string   `json:"token"`
+	ReturnTo   string   `json:"returnTo"`
+	NewAccount bool     `json:"newAccount"`
 }
 
 // Exchange redeems a sign-in ticket in the browser that started the
@@ -559,7 +577,7 @@ func (s *SSO) Exchange(ctx context.Context, in SSOTicketInput, binding, ip strin
 }
 
 func (s *SSO) signIn(ctx context.Context, t *persistence.SSOTicket) (SSOAuthResult, error) {
-	var id sso.Identity
+	var id ticketIdentity
 	if err := json.Unmarshal(t.Identity, &id); err != nil {
 		return SSOAuthResult{}, fmt.Errorf("app: sso ticket identity: %w", err)
 	}
@@ -567,7 +585,7 @@ func (s *SSO) signIn(ctx context.Context, t *persistence.SSOTicket) (SSOAuthResu
 	if err != nil {
 		return SSOAuthResult{}, err
 	}
-	return SSOAuthResult{User: res.User, Token: res.Token, ReturnTo: t.ReturnTo}, nil
+	return SSOAuthResult{User: res.User, Token: res.Token, ReturnTo: t.ReturnTo, NewAccount: id.NewAccount}, nil
 }
 
 func ticketError(err error) error {

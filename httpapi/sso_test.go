@@ -240,6 +240,10 @@ func TestSSOOIDC(t *testing.T) {
 		if data["returnTo"] != "/post/42" {
 			t.Errorf("returnTo = %v", data["returnTo"])
 		}
+		// A new account goes through onboarding, as after a sign-up's code.
+		if data["newAccount"] != true {
+			t.Errorf("newAccount = %v, want true", data["newAccount"])
+		}
 		ashaID, ashaToken = u["id"].(string), data["token"].(string)
 		if n := s.identities(t, ashaID); n != 1 {
 			t.Errorf("identities = %d, want 1", n)
@@ -259,8 +263,12 @@ func TestSSOOIDC(t *testing.T) {
 	})
 	t.Run("second sign-in finds the same account", func(t *testing.T) {
 		b, frag := s.signIn(t, "oidc", asha, "")
-		if id := userOf(exchange(t, b, frag))["id"]; id != ashaID {
+		data := exchange(t, b, frag)
+		if id := userOf(data)["id"]; id != ashaID {
 			t.Fatalf("id = %v, want %s", id, ashaID)
+		}
+		if data["newAccount"] != false {
+			t.Errorf("newAccount = %v, want false", data["newAccount"])
 		}
 		if n := s.identities(t, ashaID); n != 1 {
 			t.Errorf("identities = %d, want 1", n)
@@ -577,7 +585,8 @@ func TestSSOSAML(t *testing.T) {
 		b, frag := s.signIn(t, "saml", asha, "/feed")
 		data := exchange(t, b, frag)
 		u := userOf(data)
-		if u["role"] != "student" || u["universityId"] != "BWU/BCA/20/123" || u["name"] != "Asha Sen" || data["returnTo"] != "/feed" {
+		if u["role"] != "student" || u["universityId"] != "BWU/BCA/20/123" || u["name"] != "Asha Sen" || data["returnTo"] != "/feed" ||
+			data["newAccount"] != true {
 			t.Fatalf("data = %v", data)
 		}
 		ashaID = u["id"].(string)
@@ -591,8 +600,9 @@ func TestSSOSAML(t *testing.T) {
 	})
 	t.Run("second sign-in finds the same account", func(t *testing.T) {
 		b, frag := s.signIn(t, "saml", asha, "")
-		if id := userOf(exchange(t, b, frag))["id"]; id != ashaID {
-			t.Fatalf("id = %v, want %s", id, ashaID)
+		data := exchange(t, b, frag)
+		if id := userOf(data)["id"]; id != ashaID || data["newAccount"] != false {
+			t.Fatalf("id = %v (want %s), newAccount = %v", id, ashaID, data["newAccount"])
 		}
 	})
 	// login walks to the IdP's answer without posting it.

@@ -85,9 +85,11 @@ export function App() {
       // The address moves first, so the shell starts on the return path.
       window.history.replaceState(null, '', s.returnTo);
       signIn({ token: s.token, user: s.user });
+      // A first sign-in made the account: onboarding, as after a sign-up's code.
+      if (s.newAccount) startOnboarding();
       setSsoReturn(false);
     },
-    [signIn],
+    [signIn, startOnboarding],
   );
 
   useEffect(() => afterPaint(() => void loadConfig()), [loadConfig]);
