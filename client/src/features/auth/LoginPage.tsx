@@ -136,74 +136,74 @@ export function LoginPage() {
           {ssoOnlyMessage('Signing in with a password is turned off here.', sso)}
         </p>
       ) : (
-      <form className="auth-form" onSubmit={onSubmit} noValidate>
-        {sso.length > 0 && <div className="auth-form__divider">or with your password</div>}
-        <RoleToggle value={role} onChange={setRole} label="I am a" />
-        <TextField
-          label="Email or university ID"
-          name="identifier"
-          value={identifier}
-          onChange={setIdentifier}
-          autoComplete="username"
-          placeholder={role === 'student' ? 'you@university.edu or BWU/BCA/20/123' : 'you@university.edu'}
-        />
-        <PasswordField label="Password" name="password" value={password} onChange={setPassword} />
+        <form className="auth-form" onSubmit={onSubmit} noValidate>
+          {sso.length > 0 && <div className="auth-form__divider">or with your password</div>}
+          <RoleToggle value={role} onChange={setRole} label="I am a" />
+          <TextField
+            label="Email or university ID"
+            name="identifier"
+            value={identifier}
+            onChange={setIdentifier}
+            autoComplete="username"
+            placeholder={role === 'student' ? 'you@university.edu or BWU/BCA/20/123' : 'you@university.edu'}
+          />
+          <PasswordField label="Password" name="password" value={password} onChange={setPassword} />
 
-        {error && (
-          <p className="alert alert--error" role="alert">
-            {error}
-          </p>
-        )}
-        {suspended && (
-          <p className="alert alert--error" role="alert">
-            {suspended}
-          </p>
-        )}
-        {failure && (
-          <div className="alert alert--error" role="alert">
-            <p>{failure.message}</p>
-            {failure.suggestSignup && (
-              <>
-                <p className="login__suggest">{failure.suggestSignup}</p>
-                <div className="alert__actions">
-                  <button
-                    type="button"
-                    className="button button--primary button--sm"
-                    onClick={() =>
-                      show({ name: 'signup', role, email: identifierKind(identifier) === 'email' ? identifier.trim() : undefined })
-                    }
-                  >
-                    Sign Up Now
-                  </button>
-                </div>
-              </>
-            )}
-          </div>
-        )}
-        {failure && (
-          <div className="alert alert--info">
-            <p>{MSG_STORED_DATA_HINT}</p>
-            <div className="alert__actions">
-              <button type="button" className="button button--secondary button--sm" onClick={clearAndRetry} disabled={busy}>
-                {MSG_CLEAR_STORED_DATA}
-              </button>
+          {error && (
+            <p className="alert alert--error" role="alert">
+              {error}
+            </p>
+          )}
+          {suspended && (
+            <p className="alert alert--error" role="alert">
+              {suspended}
+            </p>
+          )}
+          {failure && (
+            <div className="alert alert--error" role="alert">
+              <p>{failure.message}</p>
+              {failure.suggestSignup && (
+                <>
+                  <p className="login__suggest">{failure.suggestSignup}</p>
+                  <div className="alert__actions">
+                    <button
+                      type="button"
+                      className="button button--primary button--sm"
+                      onClick={() =>
+                        show({ name: 'signup', role, email: identifierKind(identifier) === 'email' ? identifier.trim() : undefined })
+                      }
+                    >
+                      Sign Up Now
+                    </button>
+                  </div>
+                </>
+              )}
             </div>
-          </div>
-        )}
+          )}
+          {failure && (
+            <div className="alert alert--info">
+              <p>{MSG_STORED_DATA_HINT}</p>
+              <div className="alert__actions">
+                <button type="button" className="button button--secondary button--sm" onClick={clearAndRetry} disabled={busy}>
+                  {MSG_CLEAR_STORED_DATA}
+                </button>
+              </div>
+            </div>
+          )}
 
-        <button type="submit" className="button button--primary button--block" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign In'}
-        </button>
-        <div className="auth-form__links">
-          <button type="button" className="link-button" onClick={() => show({ name: 'forgot', identifier, role })}>
-            Forgot password?
+          <button type="submit" className="button button--primary button--block" disabled={busy}>
+            {busy ? 'Signing in…' : 'Sign In'}
           </button>
-        </div>
-        <div className="auth-form__divider">or</div>
-        <button type="button" className="button button--secondary button--block" onClick={() => show({ name: 'signup', role })}>
-          Create New Account
-        </button>
-      </form>
+          <div className="auth-form__links">
+            <button type="button" className="link-button" onClick={() => show({ name: 'forgot', identifier, role })}>
+              Forgot password?
+            </button>
+          </div>
+          <div className="auth-form__divider">or</div>
+          <button type="button" className="button button--secondary button--block" onClick={() => show({ name: 'signup', role })}>
+            Create New Account
+          </button>
+        </form>
       )}
       <ServerStatus />
     </AuthCard>

@@ -75,57 +75,57 @@ export function SignupPage() {
           {ssoOnlyMessage('Sign-up with a password is turned off here: your account is made the first time you sign in.', sso)}
         </p>
       ) : (
-      <form className="auth-form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        {sso.length > 0 && <div className="auth-form__divider">or with a password</div>}
-        <RoleToggle value={form.role} onChange={(r: Role) => setForm((f) => ({ ...f, role: r }))} label="I am a" />
-        <TextField label="Full name" name="name" value={form.name} onChange={set('name')} autoComplete="name" />
-        <TextField label="Email" name="email" type="email" value={form.email} onChange={set('email')} autoComplete="email" placeholder="you@university.edu" />
-        {student ? (
-          <>
-            <TextField
-              label="University ID"
-              name="universityId"
-              value={form.universityId}
-              onChange={(v) => set('universityId')(v.toUpperCase())}
-              placeholder="BWU/BCA/20/123"
-              hint="Format: BWU/BCA/20/123"
-              autoComplete="off"
+        <form className="auth-form" onSubmit={(e) => void onSubmit(e)} noValidate>
+          {sso.length > 0 && <div className="auth-form__divider">or with a password</div>}
+          <RoleToggle value={form.role} onChange={(r: Role) => setForm((f) => ({ ...f, role: r }))} label="I am a" />
+          <TextField label="Full name" name="name" value={form.name} onChange={set('name')} autoComplete="name" />
+          <TextField label="Email" name="email" type="email" value={form.email} onChange={set('email')} autoComplete="email" placeholder="you@university.edu" />
+          {student ? (
+            <>
+              <TextField
+                label="University ID"
+                name="universityId"
+                value={form.universityId}
+                onChange={(v) => set('universityId')(v.toUpperCase())}
+                placeholder="BWU/BCA/20/123"
+                hint="Format: BWU/BCA/20/123"
+                autoComplete="off"
+              />
+              <div className="auth-form__row">
+                <TextField label="Program" name="program" value={form.program} onChange={set('program')} placeholder="BCA" />
+                <TextField label="Batch" name="batch" value={form.batch} onChange={set('batch')} placeholder="2020" />
+              </div>
+            </>
+          ) : (
+            <TextField label="Department" name="department" value={form.department} onChange={set('department')} placeholder="Computer Science" />
+          )}
+          <div className="auth-form__row">
+            <PasswordField label="Password" name="password" value={form.password} onChange={set('password')} autoComplete="new-password">
+              <StrengthMeter password={form.password} />
+            </PasswordField>
+            <PasswordField
+              label="Confirm password"
+              name="confirmPassword"
+              value={form.confirmPassword}
+              onChange={set('confirmPassword')}
+              autoComplete="new-password"
             />
-            <div className="auth-form__row">
-              <TextField label="Program" name="program" value={form.program} onChange={set('program')} placeholder="BCA" />
-              <TextField label="Batch" name="batch" value={form.batch} onChange={set('batch')} placeholder="2020" />
-            </div>
-          </>
-        ) : (
-          <TextField label="Department" name="department" value={form.department} onChange={set('department')} placeholder="Computer Science" />
-        )}
-        <div className="auth-form__row">
-          <PasswordField label="Password" name="password" value={form.password} onChange={set('password')} autoComplete="new-password">
-            <StrengthMeter password={form.password} />
-          </PasswordField>
-          <PasswordField
-            label="Confirm password"
-            name="confirmPassword"
-            value={form.confirmPassword}
-            onChange={set('confirmPassword')}
-            autoComplete="new-password"
-          />
-        </div>
-        {error && (
-          <p className="alert alert--error" role="alert">
-            {error}
-          </p>
-        )}
-        <button type="submit" className="button button--primary button--block" disabled={busy}>
-          {busy ? 'Creating account…' : 'Sign Up'}
-        </button>
-        <p className="auth-form__center">
-          Already have an account?{' '}
-          <button type="button" className="link-button" onClick={() => show({ name: 'login', role: form.role })}>
-            Sign in
+          </div>
+          {error && (
+            <p className="alert alert--error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" className="button button--primary button--block" disabled={busy}>
+            {busy ? 'Creating account…' : 'Sign Up'}
           </button>
-        </p>
-      </form>
+          <p className="auth-form__center">
+            Already have an account?{' '}
+            <button type="button" className="link-button" onClick={() => show({ name: 'login', role: form.role })}>
+              Sign in
+            </button>
+          </p>
+        </form>
       )}
     </AuthCard>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeConfig } from '../../api/config';
-import { parseSsoCallback, safeReturnPath, ssoErrorMessage, ssoOnlyMessage } from './ssoApi';
+import { currentReturnPath, parseSsoCallback, safeReturnPath, ssoErrorMessage, ssoOnlyMessage } from './ssoApi';
 
 describe('parseSsoCallback', () => {
   it.each([
@@ -31,6 +31,17 @@ describe('safeReturnPath', () => {
     ['/\\evil.example', '/'],
     ['/sso/callback', '/'],
   ])('%s → %s', (p, want) => expect(safeReturnPath(p)).toBe(want));
+});
+
+describe('currentReturnPath', () => {
+  it.each([
+    [{ pathname: '/post/1', search: '' }, '/post/1'],
+    [{ pathname: '/search', search: '?q=%23physics' }, '/search?q=%23physics'],
+    [{ pathname: '/login', search: '' }, '/'],
+    [{ pathname: '/signup', search: '?x=1' }, '/'],
+    [{ pathname: '/sso/callback', search: '' }, '/'],
+    [{ pathname: '//evil.example', search: '' }, '/'],
+  ])('%o → %s', (loc, want) => expect(currentReturnPath(loc)).toBe(want));
 });
 
 describe('normalizeConfig', () => {

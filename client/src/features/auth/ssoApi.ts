@@ -70,18 +70,30 @@ export async function startSso(provider: string, returnTo: string, link?: { pass
 
 export interface SsoSignIn extends SessionData {
   returnTo: string;
+  /** This sign-in made the account: onboarding comes first, as after a sign-up. */
+  newAccount: boolean;
 }
 
 function parseSsoSignIn(data: unknown): SsoSignIn {
   const s = parseSessionData(data);
   const returnTo = isRecord(data) ? str(data.returnTo) : '';
-  return { ...s, returnTo: safeReturnPath(returnTo) };
+  return { ...s, returnTo: safeReturnPath(returnTo), newAccount: isRecord(data) && data.newAccount === true };
 }
 
 /** The server sends only our own paths; checked again so a bad answer cannot leave the site. */
 export function safeReturnPath(p: string): string {
   if (!p.startsWith('/') || p.startsWith('//') || p.startsWith('/\\') || p === SSO_CALLBACK_PATH) return '/';
   return p;
+}
+
+/**
+ * Where a sign-in started on a signed-out screen comes back to: the address
+ * the person opened (a deep link to a post survives the trip to the
+ * university), except the sign-in pages themselves.
+ */
+export function currentReturnPath(loc: { pathname: string; search: string } = window.location): string {
+  if (loc.pathname === '/login' || loc.pathname === '/signup') return '/';
+  return safeReturnPath(loc.pathname + loc.search);
 }
 
 export async function exchangeTicket(ticket: string): Promise<SsoSignIn> {

@@ -1,0 +1,129 @@
+// University sign-in through the app's wiring: a sign-in started on the
+// login screen of a deep link comes back to that link (the return path
+// survives the trip to the identity provider), a first sign-in goes through
+// onboarding, and a cancelled one says so and goes back to the login screen.
+
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { createStore, Provider } from 'jotai';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setRedirect } from '../lib/redirect';
+import { installFakeFetch, json, type Route } from '../test/fakeFetch';
+import { installFakeMatchMedia } from '../test/fakeMatchMedia';
+import { FakeWebSocket } from '../test/fakeWebSocket';
+import { App } from './App';
+
+const ok = (data: unknown, status = 200) => json({ status: 'success', data }, status);
+const body = (init: RequestInit | undefined) => JSON.parse(String(init?.body ?? '{}')) as Record<string, unknown>;
+
+const user = { id: 'u1', name: 'Asha Sen', email: 'asha@bwu.edu', role: 'student', universityId: 'BWU/BCA/20/123', avatar: { url: '' } };
+const config = () => ok({ productName: 'Riverside', sso: [{ id: 'oidc', name: 'Bluewater University' }] });
+const TICKET = 'A'.repeat(43);
+
+const shellRoutes: Record<string, Route> = {
+  '/api/config': config,
+  '/api/health': () => ok({ status: 'ok' }),
+  '/api/users/me': () => ok({ user }),
+  '/api/posts/feed': () => ok({ posts: [], nextCursor: null }),
+  '/api/friends': () => ok({ friends: [] }),
+  '/api/friends/suggestions': () => ok([]),
+  '/api/friends/pending-requests': () => ok({ pendingRequests: [] }),
+};
+
+let restoreRedirect: () => void;
+let assign: ReturnType<typeof vi.fn<(url: string | URL) => void>>;
+
+function renderApp() {
+  const store = createStore();
+  render(
+    <Provider store={store}>
+      <App />
+    </Provider>,
+  );
+  return store;
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  installFakeMatchMedia(false);
+  FakeWebSocket.reset();
+  vi.stubGlobal('WebSocket', FakeWebSocket);
+  restoreRedirect = setRedirect(() => {});
+  assign = vi.fn<(url: string | URL) => void>();
+  vi.spyOn(window.location, 'assign').mockImplementation(assign);
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  cleanup();
+  restoreRedirect();
+  vi.restoreAllMocks();
+});
+
+describe('university sign-in, round trip', () => {
+  it('a deep link opened signed out is where the sign-in ends', async () => {
+    let started: Record<string, unknown> = {};
+    installFakeFetch({
+      ...shellRoutes,
+      '/api/auth/sso/start': (init) => {
+        started = body(init);
+        return ok({ url: 'http://idp.test/authorize?state=s' });
+      },
+      // The server keeps the return path with the sign-in and answers it here.
+      '/api/auth/sso/exchange': (init) =>
+        body(init).ticket === TICKET ? ok({ token: 'tok-sso', user, returnTo: started.returnTo, newAccount: false }) : ok({}),
+    });
+    window.history.replaceState(null, '', '/friends');
+    renderApp();
+    const button = await screen.findByRole('button', { name: 'Sign in with Bluewater University' });
+    await act(async () => button.click());
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('http://idp.test/authorize?state=s'));
+    expect(started).toEqual({ provider: 'oidc', returnTo: '/friends', link: false, password: '' });
+    cleanup();
+
+    // The identity provider sends the browser back with a ticket.
+    window.history.replaceState(null, '', `/sso/callback#ticket=${TICKET}`);
+    renderApp();
+    // Never a flash of the login screen while the ticket is redeemed.
+    expect(screen.queryByRole('heading', { name: 'Welcome back' })).toBeNull();
+    expect(await screen.findByRole('heading', { name: 'Friends', level: 1 })).toBeTruthy();
+    expect(window.location.pathname).toBe('/friends');
+    expect(window.location.hash).toBe('');
+    expect(localStorage.getItem('campus.token')).toBe('tok-sso');
+    expect(localStorage.getItem('campus.onboarding')).toBeNull();
+  });
+
+  it('the login screen itself returns to the feed', async () => {
+    let started: Record<string, unknown> = {};
+    installFakeFetch({
+      ...shellRoutes,
+      '/api/auth/sso/start': (init) => {
+        started = body(init);
+        return ok({ url: 'http://idp.test/authorize' });
+      },
+    });
+    window.history.replaceState(null, '', '/login');
+    renderApp();
+    const button = await screen.findByRole('button', { name: 'Sign in with Bluewater University' });
+    await act(async () => button.click());
+    await waitFor(() => expect(assign).toHaveBeenCalled());
+    expect(started.returnTo).toBe('/');
+  });
+
+  it('a first sign-in (the account was just made) goes through onboarding', async () => {
+    installFakeFetch({ ...shellRoutes, '/api/auth/sso/exchange': () => ok({ token: 'tok-new', user, returnTo: '/', newAccount: true }) });
+    window.history.replaceState(null, '', `/sso/callback#ticket=${TICKET}`);
+    renderApp();
+    expect(await screen.findByRole('heading', { name: 'Add a profile picture' }, { timeout: 10_000 })).toBeTruthy();
+    expect(localStorage.getItem('campus.token')).toBe('tok-new');
+  }, 15_000);
+
+  it('a cancelled sign-in says so and goes back to the login screen', async () => {
+    installFakeFetch(shellRoutes);
+    window.history.replaceState(null, '', '/sso/callback#error=cancelled');
+    renderApp();
+    expect(await screen.findByText('Sign-in with Bluewater University was cancelled. You can try again.')).toBeTruthy();
+    act(() => screen.getByRole('button', { name: 'Back to sign in' }).click());
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeTruthy();
+    expect(window.location.pathname).toBe('/login');
+  });
+});
