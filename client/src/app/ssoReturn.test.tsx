@@ -1,9 +1,10 @@
 // University sign-in through the app's wiring: a sign-in started on the
 // login screen of a deep link comes back to that link (the return path
 // survives the trip to the identity provider), a first sign-in goes through
-// onboarding, and a cancelled one says so and goes back to the login screen.
+// onboarding, a cancelled one says so and goes back to the login screen,
+// and logging out goes by the identity provider's logout when it has one.
 
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setRedirect } from '../lib/redirect';
@@ -30,6 +31,7 @@ const shellRoutes: Record<string, Route> = {
 };
 
 let restoreRedirect: () => void;
+let redirects: string[];
 let assign: ReturnType<typeof vi.fn<(url: string | URL) => void>>;
 
 function renderApp() {
@@ -48,7 +50,8 @@ beforeEach(() => {
   installFakeMatchMedia(false);
   FakeWebSocket.reset();
   vi.stubGlobal('WebSocket', FakeWebSocket);
-  restoreRedirect = setRedirect(() => {});
+  redirects = [];
+  restoreRedirect = setRedirect((p) => redirects.push(p));
   assign = vi.fn<(url: string | URL) => void>();
   vi.spyOn(window.location, 'assign').mockImplementation(assign);
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -125,5 +128,31 @@ describe('university sign-in, round trip', () => {
     act(() => screen.getByRole('button', { name: 'Back to sign in' }).click());
     expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeTruthy();
     expect(window.location.pathname).toBe('/login');
+  });
+
+  it('logging out of a university sign-in ends the provider’s session too', async () => {
+    const idpLogout = 'http://idp.test/end_session?id_token_hint=x&post_logout_redirect_uri=http%3A%2F%2Flocalhost%2Flogin';
+    installFakeFetch({ ...shellRoutes, '/api/auth/logout': () => ok({ message: 'Logged out', logoutUrl: idpLogout }) });
+    localStorage.setItem('campus.token', 'tok-sso');
+    localStorage.setItem('campus.auth', JSON.stringify({ isAuthenticated: true, user }));
+    window.history.replaceState(null, '', '/');
+    renderApp();
+    const menuButton = await screen.findByRole('button', { name: 'Account menu' });
+    act(() => menuButton.click());
+    await act(async () => within(screen.getByRole('menu', { name: 'Account' })).getByRole('menuitem', { name: /Log Out/ }).click());
+    await waitFor(() => expect(redirects).toEqual([idpLogout]));
+    expect(localStorage.getItem('campus.token')).toBeNull();
+  });
+
+  it('a logout answer without a provider page (or a strange one) goes to the login page', async () => {
+    installFakeFetch({ ...shellRoutes, '/api/auth/logout': () => ok({ message: 'Logged out', logoutUrl: 'javascript:alert(1)' }) });
+    localStorage.setItem('campus.token', 'tok');
+    localStorage.setItem('campus.auth', JSON.stringify({ isAuthenticated: true, user }));
+    window.history.replaceState(null, '', '/');
+    renderApp();
+    const menuButton = await screen.findByRole('button', { name: 'Account menu' });
+    act(() => menuButton.click());
+    await act(async () => within(screen.getByRole('menu', { name: 'Account' })).getByRole('menuitem', { name: /Log Out/ }).click());
+    await waitFor(() => expect(redirects).toEqual(['/login']));
   });
 });
