@@ -320,8 +320,8 @@ func TestSSOOIDC(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pu, _ := url.Parse(u)
-		_, frag, err := b.Get(s.origin + app.OIDCCallbackPath + "?error=access_denied&state=" + url.QueryEscape(pu.Query().Get("state")))
+		// Cancel on the provider's login page: back with access_denied.
+		frag, err := b.OIDCCancel(u)
 		if err != nil || frag.Get("error") != app.SSOErrCancelled {
 			t.Fatalf("cancel: %v %v", frag, err)
 		}

@@ -202,6 +202,32 @@ func (b *Browser) OIDCLogin(authURL, username, password string) (url.Values, err
 	return frag, nil
 }
 
+// OIDCCancel opens the OP's login page for authURL and presses Cancel
+// there, and answers the Campus callback page's fragment.
+func (b *Browser) OIDCCancel(authURL string) (url.Values, error) {
+	page, frag, err := b.Get(authURL)
+	if err != nil || frag != nil {
+		return frag, err
+	}
+	action, form, err := page.Form()
+	if err != nil {
+		return nil, err
+	}
+	cancel, err := url.Parse(action)
+	if err != nil {
+		return nil, err
+	}
+	cancel.Path = OPCancelPath
+	page, frag, err = b.Post(cancel.String(), form)
+	if err != nil {
+		return nil, err
+	}
+	if frag == nil {
+		return nil, fmt.Errorf("cancel did not come back: %.300s", page.Body)
+	}
+	return frag, nil
+}
+
 // SAMLLogin walks the IdP's login page for authURL as username and answers
 // the auto-submitting form the IdP ends with (its action, the ACS, and the
 // fields SAMLResponse and RelayState), without submitting it.

@@ -97,7 +97,7 @@ func StartOP(o OPOptions) (*OP, error) {
 	}
 	// The example logs every request through slog's default logger.
 	handler := exampleop.SetupServer(issuer, st, slog.New(slog.NewTextHandler(io.Discard, nil)), false)
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: withCancel(handler, st), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	return &OP{Issuer: issuer, ClientID: "campus", ClientSecret: "campus-secret", srv: srv, store: st}, nil
 }
