@@ -258,10 +258,10 @@ type OIDCCallbackInput struct {
 // browser: the client's callback page with a ticket or an error code.
 func (s *SSO) OIDCCallback(ctx context.Context, in OIDCCallbackInput, ip string) string {
 	if s.d.OIDC == nil {
-		return s.errorPage(SSOErrUnavailable)
+		return s.errorPage("oidc", SSOErrUnavailable)
 	}
 	if ok, _ := s.finishPerIP.Allow(ip); !ok {
-		return s.errorPage(SSOErrTooMany)
+		return s.errorPage("oidc", SSOErrTooMany)
 	}
 	flow, err := persistence.TakeSSOFlow(ctx, s.d.DB, hashOf(in.State), "oidc")
 	if err != nil {
@@ -280,10 +280,10 @@ func (s *SSO) OIDCCallback(ctx context.Context, in OIDCCallbackInput, ip string)
 // SAMLACS finishes a SAML sign-in from the posted form.
 func (s *SSO) SAMLACS(ctx context.Context, form url.Values, ip string) string {
 	if s.d.SAML == nil {
-		return s.errorPage(SSOErrUnavailable)
+		return s.errorPage("saml", SSOErrUnavailable)
 	}
 	if ok, _ := s.finishPerIP.Allow(ip); !ok {
-		return s.errorPage(SSOErrTooMany)
+		return s.errorPage("saml", SSOErrTooMany)
 	}
 	flow, err := persistence.TakeSSOFlow(ctx, s.d.DB, hashOf(form.Get("RelayState")), "saml")
 	if err != nil {
@@ -312,27 +312,27 @@ func (s *SSO) SAMLMetadata(ctx context.Context) ([]byte, error) {
 func (s *SSO) flowMissing(err error, protocol, ip string) string {
 	if !errors.Is(err, domain.ErrNotFound) {
 		s.d.Log.Error().Err(err).Str("protocol", protocol).Msg("sso flow")
-		return s.errorPage(SSOErrInternalFailed)
+		return s.errorPage(protocol, SSOErrInternalFailed)
 	}
 	// Unknown, expired or already used (a replayed answer).
 	s.d.Log.Warn().Str("protocol", protocol).Str("ip", ip).Str("reason", "unknown, expired or reused state").Msg("sso sign-in refused")
-	return s.errorPage(SSOErrExpired)
+	return s.errorPage(protocol, SSOErrExpired)
 }
 
 func (s *SSO) refused(err error, protocol, ip string) string {
 	switch {
 	case errors.Is(err, sso.ErrCancelled):
 		s.d.Log.Info().Err(err).Str("protocol", protocol).Msg("sso sign-in cancelled")
-		return s.errorPage(SSOErrCancelled)
+		return s.errorPage(protocol, SSOErrCancelled)
 	case errors.Is(err, sso.ErrUnavailable):
 		s.d.Log.Warn().Err(err).Str("protocol", protocol).Msg("sso provider unavailable")
-		return s.errorPage(SSOErrUnavailable)
+		return s.errorPage(protocol, SSOErrUnavailable)
 	case errors.Is(err, sso.ErrRefused) || errors.Is(err, saml.ErrAssertionReplayed):
 		s.d.Log.Warn().Err(err).Str("protocol", protocol).Str("ip", ip).Msg("sso sign-in refused")
-		return s.errorPage(SSOErrRefused)
+		return s.errorPage(protocol, SSOErrRefused)
 	}
 	s.d.Log.Error().Err(err).Str("protocol", protocol).Msg("sso sign-in failed")
-	return s.errorPage(SSOErrInternalFailed)
+	return s.errorPage(protocol, SSOErrInternalFailed)
 }
 
 // complete matches a checked identity to an account and answers the page
@@ -341,19 +341,19 @@ func (s *SSO) complete(ctx context.Context, flow *persistence.SSOFlow, id sso.Id
 	log := s.d.Log.With().Str("protocol", id.Protocol).Logger()
 	if ok, _ := s.perIdentity.Allow(id.Provider + "\x00" + id.Subject); !ok {
 		log.Warn().Str("reason", "identity rate limit").Msg("sso sign-in refused")
-		return s.errorPage(SSOErrTooMany)
+		return s.errorPage(id.Protocol, SSOErrTooMany)
 	}
 	email := domain.NormalizeEmail(id.Email)
 	switch {
 	case email == "" || !domain.IsEmail(email):
 		log.Warn().Str("reason", "no usable e-mail").Msg("sso sign-in refused")
-		return s.errorPage(SSOErrIncomplete)
+		return s.errorPage(id.Protocol, SSOErrIncomplete)
 	case id.EmailUnverified:
 		log.Warn().Str("reason", "e-mail not verified at the provider").Msg("sso sign-in refused")
-		return s.errorPage(SSOErrUnverified)
+		return s.errorPage(id.Protocol, SSOErrUnverified)
 	case !s.domainAllowed(email):
 		log.Warn().Str("reason", "e-mail domain not allowed").Str("domain", email[strings.LastIndexByte(email, '@')+1:]).Msg("sso sign-in refused")
-		return s.errorPage(SSOErrDomain)
+		return s.errorPage(id.Protocol, SSOErrDomain)
 	}
 	id.Email = email
 	ticket, page, err := s.match(ctx, flow, id)
@@ -368,10 +368,10 @@ func (s *SSO) complete(ctx context.Context, flow *persistence.SSOFlow, id sso.Id
 				code = SSOErrLinkedOther
 			}
 			log.Warn().Str("reason", de.Message).Msg("sso sign-in refused")
-			return s.errorPage(code)
+			return s.errorPage(id.Protocol, code)
 		}
 		log.Error().Err(err).Msg("sso sign-in")
-		return s.errorPage(SSOErrInternalFailed)
+		return s.errorPage(id.Protocol, SSOErrInternalFailed)
 	}
 	return page + ticket
 }
@@ -521,8 +521,10 @@ func (s *SSO) ticket(ctx context.Context, kind string, flow *persistence.SSOFlow
 	return t, page, nil
 }
 
-func (s *SSO) errorPage(code string) string {
-	return s.d.Origin + "/sso/callback#error=" + code
+// errorPage is the client's callback page with an error code and the
+// protocol whose sign-in it was (the page names that university sign-in).
+func (s *SSO) errorPage(protocol, code string) string {
+	return s.d.Origin + "/sso/callback#error=" + code + "&provider=" + protocol
 }
 
 func (s *SSO) domainAllowed(email string) bool {

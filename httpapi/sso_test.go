@@ -322,7 +322,7 @@ func TestSSOOIDC(t *testing.T) {
 		}
 		// Cancel on the provider's login page: back with access_denied.
 		frag, err := b.OIDCCancel(u)
-		if err != nil || frag.Get("error") != app.SSOErrCancelled {
+		if err != nil || frag.Get("error") != app.SSOErrCancelled || frag.Get("provider") != "oidc" {
 			t.Fatalf("cancel: %v %v", frag, err)
 		}
 	})

@@ -4,7 +4,7 @@
 // onboarding, a cancelled one says so and goes back to the login screen,
 // and logging out goes by the identity provider's logout when it has one.
 
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setRedirect } from '../lib/redirect';
@@ -121,10 +121,15 @@ describe('university sign-in, round trip', () => {
   }, 15_000);
 
   it('a cancelled sign-in says so and goes back to the login screen', async () => {
-    installFakeFetch(shellRoutes);
-    window.history.replaceState(null, '', '/sso/callback#error=cancelled');
+    const two = [
+      { id: 'oidc', name: 'Bluewater University' },
+      { id: 'saml', name: 'Bluewater Shibboleth' },
+    ];
+    installFakeFetch({ ...shellRoutes, '/api/config': () => ok({ productName: 'Riverside', sso: two }) });
+    window.history.replaceState(null, '', '/sso/callback#error=cancelled&provider=saml');
     renderApp();
-    expect(await screen.findByText('Sign-in with Bluewater University was cancelled. You can try again.')).toBeTruthy();
+    // Named after the sign-in that was cancelled, once the config says its name.
+    expect((await screen.findByRole('alert')).textContent).toBe('Sign-in with Bluewater Shibboleth was cancelled. You can try again.');
     act(() => screen.getByRole('button', { name: 'Back to sign in' }).click());
     expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeTruthy();
     expect(window.location.pathname).toBe('/login');
@@ -154,5 +159,29 @@ describe('university sign-in, round trip', () => {
     act(() => menuButton.click());
     await act(async () => within(screen.getByRole('menu', { name: 'Account' })).getByRole('menuitem', { name: /Log Out/ }).click());
     await waitFor(() => expect(redirects).toEqual(['/login']));
+  });
+
+  it('an address with an account: proof by a mailed code, then signed in', async () => {
+    const links: Record<string, unknown>[] = [];
+    installFakeFetch({
+      ...shellRoutes,
+      '/api/auth/sso/link/send-code': (init) =>
+        body(init).ticket === TICKET ? ok({ message: 'A verification code has been sent to as***@bwu.edu' }) : ok({}),
+      '/api/auth/sso/link': (init) => {
+        links.push(body(init));
+        return ok({ token: 'tok-linked', user, returnTo: '/', newAccount: false });
+      },
+    });
+    window.history.replaceState(null, '', `/sso/callback#email=as%2A%2A%2A%40bwu.edu&provider=oidc&link=${TICKET}`);
+    renderApp();
+    expect(await screen.findByRole('heading', { name: 'Link your university sign-in' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByText(/An account with as\*\*\*@bwu.edu already exists/).textContent).toContain('Bluewater University'));
+    await act(async () => screen.getByRole('button', { name: 'E-mail me a code instead' }).click());
+    expect(await screen.findByText('A verification code has been sent to as***@bwu.edu')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Verification code'), { target: { value: '123456' } });
+    await act(async () => screen.getByRole('button', { name: 'Link and sign in' }).click());
+    expect(await screen.findByText('Welcome to Riverside!')).toBeTruthy();
+    expect(links).toEqual([{ ticket: TICKET, otp: '123456' }]);
+    expect(localStorage.getItem('campus.token')).toBe('tok-linked');
   });
 });

@@ -124,7 +124,10 @@ export function LoginPage() {
   };
 
   return (
-    <AuthCard title="Welcome back" subtitle="Sign in with your email or university ID.">
+    <AuthCard
+      title="Welcome back"
+      subtitle={passwordLogin ? 'Sign in with your email or university ID.' : 'Sign in with your university account.'}
+    >
       {notice && (
         <p className="alert alert--success" role="status">
           {notice}

@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { configAtom } from '../../api/config';
+import { configAtom, configStatusAtom } from '../../api/config';
 import { AuthCard, PasswordField, TextField } from './AuthCard';
 import {
   exchangeTicket,
@@ -20,15 +20,21 @@ import {
  */
 export function SsoCallbackPage({ onSignedIn, onBack }: { onSignedIn: (s: SsoSignIn) => void; onBack: () => void }) {
   const { sso } = useAtomValue(configAtom);
-  const [cb] = useState<SsoCallback>(() => {
-    const parsed = parseSsoCallback(window.location.hash);
-    // The ticket leaves the address bar at once: it is single-use anyway.
-    window.history.replaceState(window.history.state, '', window.location.pathname);
-    return parsed;
-  });
+  const configStatus = useAtomValue(configStatusAtom);
+  const [cb] = useState<SsoCallback>(() => parseSsoCallback(window.location.hash));
+  useEffect(() => {
+    // The ticket leaves the address bar once the page is on screen (an
+    // effect: a render React throws away must not lose it).
+    if (window.location.hash !== '') window.history.replaceState(window.history.state, '', window.location.pathname);
+  }, []);
   const [error, setError] = useState<string | null>(null);
   const started = useRef(false);
-  const university = (cb.kind === 'link' ? sso.find((p) => p.id === cb.provider)?.name : sso[0]?.name) ?? '';
+  // The university whose sign-in this was (the fragment names the protocol).
+  const named = cb.kind === 'ticket' ? undefined : sso.find((p) => p.id === cb.provider);
+  const university = (named ?? (sso.length === 1 ? sso[0] : undefined))?.name ?? '';
+  // Its name comes with the config: the message waits for it rather than
+  // showing "your university" first.
+  const configSettled = configStatus === 'ready' || configStatus === 'failed';
 
   useEffect(() => {
     if (cb.kind !== 'ticket' || started.current) return;
@@ -41,12 +47,18 @@ export function SsoCallbackPage({ onSignedIn, onBack }: { onSignedIn: (s: SsoSig
   if (cb.kind === 'error' || error) {
     return (
       <AuthCard title="Not signed in">
-        <p className="alert alert--error" role="alert">
-          {error ?? ssoErrorMessage(cb.kind === 'error' ? cb.code : '', university)}
-        </p>
-        <button type="button" className="button button--primary button--block" onClick={onBack}>
-          Back to sign in
-        </button>
+        <div className="sso-callback">
+          {error || configSettled ? (
+            <p className="alert alert--error" role="alert">
+              {error ?? ssoErrorMessage(cb.kind === 'error' ? cb.code : '', university)}
+            </p>
+          ) : (
+            <div className="app-loading" role="status" aria-label="Loading" />
+          )}
+          <button type="button" className="button button--primary button--block" onClick={onBack}>
+            Back to sign in
+          </button>
+        </div>
       </AuthCard>
     );
   }
@@ -94,39 +106,43 @@ function LinkForm({
       title="Link your university sign-in"
       subtitle={`An account with ${cb.email || 'this address'} already exists. Prove it is yours to sign in with ${university || 'your university'} from now on.`}
     >
-      {error && (
-        <p className="alert alert--error" role="alert">
-          {error}
-        </p>
-      )}
-      {codeSent && (
-        <p className="alert alert--success" role="status">
-          {codeSent}
-        </p>
-      )}
-      <form className="auth-form" onSubmit={submit} noValidate>
-        {codeSent ? (
-          <TextField label="Verification code" name="otp" value={code} onChange={setCode} autoComplete="one-time-code" inputMode="numeric" />
-        ) : (
-          <PasswordField label="Password of that account" name="password" value={password} onChange={setPassword} autoComplete="current-password" />
+      <div className="sso-callback">
+        {error && (
+          <p className="alert alert--error" role="alert">
+            {error}
+          </p>
         )}
-        <button type="submit" className="button button--primary button--block" disabled={busy}>
-          Link and sign in
-        </button>
-      </form>
-      {!codeSent && (
-        <button
-          type="button"
-          className="link-button"
-          disabled={busy}
-          onClick={() => void run(async () => setCodeSent(await linkSendCode(cb.ticket)))}
-        >
-          E-mail me a code instead
-        </button>
-      )}
-      <button type="button" className="link-button" onClick={onBack}>
-        Cancel
-      </button>
+        {codeSent && (
+          <p className="alert alert--success" role="status">
+            {codeSent}
+          </p>
+        )}
+        <form className="auth-form" onSubmit={submit} noValidate>
+          {codeSent ? (
+            <TextField label="Verification code" name="otp" value={code} onChange={setCode} autoComplete="one-time-code" inputMode="numeric" />
+          ) : (
+            <PasswordField label="Password of that account" name="password" value={password} onChange={setPassword} autoComplete="current-password" />
+          )}
+          <button type="submit" className="button button--primary button--block" disabled={busy}>
+            Link and sign in
+          </button>
+        </form>
+        <div className="auth-form__links">
+          {!codeSent && (
+            <button
+              type="button"
+              className="link-button"
+              disabled={busy}
+              onClick={() => void run(async () => setCodeSent(await linkSendCode(cb.ticket)))}
+            >
+              E-mail me a code instead
+            </button>
+          )}
+          <button type="button" className="link-button" onClick={onBack}>
+            Cancel
+          </button>
+        </div>
+      </div>
     </AuthCard>
   );
 }

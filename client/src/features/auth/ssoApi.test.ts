@@ -6,8 +6,9 @@ describe('parseSsoCallback', () => {
   it.each([
     ['#ticket=abc', { kind: 'ticket', ticket: 'abc' }],
     ['#email=m%2A%2A%2A%40bwu.edu&provider=oidc&link=xyz', { kind: 'link', ticket: 'xyz', email: 'm***@bwu.edu', provider: 'oidc' }],
-    ['#error=cancelled', { kind: 'error', code: 'cancelled' }],
-    ['', { kind: 'error', code: 'failed' }],
+    ['#error=cancelled&provider=saml', { kind: 'error', code: 'cancelled', provider: 'saml' }],
+    ['#error=cancelled', { kind: 'error', code: 'cancelled', provider: '' }],
+    ['', { kind: 'error', code: 'failed', provider: '' }],
   ])('%s', (hash, want) => {
     expect(parseSsoCallback(hash)).toEqual(want);
   });

@@ -16,16 +16,16 @@ export const SSO_CALLBACK_PATH = '/sso/callback';
 export type SsoCallback =
   | { kind: 'ticket'; ticket: string }
   | { kind: 'link'; ticket: string; email: string; provider: string }
-  | { kind: 'error'; code: string };
+  | { kind: 'error'; code: string; provider: string };
 
-/** Reads the callback page's fragment (#ticket=… | #link=…&email=… | #error=…). */
+/** Reads the callback page's fragment (#ticket=… | #link=…&email=…&provider=… | #error=…&provider=…). */
 export function parseSsoCallback(hash: string): SsoCallback {
   const p = new URLSearchParams(hash.replace(/^#/, ''));
   const ticket = p.get('ticket');
   if (ticket) return { kind: 'ticket', ticket };
   const link = p.get('link');
   if (link) return { kind: 'link', ticket: link, email: p.get('email') ?? '', provider: p.get('provider') ?? '' };
-  return { kind: 'error', code: p.get('error') ?? 'failed' };
+  return { kind: 'error', code: p.get('error') ?? 'failed', provider: p.get('provider') ?? '' };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { configAtom } from '../../api/config';
 import { backFromSettingsAtom } from '../../lib/navigation';
 import { ArrowLeftIcon } from '../../ui/icons';
@@ -26,14 +26,13 @@ const TABS: ReadonlyArray<{ id: SettingsTab; label: string }> = [
 
 /**
  * The tab the address asks for (`/settings?tab=sign-ins&linked=oidc`, where
- * linking a university sign-in comes back to), read once; the query then
- * leaves the address so a reload or a shared link opens the default tab.
+ * linking a university sign-in comes back to). The query leaves the address
+ * once the page is on screen (an effect: a render React throws away must
+ * not lose it), so a reload or a shared link opens the default tab.
  */
-function takeTabFromAddress(tabs: ReadonlyArray<{ id: SettingsTab }>): { tab: SettingsTab; linked?: string } {
+function tabFromAddress(tabs: ReadonlyArray<{ id: SettingsTab }>): { tab: SettingsTab; linked?: string } {
   const q = new URLSearchParams(window.location.search);
-  const want = q.get('tab');
-  const found = tabs.find((t) => t.id === want);
-  if (want !== null) window.history.replaceState(window.history.state, '', window.location.pathname);
+  const found = tabs.find((t) => t.id === q.get('tab'));
   return found ? { tab: found.id, linked: q.get('linked') ?? undefined } : { tab: 'personal' };
 }
 
@@ -43,7 +42,12 @@ export function SettingsPage() {
   // Linked sign-ins only where the operator configured a university sign-in.
   const hasSso = useAtomValue(configAtom).sso.length > 0;
   // (The config may still be on its way when a link comes back here.)
-  const [start] = useState(() => takeTabFromAddress(TABS));
+  const [start] = useState(() => tabFromAddress(TABS));
+  useEffect(() => {
+    if (new URLSearchParams(window.location.search).has('tab')) {
+      window.history.replaceState(window.history.state, '', window.location.pathname);
+    }
+  }, []);
   const [tab, setTab] = useState<SettingsTab>(start.tab);
   const tabs = hasSso || tab === 'sign-ins' ? TABS : TABS.filter((t) => t.id !== 'sign-ins');
   return (
