@@ -78,6 +78,11 @@ type Accounts struct {
 	logoutURL func(ctx context.Context, via string) string
 }
 
+// LoginPerIPBurst is how many password logins one address may make at
+// once (then twice that a minute). University sign-in does not share it: a
+// lecture hall behind one NAT address signs in at once.
+const LoginPerIPBurst = 300
+
 // NewAccounts wires the account use cases.
 func NewAccounts(d AccountsDeps) *Accounts {
 	on := d.RateLimits
@@ -85,7 +90,7 @@ func NewAccounts(d AccountsDeps) *Accounts {
 		d:               d,
 		now:             time.Now,
 		loginPerAccount: NewLimiter(10, 15*time.Minute, 10, on),
-		loginPerIP:      NewLimiter(600, time.Minute, 300, on),
+		loginPerIP:      NewLimiter(2*LoginPerIPBurst, time.Minute, LoginPerIPBurst, on),
 		signupPerIP:     NewLimiter(100, 10*time.Minute, 50, on),
 		codesPerAddress: NewLimiter(10, time.Hour, 5, on),
 		codesPerIP:      NewLimiter(300, 10*time.Minute, 100, on),

@@ -60,8 +60,11 @@ func NewOIDC(cfg OIDCConfig) *OIDC {
 // ProviderKey is the identity's provider name.
 func (o *OIDC) ProviderKey() string { return "oidc:" + o.cfg.Issuer }
 
-func (o *OIDC) ctx(ctx context.Context) context.Context {
-	return oidc.ClientContext(ctx, o.cfg.HTTPClient)
+// ctx is the context of calls to the provider: parent's deadline and
+// cancellation (not its values: see detach) and our HTTP client.
+func (o *OIDC) ctx(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := detach(parent)
+	return oidc.ClientContext(ctx, o.cfg.HTTPClient), cancel
 }
 
 // discover reads the provider's metadata once (again after a failure).
@@ -71,7 +74,9 @@ func (o *OIDC) discover(ctx context.Context) (*oidc.Provider, *oidc.IDTokenVerif
 	if o.provider != nil {
 		return o.provider, o.verifier, o.oauth, nil
 	}
-	p, err := oidc.NewProvider(o.ctx(ctx), o.cfg.Issuer)
+	dctx, cancel := o.ctx(ctx)
+	defer cancel()
+	p, err := oidc.NewProvider(dctx, o.cfg.Issuer)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%w: discovery: %v", ErrUnavailable, err)
 	}
@@ -83,7 +88,7 @@ func (o *OIDC) discover(ctx context.Context) (*oidc.Provider, *oidc.IDTokenVerif
 	// Expiry is checked by us, with the clock skew allowance; the keys come
 	// from the provider's JWKS, fetched again when a token names a key we
 	// do not have (rotation).
-	o.verifier = p.VerifierContext(o.ctx(context.Background()), &oidc.Config{ClientID: o.cfg.ClientID, SkipExpiryCheck: true, Now: o.cfg.Now})
+	o.verifier = p.VerifierContext(oidc.ClientContext(context.Background(), o.cfg.HTTPClient), &oidc.Config{ClientID: o.cfg.ClientID, SkipExpiryCheck: true, Now: o.cfg.Now})
 	o.oauth = &oauth2.Config{
 		ClientID: o.cfg.ClientID, ClientSecret: o.cfg.ClientSecret,
 		Endpoint: p.Endpoint(), RedirectURL: o.cfg.RedirectURL, Scopes: o.cfg.Scopes,
@@ -122,7 +127,8 @@ func (o *OIDC) Finish(ctx context.Context, code, verifier, nonce string) (Identi
 	if err != nil {
 		return Identity{}, err
 	}
-	ctx = o.ctx(ctx)
+	ctx, cancel := o.ctx(ctx)
+	defer cancel()
 	tok, err := oc.Exchange(ctx, code, oauth2.VerifierOption(verifier))
 	if err != nil {
 		var re *oauth2.RetrieveError

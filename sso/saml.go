@@ -122,7 +122,9 @@ func (s *SAML) provider(ctx context.Context) (*saml.ServiceProvider, error) {
 		if perr != nil {
 			return nil, fmt.Errorf("sso: SAML metadata URL: %w", perr)
 		}
-		md, err = samlsp.FetchMetadata(ctx, s.cfg.HTTPClient, *u)
+		fctx, cancel := detach(ctx)
+		md, err = samlsp.FetchMetadata(fctx, s.cfg.HTTPClient, *u)
+		cancel()
 		if err != nil {
 			return nil, fmt.Errorf("%w: SAML identity provider metadata: %v", ErrUnavailable, err)
 		}
