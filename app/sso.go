@@ -25,7 +25,7 @@ import (
 	"campus/sso"
 )
 
-// University sign-in (README, "University sign-in"). A sign-in runs:
+// University sign-in (docs/architecture.md §10.1). A sign-in runs:
 //
 //  1. Start (POST, from the page) stores a flow — state, nonce, PKCE
 //     verifier, SAML request id, where to return — keyed by the state's

@@ -11,8 +11,8 @@ import (
 	"campus/domain"
 )
 
-// ssoRoutes are university sign-in (README, "University sign-in"; the
-// calls are in docs/protocol.md). The protocol callbacks answer redirects
+// ssoRoutes are university sign-in (docs/architecture.md §10.1; the calls
+// are docs/protocol.md §4). The protocol callbacks answer redirects
 // to the client's /sso/callback page, not JSON: the browser arrives there
 // from the identity provider.
 func (s *Server) ssoRoutes() {
