@@ -9,7 +9,7 @@ LDFLAGS := -X main.version=$(VERSION)
 # The container image's name; deploy/kubernetes runs campus:latest.
 IMAGE   ?= campus:latest
 
-.PHONY: help run cluster test build image image-test client client-deps system system-browser system-etcd system-prometheus vet test-go fuzz fuzz-smoke test-client e2e bench soak clean generate
+.PHONY: help run cluster test build idps image image-test client client-deps system system-browser system-etcd system-prometheus vet test-go fuzz fuzz-smoke test-client e2e bench soak clean generate
 
 help:
 	@echo "make run    build everything and start Campus on the embedded Postgres"
@@ -29,6 +29,11 @@ cluster: system system-etcd client build
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+## idps: the test identity providers the e2e suite signs in through
+## (sso/ssotest/cmd/idps: an OpenID provider and a SAML IdP on loopback).
+idps:
+	$(GO) build -o bin/campus-idps ./sso/ssotest/cmd/idps
 
 ## image: the container image as one OCI/docker archive (deploy/image): a
 ## static campus with the Kubernetes provider, the client, pg_dump.
@@ -87,8 +92,8 @@ test-client: client-deps
 
 # Playwright (playwright-core) in Debian's chromium against a real campus
 # serve on a fresh embedded database; every step must run (none skipped).
-e2e: system-browser client build
-	cd client && E2E_REQUIRE_ALL=1 CAMPUS_BIN=$(CURDIR)/$(BIN) npm run e2e
+e2e: system-browser client build idps
+	cd client && E2E_REQUIRE_ALL=1 CAMPUS_BIN=$(CURDIR)/$(BIN) CAMPUS_IDPS_BIN=$(CURDIR)/bin/campus-idps npm run e2e
 
 generate:
 	$(GO) generate ./...

@@ -240,7 +240,12 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 	accounts := app.NewAccounts(app.AccountsDeps{
 		DB: db, Hasher: app.NewHasher(runtime.NumCPU()), Sessions: sessions, Mail: mailSender, Media: store,
 		CodeKey: keys.Code, Product: cfg.ProductName, RateLimits: cfg.RateLimits, Log: log,
+		NoPasswordSignup: !cfg.PasswordSignup, NoPasswordLogin: !cfg.PasswordLogin, SSOName: ssoName(cfg.SSO),
 	})
+	ssoSvc, err := newSSO(cfg, db, accounts, log)
+	if err != nil {
+		return err
+	}
 
 	// Spam brakes on new accounts (issue 17), off with the other limits.
 	brakes := app.NewBrakes(db, cfg.NewAccounts, cfg.RateLimits)
@@ -258,6 +263,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Media:         store.Handler(),
 		Sessions:      sessions,
 		Accounts:      accounts,
+		SSO:           ssoSvc,
 		Profiles:      app.NewProfiles(app.ProfilesDeps{DB: db, Media: store, Notifier: live, Log: log}),
 		Friends:       app.NewFriends(app.FriendsDeps{DB: db, Log: log, Pusher: live, Brakes: brakes, Messages: messages}),
 		Notifications: app.NewNotifications(app.NotificationsDeps{DB: db, Log: log}),

@@ -54,6 +54,12 @@ type AccountsDeps struct {
 	Product    string
 	RateLimits bool
 	Log        zerolog.Logger
+	// NoPasswordSignup and NoPasswordLogin turn the password ways in off
+	// (CAMPUS_PASSWORD_SIGNUP=off, CAMPUS_PASSWORD_LOGIN=off): new accounts,
+	// or every sign-in, come through a university sign-in, whose name
+	// (SSOName) the refusal gives.
+	NoPasswordSignup, NoPasswordLogin bool
+	SSOName                           string
 }
 
 // Accounts is signup, e-mail codes, login, reset and the settings flows.
@@ -67,7 +73,15 @@ type Accounts struct {
 	signupPerIP     *Limiter
 	codesPerAddress *Limiter
 	codesPerIP      *Limiter
+	// logoutURL, set by NewSSO, is where logout sends the browser to end
+	// the identity provider's session of a token that came from it.
+	logoutURL func(ctx context.Context, via string) string
 }
+
+// LoginPerIPBurst is how many password logins one address may make at
+// once (then twice that a minute). University sign-in does not share it: a
+// lecture hall behind one NAT address signs in at once.
+const LoginPerIPBurst = 300
 
 // NewAccounts wires the account use cases.
 func NewAccounts(d AccountsDeps) *Accounts {
@@ -76,7 +90,7 @@ func NewAccounts(d AccountsDeps) *Accounts {
 		d:               d,
 		now:             time.Now,
 		loginPerAccount: NewLimiter(10, 15*time.Minute, 10, on),
-		loginPerIP:      NewLimiter(600, time.Minute, 300, on),
+		loginPerIP:      NewLimiter(2*LoginPerIPBurst, time.Minute, LoginPerIPBurst, on),
 		signupPerIP:     NewLimiter(100, 10*time.Minute, 50, on),
 		codesPerAddress: NewLimiter(10, time.Hour, 5, on),
 		codesPerIP:      NewLimiter(300, 10*time.Minute, 100, on),
@@ -108,6 +122,9 @@ func tooMany(wait int) error {
 // confirm it, in one transaction. A second signup for an address that was
 // never verified replaces the first.
 func (a *Accounts) Signup(ctx context.Context, in domain.SignupInput, ip string) (SignupResult, error) {
+	if a.d.NoPasswordSignup {
+		return SignupResult{}, domain.Forbidden(a.ssoOnly("Sign-up with a password is turned off here."))
+	}
 	s, err := in.Validate()
 	if err != nil {
 		return SignupResult{}, err
@@ -219,6 +236,9 @@ func (a *Accounts) Resend(ctx context.Context, in domain.ResendInput, ip string)
 // Login checks the password (in constant time whether or not the account
 // exists) and signs in. An unverified account gets 403 and a fresh code.
 func (a *Accounts) Login(ctx context.Context, in domain.LoginInput, ip string) (AuthResult, error) {
+	if a.d.NoPasswordLogin {
+		return AuthResult{}, domain.Forbidden(a.ssoOnly("Signing in with a password is turned off here."))
+	}
 	l, err := in.Validate()
 	if err != nil {
 		return AuthResult{}, err
@@ -268,7 +288,21 @@ func (a *Accounts) findByIdentifier(ctx context.Context, id domain.Identifier) (
 	return persistence.UserByUniversityID(ctx, a.d.DB, id.Value)
 }
 
+// ssoOnly completes a refusal of a password way in with where to go instead.
+func (a *Accounts) ssoOnly(what string) string {
+	if a.d.SSOName == "" {
+		return what
+	}
+	return what + " Use \u201cSign in with " + a.d.SSOName + "\u201d instead."
+}
+
 func (a *Accounts) signIn(ctx context.Context, id uuid.UUID) (AuthResult, error) {
+	return a.signInVia(ctx, id, "")
+}
+
+// signInVia signs id in with a token that says which university sign-in
+// (via: "oidc", "saml") it came from, if any.
+func (a *Accounts) signInVia(ctx context.Context, id uuid.UUID, via string) (AuthResult, error) {
 	u, err := persistence.UserByID(ctx, a.d.DB, id)
 	if err != nil {
 		return AuthResult{}, err
@@ -276,7 +310,7 @@ func (a *Accounts) signIn(ctx context.Context, id uuid.UUID) (AuthResult, error)
 	if err := suspensionRefusal(ctx, a.d.DB, id); err != nil {
 		return AuthResult{}, err
 	}
-	token, err := a.d.Sessions.Issue(u)
+	token, err := a.d.Sessions.IssueVia(u, via)
 	if err != nil {
 		return AuthResult{}, err
 	}
@@ -357,12 +391,25 @@ func (a *Accounts) ResetPassword(ctx context.Context, in domain.ResetInput) (Mes
 	return MessageResult{Message: domain.MsgPasswordReset}, nil
 }
 
-// Logout revokes every token of the caller (all devices).
-func (a *Accounts) Logout(ctx context.Context, p Principal) (MessageResult, error) {
+// LogoutResult answers a logout; LogoutURL, when set, is where the browser
+// goes next to end the university sign-in's session too.
+type LogoutResult struct {
+	Message   string `json:"message"`
+	LogoutURL string `json:"logoutUrl,omitempty"`
+}
+
+// Logout revokes every token of the caller (all devices) and, for a token
+// from a university sign-in whose provider offers it, answers where to end
+// the provider's session (RP-initiated logout).
+func (a *Accounts) Logout(ctx context.Context, p Principal) (LogoutResult, error) {
 	if err := a.d.Sessions.Revoke(ctx, a.d.DB, p.UserID); err != nil {
-		return MessageResult{}, err
+		return LogoutResult{}, err
 	}
-	return MessageResult{Message: "Logged out"}, nil
+	res := LogoutResult{Message: "Logged out"}
+	if p.Via != "" && a.logoutURL != nil {
+		res.LogoutURL = a.logoutURL(ctx, p.Via)
+	}
+	return res, nil
 }
 
 // MeResult is the answer of GET /users/me.

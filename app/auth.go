@@ -20,6 +20,9 @@ import (
 type Principal struct {
 	UserID  uuid.UUID
 	Version int
+	// Via is the protocol of the university sign-in the token came from
+	// ("oidc", "saml"), or empty.
+	Via string
 }
 
 // ErrBadToken answers every token problem alike (401), so a caller learns
@@ -95,6 +98,12 @@ func (s *Sessions) Issue(u *persistence.User) (string, error) {
 	return s.signer.Issue(u.ID.String(), u.TokenVersion)
 }
 
+// IssueVia signs a token for u that says it came from a university sign-in
+// through via.
+func (s *Sessions) IssueVia(u *persistence.User, via string) (string, error) {
+	return s.signer.IssueVia(u.ID.String(), u.TokenVersion, via)
+}
+
 // Authenticate checks token and answers its principal, or ErrBadToken.
 func (s *Sessions) Authenticate(ctx context.Context, token string) (Principal, error) {
 	if token == "" {
@@ -118,7 +127,7 @@ func (s *Sessions) Authenticate(ctx context.Context, token string) (Principal, e
 	if current != c.Version {
 		return Principal{}, s.revokedRefusal(ctx, id)
 	}
-	return Principal{UserID: id, Version: c.Version}, nil
+	return Principal{UserID: id, Version: c.Version, Via: c.Via}, nil
 }
 
 // revokedRefusal is the refusal of a token we signed for id that was

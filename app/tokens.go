@@ -17,6 +17,10 @@ const TokenTTL = 30 * 24 * time.Hour
 // token at once (logout, password change, reset, e-mail change, deletion).
 type Claims struct {
 	Version int `json:"ver"`
+	// Via is the protocol of a university sign-in ("oidc", "saml"), empty
+	// for a password or code: logout ends the identity provider's session
+	// only for a sign-in that came from it.
+	Via string `json:"via,omitempty"`
 	jwt.RegisteredClaims
 }
 
@@ -52,9 +56,15 @@ func NewSigner(key []byte, issuer string) (*Signer, error) {
 
 // Issue returns a token for userID at token version ver.
 func (s *Signer) Issue(userID string, ver int) (string, error) {
+	return s.IssueVia(userID, ver, "")
+}
+
+// IssueVia is Issue for a sign-in through via (a university sign-in's protocol).
+func (s *Signer) IssueVia(userID string, ver int, via string) (string, error) {
 	now := s.now()
 	c := Claims{
 		Version: ver,
+		Via:     via,
 		RegisteredClaims: jwt.RegisteredClaims{
 			Subject:   userID,
 			Issuer:    s.issuer,

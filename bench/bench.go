@@ -248,6 +248,7 @@ func (b *bench) runScenarios(ctx context.Context) {
 		{"cluster", b.cluster},
 		// Opt-in: network namespaces, three nodes, etcd.
 		{"netem", b.netem},
+		{"sso", b.sso}, // a node of its own, rate limits on: the lecture hall
 	}
 	for _, s := range steps {
 		if ctx.Err() != nil {

@@ -171,7 +171,7 @@ func (o *opts) preset() {
 }
 
 // scenario names for --only.
-var scenarioNames = []string{"baselines", "storm", "event", "eventspace", "feed", "search", "crash", "conns", "messages", "cluster", "netem"}
+var scenarioNames = []string{"baselines", "storm", "event", "eventspace", "feed", "search", "crash", "conns", "messages", "cluster", "netem", "sso"}
 
 // optIn are the scenarios that run only when --only names them: netem
 // builds network namespaces as root and puts the bench's Postgres in one.

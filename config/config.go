@@ -116,6 +116,16 @@ type Config struct {
 	// Media is where uploaded images live (CAMPUS_MEDIA_URL): a directory
 	// (file:///path, default DataDir/media) or an S3 bucket (s3://bucket?…).
 	Media Media
+	// SSO is university sign-in (OIDC, SAML); see config/sso.go.
+	SSO SSO
+	// PasswordSignup allows making an account with a password and an
+	// e-mailed code (CAMPUS_PASSWORD_SIGNUP=on|off, default on); off, new
+	// accounts come only from a university sign-in.
+	PasswordSignup bool
+	// PasswordLogin allows signing in with a password
+	// (CAMPUS_PASSWORD_LOGIN=on|off, default on); off with PasswordSignup,
+	// university sign-in is the only way in.
+	PasswordLogin bool
 }
 
 // Media is the parsed CAMPUS_MEDIA_URL: exactly one of Dir and S3 is set.
@@ -220,7 +230,10 @@ func Load(getenv func(string) string) (Config, error) {
 		PprofAddr:             r.loopbackAddr("CAMPUS_PPROF_ADDR"),
 		MetricsAddr:           r.addr("CAMPUS_METRICS_ADDR", ""),
 		Media:                 r.media("CAMPUS_MEDIA_URL", filepath.Join(dataDir, "media")),
+		PasswordSignup:        r.onOff("CAMPUS_PASSWORD_SIGNUP", true),
+		PasswordLogin:         r.onOff("CAMPUS_PASSWORD_LOGIN", true),
 	}
+	r.sso(&c)
 	c.NewAccounts = NewAccountLimits{
 		Age:                  r.duration("CAMPUS_NEW_ACCOUNT_AGE", 24*time.Hour),
 		PostsPerHour:         r.intRange("CAMPUS_NEW_ACCOUNT_POSTS_PER_HOUR", 10, 1, 1_000_000),

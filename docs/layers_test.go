@@ -21,7 +21,7 @@ var mayImport = map[string][]string{
 	"campus/bench":              {"*"},
 	"campus/httpapi":            {"app", "config", "domain", "persistence", "protocol", "realtime"},
 	"campus/realtime":           {"actors", "domain", "protocol"},
-	"campus/app":                {"config", "domain", "mail", "media", "persistence", "protocol", "searchindex"},
+	"campus/app":                {"config", "domain", "mail", "media", "persistence", "protocol", "searchindex", "sso"},
 	"campus/actors":             {"domain", "persistence", "protocol"},
 	"campus/backup":             {"domain", "media", "persistence", "persistence/pgserver"},
 	"campus/searchindex":        {"domain", "persistence"},
@@ -31,6 +31,7 @@ var mayImport = map[string][]string{
 	"campus/persistence/testdb": {"persistence", "persistence/pgserver"},
 	"campus/domain":             {},
 	"campus/protocol":           {},
+	"campus/sso":                {},
 	"campus/config":             {},
 	"campus/cluster":            {},
 	"campus/testlog":            {},
@@ -49,7 +50,10 @@ var mayImport = map[string][]string{
 	"campus/bench/netlab":         {},
 	"campus/cluster/etcdtest":     {"freeport"},
 	// Ports below the ephemeral range for servers tests and the bench start.
-	"campus/freeport": {},
+	"campus/freeport":    {},
+	"campus/sso/ssotest": {},
+	// The e2e suite's identity providers (make idps).
+	"campus/sso/ssotest/cmd/idps": {"sso/ssotest"},
 }
 
 // TestLayers: every package's code imports only what mayImport allows it,

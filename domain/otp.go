@@ -34,14 +34,18 @@ const (
 	PurposeEmailChange    Purpose = "email_change"
 	PurposePasswordChange Purpose = "password_change"
 	PurposeDeleteAccount  Purpose = "delete_account"
+	// PurposeLinkSignIn proves the address of an account a university
+	// sign-in is to be linked to.
+	PurposeLinkSignIn Purpose = "link_sign_in"
 )
 
 // Purposes lists every purpose, for storage checks and tests.
 func Purposes() []Purpose {
-	return []Purpose{PurposeSignup, PurposeReset, PurposeEmailChange, PurposePasswordChange, PurposeDeleteAccount}
+	return []Purpose{PurposeSignup, PurposeReset, PurposeEmailChange, PurposePasswordChange, PurposeDeleteAccount,
+		PurposeLinkSignIn}
 }
 
-// Valid reports whether p is one of the five purposes.
+// Valid reports whether p is one of the purposes.
 func (p Purpose) Valid() bool { return p.Label() != "" }
 
 // Label completes "Use this code to …" in the e-mail that carries the code.
@@ -57,6 +61,8 @@ func (p Purpose) Label() string {
 		return "change your password"
 	case PurposeDeleteAccount:
 		return "delete your account"
+	case PurposeLinkSignIn:
+		return "link your university sign-in to your account"
 	}
 	return ""
 }

@@ -225,6 +225,7 @@ func TestPurposes(t *testing.T) {
 		"email_change":    "change your e-mail address",
 		"password_change": "change your password",
 		"delete_account":  "delete your account",
+		"link_sign_in":    "link your university sign-in to your account",
 	}
 	got := Purposes()
 	if len(got) != len(want) {

@@ -78,6 +78,8 @@ type Deps struct {
 	// Admin serves the admins' console (accounts, roles, groups, the
 	// system page); nil leaves it out.
 	Admin *app.Admin
+	// SSO serves university sign-in (issue 28); nil leaves it out.
+	SSO *app.SSO
 }
 
 // Server is the node's HTTP server.
@@ -187,6 +189,7 @@ func (s *Server) routes() {
 	s.messageRoutes()
 	s.pushRoutes()
 	s.adminRoutes()
+	s.ssoRoutes()
 }
 
 // Serve answers requests on ln until Shutdown.

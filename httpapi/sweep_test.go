@@ -22,11 +22,15 @@ import (
 	"github.com/fasthttp/websocket"
 	"github.com/google/uuid"
 	"github.com/rs/zerolog"
+	"github.com/uptrace/bun"
 	"github.com/valyala/fasthttp"
 
 	"campus/app"
+	"campus/config"
 	"campus/persistence"
 	"campus/searchindex"
+	"campus/sso"
+	"campus/sso/ssotest"
 )
 
 // The sweep sends hostile input to every route the router has and asserts
@@ -116,7 +120,24 @@ var sweepRoutes = map[string]sweepRoute{
 			"newPassword": "Another-pass-99", "confirmPassword": "Another-pass-99"}
 	}},
 	"POST /api/auth/logout": {},
-	"GET /api/users/me":     {},
+	// University sign-in: the protocol callbacks answer redirects (raw),
+	// the metadata XML.
+	"POST /api/auth/sso/start": {body: func(*sweepFixtures) any {
+		return map[string]any{"provider": "oidc", "returnTo": "/feed", "link": false, "password": sweepPassword}
+	}},
+	"GET /api/auth/sso/oidc/callback": {raw: true},
+	"POST /api/auth/sso/saml/acs":     {raw: true},
+	"GET /api/auth/sso/saml/metadata": {raw: true},
+	"POST /api/auth/sso/exchange":     {body: func(*sweepFixtures) any { return map[string]any{"ticket": strings.Repeat("t", 43)} }},
+	"POST /api/auth/sso/link/send-code": {body: func(*sweepFixtures) any {
+		return map[string]any{"ticket": strings.Repeat("t", 43)}
+	}},
+	"POST /api/auth/sso/link": {body: func(*sweepFixtures) any {
+		return map[string]any{"ticket": strings.Repeat("t", 43), "password": sweepPassword, "otp": "123456"}
+	}},
+	"GET /api/users/me/sign-ins":         {},
+	"DELETE /api/users/me/sign-ins/{id}": {params: withID("post")},
+	"GET /api/users/me":                  {},
 	"POST /api/users/send-email-change-otp": {body: func(fx *sweepFixtures) any {
 		return map[string]any{"newEmail": fmt.Sprintf("new%d@uni.edu", fx.seq())}
 	}},
@@ -365,6 +386,7 @@ func newSweepStack(t *testing.T) *sweepStack {
 		}
 		d.Push = app.NewPush(app.PushDeps{DB: st.db, VAPID: keys.VAPID, AllowLoopbackHTTP: true})
 		d.Admin = app.NewAdmin(app.AdminDeps{DB: st.db, Sessions: st.sessions, Moderation: d.Moderation, Log: d.Log})
+		d.SSO = sweepSSO(t, st.db, d)
 	}})
 	hash, err := app.NewHasher(1).Hash(context.Background(), sweepPassword)
 	if err != nil {
@@ -1077,4 +1099,36 @@ func TestSweepWebsocket(t *testing.T) {
 			c.Next(t, "test:response")
 		})
 	}
+}
+
+// sweepSSO is university sign-in against real test identity providers on
+// loopback (the sweep's own server is in memory, at http://campus.test).
+func sweepSSO(t *testing.T, db *bun.DB, d *Deps) *app.SSO {
+	t.Helper()
+	const origin = "http://campus.test"
+	op, err := ssotest.StartOP(ssotest.OPOptions{RedirectURIs: []string{origin + app.OIDCCallbackPath}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(op.Close)
+	idp, err := ssotest.StartIdP("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(idp.Close)
+	certFile, keyFile, err := ssotest.WriteKeyPair(t.TempDir(), "sweep SP")
+	if err != nil {
+		t.Fatal(err)
+	}
+	roles := sso.Roles{Student: []string{"student"}, Faculty: []string{"faculty"}}
+	sp, err := sso.NewSAML(sso.SAMLConfig{EntityID: origin + config.SAMLMetadataPath, MetadataURL: origin + config.SAMLMetadataPath,
+		ACSURL: origin + app.SAMLACSPath, CertFile: certFile, KeyFile: keyFile, IDPMetadataURL: idp.MetadataURL,
+		PrincipalAttr: "eduPersonPrincipalName", EmailAttr: "mail", Roles: roles, ClockSkew: 3 * time.Minute,
+		Replay: app.ReplayCache(db)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return app.NewSSO(app.SSODeps{DB: db, Accounts: d.Accounts, Origin: origin, Log: d.Log, SAML: sp, SAMLName: "Sweep SAML",
+		OIDCName: "Sweep", OIDC: sso.NewOIDC(sso.OIDCConfig{Issuer: op.Issuer, ClientID: op.ClientID, ClientSecret: op.ClientSecret,
+			RedirectURL: origin + app.OIDCCallbackPath, Scopes: []string{"openid", "email"}, EmailClaim: "email", Roles: roles})})
 }

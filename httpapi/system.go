@@ -7,6 +7,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"campus/app"
 	"campus/domain"
 )
 
@@ -134,8 +135,17 @@ func notReady(ctx *fasthttp.RequestCtx, check string, r readiness) {
 // publicConfig is what the client needs before sign-in (docs/architecture.md §3.2).
 func (s *Server) publicConfig(ctx *fasthttp.RequestCtx) {
 	ctx.Response.Header.Set("Cache-Control", "no-cache")
-	writeData(ctx, map[string]string{
+	providers := s.deps.SSO.Providers()
+	if providers == nil {
+		providers = []app.SSOProvider{}
+	}
+	writeData(ctx, map[string]any{
 		"productName":  s.deps.Config.ProductName,
 		"supportEmail": s.deps.Config.SupportEmail,
+		// University sign-in: the buttons to show, and whether the
+		// password ways in are open (SSO-only screens when not).
+		"sso":            providers,
+		"passwordSignup": s.deps.Config.PasswordSignup,
+		"passwordLogin":  s.deps.Config.PasswordLogin,
 	})
 }

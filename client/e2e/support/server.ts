@@ -19,7 +19,8 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-function freePort(): Promise<number> {
+/** A free loopback port (for a server that must keep its address across a restart). */
+export function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const srv = createServer();
     srv.unref();
@@ -75,6 +76,10 @@ function stopChild(child: ChildProcess, graceMs = 20_000): Promise<void> {
 export interface ServerOptions {
   dataDir?: string;
   keepData?: boolean;
+  /** The port (default a free one): a restart on the same origin keeps what identity providers registered. */
+  port?: number;
+  /** More environment for the server (university sign-in's variables, switches). */
+  env?: Record<string, string>;
 }
 
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
@@ -87,7 +92,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   // The embedded Postgres runs as the unprivileged `postgres` user when we are
   // root: it must be able to traverse into the data dir (not list it).
   await chmod(dataDir, 0o711);
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const baseURL = `http://127.0.0.1:${port}`;
   const logFile = join(dataDir, 'server.log');
   const log = createWriteStream(logFile, { flags: 'a' });
@@ -102,6 +107,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       CAMPUS_PUBLIC_ORIGIN: baseURL,
       CAMPUS_LOG_FORMAT: 'json',
       CAMPUS_LOG_LEVEL: process.env.CAMPUS_LOG_LEVEL ?? 'info',
+      ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -15,6 +15,9 @@ describe('normalizeConfig', () => {
     expect(normalizeConfig({ productName: 'Riverside Connect', supportEmail: 'help@riverside.edu' })).toEqual({
       productName: 'Riverside Connect',
       supportEmail: 'help@riverside.edu',
+      sso: [],
+      passwordSignup: true,
+      passwordLogin: true,
     });
   });
 
@@ -53,7 +56,7 @@ describe('loadConfigAtom', () => {
     });
     const store = createStore();
     await store.set(loadConfigAtom);
-    expect(store.get(configAtom)).toEqual({ productName: 'Campus', supportEmail: '' });
+    expect(store.get(configAtom)).toEqual({ productName: 'Campus', supportEmail: '', sso: [], passwordSignup: true, passwordLogin: true });
     expect(store.get(configStatusAtom)).toBe('failed');
   });
 

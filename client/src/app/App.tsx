@@ -1,6 +1,7 @@
 import { useAtomValue, useSetAtom, type createStore } from 'jotai';
-import { Suspense, useEffect } from 'react';
-import { sessionAtom } from '../features/auth/authAtoms';
+import { Suspense, useCallback, useEffect, useState } from 'react';
+import { sessionAtom, signInAtom } from '../features/auth/authAtoms';
+import { SSO_CALLBACK_PATH, type SsoSignIn } from '../features/auth/ssoApi';
 import { onboardingAtom, startOnboardingAtom } from '../features/onboarding/onboardingAtoms';
 import { ThemeControl, useApplyTheme } from '../features/theme';
 import { ChunkBoundary } from '../ui/ChunkBoundary';
@@ -19,6 +20,8 @@ import './App.css';
 const authFlow = lazyScreen(() => import('../features/auth/AuthFlow').then((m) => m.AuthFlow));
 const onboardingScreen = lazyScreen(() => import('../features/onboarding/Onboarding').then((m) => m.Onboarding));
 const shell = lazyScreen(() => import('./Shell').then((m) => m.Shell));
+const ssoCallback = lazyScreen(() => import('../features/auth/SsoCallbackPage').then((m) => m.SsoCallbackPage));
+const SsoCallbackPage = ssoCallback.Component;
 const AuthFlow = authFlow.Component;
 const Onboarding = onboardingScreen.Component;
 const Shell = shell.Component;
@@ -29,6 +32,8 @@ const Shell = shell.Component;
  * lazyScreen), and for the shell the data of its first render.
  */
 export function preloadFirstScreen(store: ReturnType<typeof createStore>): Promise<void> {
+  // Back from a university sign-in: its page, never a flash of the login page.
+  if (window.location.pathname === SSO_CALLBACK_PATH) return ssoCallback.preload();
   if (!store.get(sessionAtom)) return authFlow.preload();
   if (store.get(onboardingAtom)) return onboardingScreen.preload();
   // And what its first render shows (the feed's first page).
@@ -69,6 +74,23 @@ export function App() {
   const session = useAtomValue(sessionAtom);
   const onboarding = useAtomValue(onboardingAtom);
   const startOnboarding = useSetAtom(startOnboardingAtom);
+  const signIn = useSetAtom(signInAtom);
+  const [ssoReturn, setSsoReturn] = useState(() => window.location.pathname === SSO_CALLBACK_PATH);
+  const leaveSso = useCallback((to: string) => {
+    window.history.replaceState(null, '', to);
+    setSsoReturn(false);
+  }, []);
+  const ssoSignedIn = useCallback(
+    (s: SsoSignIn) => {
+      // The address moves first, so the shell starts on the return path.
+      window.history.replaceState(null, '', s.returnTo);
+      signIn({ token: s.token, user: s.user });
+      // A first sign-in made the account: onboarding, as after a sign-up's code.
+      if (s.newAccount) startOnboarding();
+      setSsoReturn(false);
+    },
+    [signIn, startOnboarding],
+  );
 
   useEffect(() => afterPaint(() => void loadConfig()), [loadConfig]);
 
@@ -80,8 +102,14 @@ export function App() {
   }, [title]);
 
   let content: React.ReactNode;
-  const shown = !session ? 'auth' : onboarding ? 'onboarding' : 'shell';
-  if (!session) {
+  const shown = ssoReturn ? 'sso' : !session ? 'auth' : onboarding ? 'onboarding' : 'shell';
+  if (ssoReturn) {
+    content = (
+      <CardLayout>
+        <SsoCallbackPage onSignedIn={ssoSignedIn} onBack={() => leaveSso(session ? '/settings' : '/login')} />
+      </CardLayout>
+    );
+  } else if (!session) {
     content = (
       <CardLayout>
         {/* A verified new account goes through onboarding (auth sits below onboarding: the app links them). */}

@@ -4,6 +4,9 @@ import { isApiError, suspensionMessage, type ApiError } from '../../api/http';
 import { isRecord, str, type Role } from '../../api/models';
 import { clearAllStoredData, readString, removeKey, STORAGE_KEYS } from '../../lib/storage';
 import { login } from './authApi';
+import { configAtom } from '../../api/config';
+import { SsoButtons } from './SsoButtons';
+import { ssoOnlyMessage } from './ssoApi';
 import { signInAtom } from './authAtoms';
 import { authScreenAtom, showAuthScreenAtom } from './authFlowAtoms';
 import { AuthCard, PasswordField, RoleToggle, TextField } from './AuthCard';
@@ -63,6 +66,7 @@ function takeSignOutNotice(): string | null {
 
 /** docs/product.md §2.3 Login. */
 export function LoginPage() {
+  const { sso, passwordLogin } = useAtomValue(configAtom);
   const screen = useAtomValue(authScreenAtom);
   const show = useSetAtom(showAuthScreenAtom);
   const signIn = useSetAtom(signInAtom);
@@ -120,79 +124,90 @@ export function LoginPage() {
   };
 
   return (
-    <AuthCard title="Welcome back" subtitle="Sign in with your email or university ID.">
+    <AuthCard
+      title="Welcome back"
+      subtitle={passwordLogin ? 'Sign in with your email or university ID.' : 'Sign in with your university account.'}
+    >
       {notice && (
         <p className="alert alert--success" role="status">
           {notice}
         </p>
       )}
-      <form className="auth-form" onSubmit={onSubmit} noValidate>
-        <RoleToggle value={role} onChange={setRole} label="I am a" />
-        <TextField
-          label="Email or university ID"
-          name="identifier"
-          value={identifier}
-          onChange={setIdentifier}
-          autoComplete="username"
-          placeholder={role === 'student' ? 'you@university.edu or BWU/BCA/20/123' : 'you@university.edu'}
-        />
-        <PasswordField label="Password" name="password" value={password} onChange={setPassword} />
+      <SsoButtons />
+      {!passwordLogin ? (
+        <p className="alert alert--info" role="status">
+          {ssoOnlyMessage('Signing in with a password is turned off here.', sso)}
+        </p>
+      ) : (
+        <form className="auth-form" onSubmit={onSubmit} noValidate>
+          {sso.length > 0 && <div className="auth-form__divider">or with your password</div>}
+          <RoleToggle value={role} onChange={setRole} label="I am a" />
+          <TextField
+            label="Email or university ID"
+            name="identifier"
+            value={identifier}
+            onChange={setIdentifier}
+            autoComplete="username"
+            placeholder={role === 'student' ? 'you@university.edu or BWU/BCA/20/123' : 'you@university.edu'}
+          />
+          <PasswordField label="Password" name="password" value={password} onChange={setPassword} />
 
-        {error && (
-          <p className="alert alert--error" role="alert">
-            {error}
-          </p>
-        )}
-        {suspended && (
-          <p className="alert alert--error" role="alert">
-            {suspended}
-          </p>
-        )}
-        {failure && (
-          <div className="alert alert--error" role="alert">
-            <p>{failure.message}</p>
-            {failure.suggestSignup && (
-              <>
-                <p className="login__suggest">{failure.suggestSignup}</p>
-                <div className="alert__actions">
-                  <button
-                    type="button"
-                    className="button button--primary button--sm"
-                    onClick={() =>
-                      show({ name: 'signup', role, email: identifierKind(identifier) === 'email' ? identifier.trim() : undefined })
-                    }
-                  >
-                    Sign Up Now
-                  </button>
-                </div>
-              </>
-            )}
-          </div>
-        )}
-        {failure && (
-          <div className="alert alert--info">
-            <p>{MSG_STORED_DATA_HINT}</p>
-            <div className="alert__actions">
-              <button type="button" className="button button--secondary button--sm" onClick={clearAndRetry} disabled={busy}>
-                {MSG_CLEAR_STORED_DATA}
-              </button>
+          {error && (
+            <p className="alert alert--error" role="alert">
+              {error}
+            </p>
+          )}
+          {suspended && (
+            <p className="alert alert--error" role="alert">
+              {suspended}
+            </p>
+          )}
+          {failure && (
+            <div className="alert alert--error" role="alert">
+              <p>{failure.message}</p>
+              {failure.suggestSignup && (
+                <>
+                  <p className="login__suggest">{failure.suggestSignup}</p>
+                  <div className="alert__actions">
+                    <button
+                      type="button"
+                      className="button button--primary button--sm"
+                      onClick={() =>
+                        show({ name: 'signup', role, email: identifierKind(identifier) === 'email' ? identifier.trim() : undefined })
+                      }
+                    >
+                      Sign Up Now
+                    </button>
+                  </div>
+                </>
+              )}
             </div>
-          </div>
-        )}
+          )}
+          {failure && (
+            <div className="alert alert--info">
+              <p>{MSG_STORED_DATA_HINT}</p>
+              <div className="alert__actions">
+                <button type="button" className="button button--secondary button--sm" onClick={clearAndRetry} disabled={busy}>
+                  {MSG_CLEAR_STORED_DATA}
+                </button>
+              </div>
+            </div>
+          )}
 
-        <button type="submit" className="button button--primary button--block" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign In'}
-        </button>
-        <div className="auth-form__links">
-          <button type="button" className="link-button" onClick={() => show({ name: 'forgot', identifier, role })}>
-            Forgot password?
+          <button type="submit" className="button button--primary button--block" disabled={busy}>
+            {busy ? 'Signing in…' : 'Sign In'}
           </button>
-        </div>
-        <div className="auth-form__divider">or</div>
-        <button type="button" className="button button--secondary button--block" onClick={() => show({ name: 'signup', role })}>
-          Create New Account
-        </button>
-      </form>
+          <div className="auth-form__links">
+            <button type="button" className="link-button" onClick={() => show({ name: 'forgot', identifier, role })}>
+              Forgot password?
+            </button>
+          </div>
+          <div className="auth-form__divider">or</div>
+          <button type="button" className="button button--secondary button--block" onClick={() => show({ name: 'signup', role })}>
+            Create New Account
+          </button>
+        </form>
+      )}
       <ServerStatus />
     </AuthCard>
   );

@@ -39,9 +39,15 @@ export async function resetPassword(identifier: string, role: Role, otp: string,
   return messageOf(await apiPost<unknown>('/auth/reset-password', body, noAuth));
 }
 
-/** Revokes the token on the server. Signing out locally never waits on it succeeding. */
-export async function logout(): Promise<void> {
-  await apiPost<unknown>('/auth/logout', undefined, { handleUnauthorized: false });
+/**
+ * Revokes the token on the server. Signing out locally never waits on it
+ * succeeding. Answers where to end the university sign-in's session too
+ * (RP-initiated logout), when the token came from one that offers it, else ''.
+ */
+export async function logout(): Promise<string> {
+  const data = await apiPost<unknown>('/auth/logout', undefined, { handleUnauthorized: false });
+  const url = isRecord(data) ? str(data.logoutUrl) : '';
+  return /^https?:\/\//i.test(url) ? url : '';
 }
 
 export async function fetchMe(): Promise<User> {

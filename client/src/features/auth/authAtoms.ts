@@ -104,7 +104,8 @@ export const clearSessionAtom = atom(null, (_get, set) => {
 
 /**
  * 'Log Out' (docs/product.md §2.9): POST /api/auth/logout, then clear and start over on
- * the login page with a fresh page load, so nothing of this user stays in memory.
+ * the login page with a fresh page load, so nothing of this user stays in memory
+ * (by way of the identity provider's logout when the server names one).
  */
 export const logoutAtom = atom(null, async (_get, set) => {
   // This device stops receiving the account's pushes (issue 16): the next
@@ -116,11 +117,14 @@ export const logoutAtom = atom(null, async (_get, set) => {
   } catch {
     // No push here, or the server away: the subscription is retired when its endpoint is gone.
   }
+  let idpLogout = '';
   try {
-    await logout();
+    idpLogout = await logout();
   } catch {
     // The token may already be invalid or the server away: signing out locally is what matters.
   }
   set(clearSessionAtom);
-  redirectTo('/login');
+  // Signed in through the university: its session ends too, and its
+  // logout page sends the browser back to our login page.
+  redirectTo(idpLogout || '/login');
 });

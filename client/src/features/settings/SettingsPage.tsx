@@ -1,5 +1,6 @@
-import { useSetAtom } from 'jotai';
-import { useState } from 'react';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useEffect, useState } from 'react';
+import { configAtom } from '../../api/config';
 import { backFromSettingsAtom } from '../../lib/navigation';
 import { ArrowLeftIcon } from '../../ui/icons';
 import { BlockedTab } from '../safety/BlockedTab';
@@ -8,23 +9,47 @@ import { DeleteAccountTab } from './DeleteAccountTab';
 import { NotificationsTab } from './NotificationsTab';
 import { PasswordTab } from './PasswordTab';
 import { PersonalInfoTab } from './PersonalInfoTab';
+import { SignInsTab } from './SignInsTab';
 import './Settings.css';
 
-type SettingsTab = 'personal' | 'password' | 'notifications' | 'messages' | 'blocked' | 'delete';
+type SettingsTab = 'personal' | 'password' | 'sign-ins' | 'notifications' | 'messages' | 'blocked' | 'delete';
 
 const TABS: ReadonlyArray<{ id: SettingsTab; label: string }> = [
   { id: 'personal', label: 'Personal Information' },
   { id: 'password', label: 'Password & Security' },
+  { id: 'sign-ins', label: 'Linked sign-ins' },
   { id: 'notifications', label: 'Notifications' },
   { id: 'messages', label: 'Messages' },
   { id: 'blocked', label: 'Blocked people' },
   { id: 'delete', label: 'Delete Account' },
 ];
 
-/** docs/product.md §2.16 Settings & Privacy: Back to the previous page (default feed) and three tabs. */
+/**
+ * The tab the address asks for (`/settings?tab=sign-ins&linked=oidc`, where
+ * linking a university sign-in comes back to). The query leaves the address
+ * once the page is on screen (an effect: a render React throws away must
+ * not lose it), so a reload or a shared link opens the default tab.
+ */
+function tabFromAddress(tabs: ReadonlyArray<{ id: SettingsTab }>): { tab: SettingsTab; linked?: string } {
+  const q = new URLSearchParams(window.location.search);
+  const found = tabs.find((t) => t.id === q.get('tab'));
+  return found ? { tab: found.id, linked: q.get('linked') ?? undefined } : { tab: 'personal' };
+}
+
+/** docs/product.md §2.16 Settings & Privacy: Back to the previous page (default feed) and its tabs. */
 export function SettingsPage() {
   const back = useSetAtom(backFromSettingsAtom);
-  const [tab, setTab] = useState<SettingsTab>('personal');
+  // Linked sign-ins only where the operator configured a university sign-in.
+  const hasSso = useAtomValue(configAtom).sso.length > 0;
+  // (The config may still be on its way when a link comes back here.)
+  const [start] = useState(() => tabFromAddress(TABS));
+  useEffect(() => {
+    if (new URLSearchParams(window.location.search).has('tab')) {
+      window.history.replaceState(window.history.state, '', window.location.pathname);
+    }
+  }, []);
+  const [tab, setTab] = useState<SettingsTab>(start.tab);
+  const tabs = hasSso || tab === 'sign-ins' ? TABS : TABS.filter((t) => t.id !== 'sign-ins');
   return (
     <section className="settings card" aria-labelledby="settings-title">
       <div className="settings__head">
@@ -37,7 +62,7 @@ export function SettingsPage() {
       </div>
       <div className="settings__body">
         <div className="settings__tabs" role="tablist" aria-label="Settings" aria-orientation="vertical">
-          {TABS.map((t) => (
+          {tabs.map((t) => (
             <button
               key={t.id}
               type="button"
@@ -55,6 +80,7 @@ export function SettingsPage() {
         <div className="settings__content" role="tabpanel" id={`settings-panel-${tab}`} aria-labelledby={`settings-tab-${tab}`}>
           {tab === 'personal' && <PersonalInfoTab />}
           {tab === 'password' && <PasswordTab />}
+          {tab === 'sign-ins' && <SignInsTab linked={start.linked} />}
           {tab === 'notifications' && <NotificationsTab />}
           {tab === 'messages' && <MessageSettings />}
           {tab === 'blocked' && <BlockedTab />}
