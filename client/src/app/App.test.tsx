@@ -137,7 +137,9 @@ describe('signed out', () => {
     expect(screen.getByText('Start by creating your first post or connecting with friends.')).toBeTruthy();
     // The realtime connection opens while signed in (its effect runs after the feed renders).
     await waitFor(() => expect(FakeWebSocket.instances.length).toBeGreaterThan(0));
-    expect(FakeWebSocket.last().url).toContain('/api/ws?token=tok-1');
+    expect(FakeWebSocket.last().url).toMatch(/\/api\/ws$/);
+    act(() => FakeWebSocket.last().open());
+    expect(FakeWebSocket.last().frames()[0]).toEqual({ event: 'auth', data: { token: 'tok-1' } });
   });
 
   it('rejects a login answer without a token', async () => {
