@@ -86,6 +86,7 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
     }
   };
 
+  const inputRef = useRef<HTMLTextAreaElement>(null);
   const onSubmit = async (e?: FormEvent<HTMLFormElement>) => {
     e?.preventDefault();
     const content = draft.trim();
@@ -104,6 +105,9 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
       setError(err instanceof Error ? err.message : 'Could not add the comment.');
     } finally {
       setPosting(false);
+      // Back to the field, whether Enter or the Send button sent it: the
+      // next comment is typed at once (focus never drops to the page).
+      inputRef.current?.focus();
     }
   };
 
@@ -174,6 +178,7 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
         </label>
         {/* Enter sends; Shift+Enter starts a new line (issue 16 #2). */}
         <textarea
+          ref={inputRef}
           id={inputId}
           className="comments__input"
           rows={Math.min(6, draft.split('\n').length)}
@@ -187,7 +192,9 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
               void onSubmit();
             }
           }}
-          disabled={posting}
+          // Read-only, not disabled, while it sends: a disabled field loses focus.
+          readOnly={posting}
+          aria-busy={posting}
         />
         <button type="submit" className="button button--primary button--sm" disabled={posting || draft.trim() === ''}>
           {posting ? 'Sending…' : 'Send'}
