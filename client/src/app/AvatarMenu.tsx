@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { userSubtitle } from '../api/models';
 import { currentUserAtom, logoutAtom } from '../features/auth/authAtoms';
 import { useCapabilities } from '../features/moderation/useCapabilities';
@@ -8,6 +8,7 @@ import { Avatar } from '../ui/Avatar';
 import { ChevronLeftIcon, ChevronRightIcon, HelpIcon, LogoutIcon, MoonIcon, SettingsIcon } from '../ui/icons';
 import { Skeleton } from '../ui/Skeleton';
 import { useOutsideClick } from '../ui/useOutsideClick';
+import { useMenuKeys } from '../ui/useMenuKeys';
 import { supportEmailAtom } from '../api/config';
 import { navigateAtom } from '../lib/navigation';
 
@@ -30,6 +31,21 @@ export function AvatarMenu() {
     setView('main');
   };
   useOutsideClick(rootRef, open, close);
+  useMenuKeys(rootRef, open, close);
+  // Between the two views focus goes where the eye does: Display's Back
+  // button, and back on the main view the item that opened Display.
+  const shownView = useRef(view);
+  useEffect(() => {
+    if (shownView.current === view) return;
+    shownView.current = view;
+    const root = rootRef.current;
+    if (!open || !root) return;
+    const target =
+      view === 'display'
+        ? root.querySelector<HTMLElement>('.avatar-menu__display-head button')
+        : root.querySelector<HTMLElement>('[data-menu-display]');
+    target?.focus();
+  }, [view, open]);
   const caps = useCapabilities(open);
 
   if (!user) return <Skeleton className="avatar-menu__skeleton" width={96} height={32} />;
@@ -97,7 +113,7 @@ export function AvatarMenu() {
                 </span>
                 Help &amp; support
               </a>
-              <button type="button" role="menuitem" className="avatar-menu__item" onClick={() => setView('display')}>
+              <button type="button" role="menuitem" className="avatar-menu__item" data-menu-display onClick={() => setView('display')}>
                 <span className="avatar-menu__icon">
                   <MoonIcon />
                 </span>

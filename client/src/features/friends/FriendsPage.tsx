@@ -10,6 +10,7 @@ import { Skeleton } from '../../ui/Skeleton';
 import { showToastAtom } from '../../ui/toast';
 import { Modal } from '../../ui/Modal';
 import { useOutsideClick } from '../../ui/useOutsideClick';
+import { useMenuKeys } from '../../ui/useMenuKeys';
 import { friendErrorMessage, MSG_REMOVE_FRIEND_FAILED, MSG_SEND_REQUEST_FAILED, type FriendRequest } from './friendsApi';
 import {
   acceptRequestAtom,
@@ -90,6 +91,7 @@ function FriendRow({ user, menuOpen, onMenu }: { user: UserSummary; menuOpen: bo
   const [confirming, setConfirming] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useOutsideClick(ref, menuOpen, () => onMenu(false));
+  useMenuKeys(ref, menuOpen, () => onMenu(false));
 
   // Unfriending asks first, as the profile page does (issue 16 #4).
   const doUnfriend = async () => {

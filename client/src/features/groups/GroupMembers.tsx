@@ -8,6 +8,7 @@ import { MoreIcon } from '../../ui/icons';
 import { Skeleton } from '../../ui/Skeleton';
 import { showToastAtom } from '../../ui/toast';
 import { useOutsideClick } from '../../ui/useOutsideClick';
+import { useMenuKeys } from '../../ui/useMenuKeys';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import {
   answerJoinRequest,
@@ -81,6 +82,7 @@ function MemberRow({ group, member, viewerId, onChanged }: { group: Group; membe
   const [busy, setBusy] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useOutsideClick(ref, open, () => setOpen(false));
+  useMenuKeys(ref, open, () => setOpen(false));
   const can = memberActions(group, member, viewerId);
   const ops: { op: MemberOp; label: string }[] = [
     ...(can.promote ? [{ op: 'promote' as const, label: 'Make admin' }] : []),
