@@ -65,14 +65,14 @@ export function AvatarMenu() {
         aria-label="Account menu"
         onClick={() => (open ? close() : setOpen(true))}
       >
-        <Avatar name={user.name} url={user.avatar.thumbUrl || user.avatar.url} />
+        <Avatar name={user.name} url={user.avatar.thumbUrl || user.avatar.url} variants={user.avatar.variants} />
       </button>
       {open && (
         <div className="avatar-menu__panel" role="menu" aria-label="Account">
           {view === 'main' ? (
             <>
               <button type="button" role="menuitem" className="avatar-menu__profile" onClick={() => go({ page: 'profile' })}>
-                <Avatar name={user.name} url={user.avatar.thumbUrl || user.avatar.url} />
+                <Avatar name={user.name} url={user.avatar.thumbUrl || user.avatar.url} variants={user.avatar.variants} />
                 <span>
                   <span className="avatar-menu__name">{user.name}</span>
                   <span className="avatar-menu__sub">View your profile</span>

@@ -70,7 +70,7 @@ function Person({ user, extra }: { user: UserSummary; extra?: React.ReactNode })
   return (
     <div className="friends-person">
       <button type="button" className="friends-person__avatar" onClick={open} aria-label={`View ${user.name}'s profile`}>
-        <Avatar name={user.name} url={user.avatar.thumbUrl || user.avatar.url} size={48} />
+        <Avatar name={user.name} url={user.avatar.thumbUrl || user.avatar.url} variants={user.avatar.variants} size={48} />
       </button>
       <span className="friends-person__text">
         <button type="button" className="friends-person__name" onClick={open}>

@@ -58,7 +58,7 @@ function Person({ user, sub }: { user: UserSummary; sub?: string }) {
   return (
     <span className="group-person">
       <button type="button" className="group-person__avatar" onClick={open} aria-label={`View ${user.name}'s profile`}>
-        <Avatar name={user.name} url={user.avatar.url} />
+        <Avatar name={user.name} url={user.avatar.thumbUrl || user.avatar.url} variants={user.avatar.variants} />
       </button>
       <span className="group-person__text">
         <button type="button" className="group-person__name" onClick={open}>

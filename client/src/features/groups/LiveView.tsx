@@ -100,7 +100,7 @@ function LivePost({ postId, rank, pinned = false }: { postId: string; rank?: num
         />
       )}
       <span className="live-post__author">
-        <Avatar name={post.author.name} url={post.author.avatar.url} size={pinned ? 48 : 32} />
+        <Avatar name={post.author.name} url={post.author.avatar.thumbUrl || post.author.avatar.url} variants={post.author.avatar.variants} size={pinned ? 48 : 32} />
         <span>{post.author.name}</span>
       </span>
       <span className="live-post__counts">

@@ -137,7 +137,7 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
           {items.map((c) => (
             <li key={c.id} className="comment">
               <button type="button" className="comment__avatar" onClick={() => navigate({ page: 'profile', userId: c.user.id })} aria-label={`View ${c.user.name}'s profile`}>
-                <Avatar name={c.user.name} url={c.user.avatar.thumbUrl || c.user.avatar.url} size={32} />
+                <Avatar name={c.user.name} url={c.user.avatar.thumbUrl || c.user.avatar.url} variants={c.user.avatar.variants} size={32} />
               </button>
               <div className="comment__bubble">
                 <div className="comment__head">
@@ -172,7 +172,7 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
         </button>
       )}
       <form className="comments__form" onSubmit={(e) => void onSubmit(e)}>
-        {me && <Avatar name={me.name} url={me.avatar.thumbUrl || me.avatar.url} size={32} />}
+        {me && <Avatar name={me.name} url={me.avatar.thumbUrl || me.avatar.url} variants={me.avatar.variants} size={32} />}
         <label htmlFor={inputId} className="visually-hidden">
           Write a comment
         </label>

@@ -148,7 +148,7 @@ function ProfileHeader({ profile, own, onTab, onEdit }: { profile: Profile; own:
 
       <div className="profile-header__main">
         <div className="profile-header__avatar">
-          <Avatar name={profile.name} url={profile.avatar.thumbUrl || profile.avatar.url} size={128} />
+          <Avatar name={profile.name} url={profile.avatar.thumbUrl || profile.avatar.url} variants={profile.avatar.variants} size={128} />
           {own && (
             <ImagePicker
               label="Change profile photo"
