@@ -1,7 +1,8 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { Suspense, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { productNameAtom } from '../../api/config';
-import { useRetryWhenOnline } from '../../ui/connectivity';
+import { useRecover } from '../../ui/connectivity';
+import { OfflineNotice } from '../../ui/OfflineNotice';
 import { navigateAtom, presetFriendsTab } from '../../lib/navigation';
 import { FEED_SKELETON_CARDS } from '../../constants';
 import { ChunkBoundary } from '../../ui/ChunkBoundary';
@@ -18,6 +19,7 @@ import {
   feedStatusAtom,
   fetchNewPostsAtom,
   insertNewPostsAtom,
+  feedOfflineSavedAtAtom,
   loadFeedAtom,
   loadFeedOnMountAtom,
   loadMoreFeedAtom,
@@ -158,10 +160,10 @@ export function FeedPage() {
   useEffect(() => {
     void loadOnMount();
   }, [loadOnMount]);
-  // Opened offline (the service worker's shell): load when the network is back.
-  useRetryWhenOnline(() => {
-    if (status === 'error') void load();
-  });
+  // Opened offline (the service worker's shell), or no server answered:
+  // load again when the network is back, and now and then meanwhile.
+  useRecover(status === 'error' || status === 'offline', () => void load());
+  const offlineSavedAt = useAtomValue(feedOfflineSavedAtAtom);
 
   // docs/product.md §2.12: nothing renders with no signed-in user.
   if (!me) return null;
@@ -207,6 +209,7 @@ export function FeedPage() {
               ))}
             </div>
           )}
+          {status === 'offline' && <OfflineNotice savedAt={offlineSavedAt} what="posts" />}
           {status === 'error' && ids.length === 0 && (
             <div className="card empty-state">
               <p className="empty-state__title">Couldn't load posts</p>
