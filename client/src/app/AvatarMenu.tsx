@@ -5,11 +5,14 @@ import { currentUserAtom, logoutAtom } from '../features/auth/authAtoms';
 import { useCapabilities } from '../features/moderation/useCapabilities';
 import { ThemeControl } from '../features/theme';
 import { Avatar } from '../ui/Avatar';
-import { ChevronLeftIcon, ChevronRightIcon, HelpIcon, LogoutIcon, MoonIcon, SettingsIcon } from '../ui/icons';
+import { ChevronLeftIcon, ChevronRightIcon, HelpIcon, InstallIcon, LogoutIcon, MoonIcon, SettingsIcon } from '../ui/icons';
+import { InstallHint } from '../ui/InstallHint';
+import { useInstallState } from '../ui/useInstall';
+import { promptInstall } from '../lib/install';
 import { Skeleton } from '../ui/Skeleton';
 import { useOutsideClick } from '../ui/useOutsideClick';
 import { useMenuKeys } from '../ui/useMenuKeys';
-import { supportEmailAtom } from '../api/config';
+import { productNameAtom, supportEmailAtom } from '../api/config';
 import { navigateAtom } from '../lib/navigation';
 
 /**
@@ -26,6 +29,9 @@ export function AvatarMenu() {
   const [view, setView] = useState<'main' | 'display'>('main');
   const [loggingOut, setLoggingOut] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
+  const installState = useInstallState();
+  const [iosHint, setIosHint] = useState(false);
+  const productName = useAtomValue(productNameAtom);
   const close = () => {
     setOpen(false);
     setView('main');
@@ -57,6 +63,7 @@ export function AvatarMenu() {
 
   return (
     <div ref={rootRef} className="avatar-menu">
+      <InstallHint open={iosHint} onClose={() => setIosHint(false)} productName={productName} />
       <button
         type="button"
         className="avatar-menu__trigger"
@@ -113,6 +120,24 @@ export function AvatarMenu() {
                 </span>
                 Help &amp; support
               </a>
+              {(installState === 'prompt' || installState === 'ios') && (
+                // Quiet: an entry like the others, only where the browser can install.
+                <button
+                  type="button"
+                  role="menuitem"
+                  className="avatar-menu__item"
+                  onClick={() => {
+                    close();
+                    if (installState === 'ios') setIosHint(true);
+                    else void promptInstall();
+                  }}
+                >
+                  <span className="avatar-menu__icon">
+                    <InstallIcon />
+                  </span>
+                  Install app
+                </button>
+              )}
               <button type="button" role="menuitem" className="avatar-menu__item" data-menu-display onClick={() => setView('display')}>
                 <span className="avatar-menu__icon">
                   <MoonIcon />

@@ -42,6 +42,10 @@ export const STORAGE_KEYS = {
    * {v, userId, entries}. Cleared at sign-out.
    */
   offline: 'campus.offline',
+  /** How many times this device opened the feed (a page load each), for the install nudge (issue 27 item 6). */
+  installVisits: 'campus.installVisits',
+  /** When the feed's install nudge was dismissed (ms since the epoch). */
+  installDismissed: 'campus.installDismissed',
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

@@ -26,6 +26,7 @@ import {
   newPostIdsAtom,
   newPostsLabel,
 } from './feedAtoms';
+import { InstallCard } from './InstallCard';
 import { PeopleYouMayKnow } from './PeopleYouMayKnow';
 import { QuickLinks } from './QuickLinks';
 import './Feed.css';
@@ -183,6 +184,7 @@ export function FeedPage() {
           Feed
         </h1>
         <Composer onOpen={openDialog} />
+        <InstallCard />
         {/* Mounted at the first open and kept: a closed dialog keeps its draft.
             Here, under the composer, for the alert when its chunk does not
             load (the dialog itself is a portal). Closed from the alert, it is
