@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { Suspense, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type ComponentType, type RefObject } from 'react';
 import { productNameAtom } from '../../api/config';
 import { useRecover } from '../../ui/connectivity';
 import { OfflineNotice } from '../../ui/OfflineNotice';
@@ -26,10 +26,19 @@ import {
   newPostIdsAtom,
   newPostsLabel,
 } from './feedAtoms';
-import { InstallCard } from './InstallCard';
+import type { InstallCardProps } from './InstallCard';
+import { useInstallNudge } from './useInstallNudge';
 import { PeopleYouMayKnow } from './PeopleYouMayKnow';
 import { QuickLinks } from './QuickLinks';
 import './Feed.css';
+
+/** The install card, loaded only when the feed offers install (a card that fails to load is left out). */
+const InstallCard = lazy<ComponentType<InstallCardProps>>(() =>
+  import('./InstallCard').then(
+    (m) => ({ default: m.InstallCard }),
+    () => ({ default: () => null }),
+  ),
+);
 
 /** docs/product.md §2.12 empty state. */
 function EmptyFeed({ onCreate }: { onCreate: () => void }) {
@@ -165,6 +174,7 @@ export function FeedPage() {
   // load again when the network is back, and now and then meanwhile.
   useRecover(status === 'error' || status === 'offline', () => void load());
   const offlineSavedAt = useAtomValue(feedOfflineSavedAtAtom);
+  const install = useInstallNudge();
 
   // docs/product.md §2.12: nothing renders with no signed-in user.
   if (!me) return null;
@@ -184,7 +194,11 @@ export function FeedPage() {
           Feed
         </h1>
         <Composer onOpen={openDialog} />
-        <InstallCard />
+        {install.show && (
+          <Suspense fallback={null}>
+            <InstallCard state={install.state} onDismiss={install.dismiss} />
+          </Suspense>
+        )}
         {/* Mounted at the first open and kept: a closed dialog keeps its draft.
             Here, under the composer, for the alert when its chunk does not
             load (the dialog itself is a portal). Closed from the alert, it is

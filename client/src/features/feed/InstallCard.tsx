@@ -1,31 +1,25 @@
 import { useAtomValue } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { productNameAtom } from '../../api/config';
-import { countFeedVisit, dismissNudge, nudgeDismissedAt, promptInstall, shouldNudge } from '../../lib/install';
+import { promptInstall, type InstallState } from '../../lib/install';
 import { CloseIcon, InstallIcon } from '../../ui/icons';
 import { InstallHint } from '../../ui/InstallHint';
-import { useInstallState } from '../../ui/useInstall';
 
 /**
- * The feed's install card (issue 27 item 6): after a few visits, on a
- * browser that can install (its prompt kept, or iOS Safari's "Add to Home
- * Screen"), a quiet card offers it; "Not now" or × puts it away for weeks.
+ * The feed's install card (issue 27 item 6), shown when useInstallNudge says
+ * so: after a few visits, on a browser that can install (its prompt kept, or
+ * iOS Safari's "Add to Home Screen"), a quiet card offers it; "Not now" or ×
+ * puts it away for weeks. Loaded only when shown (FeedPage).
  */
-export function InstallCard() {
-  const state = useInstallState();
+export interface InstallCardProps {
+  state: InstallState;
+  onDismiss: () => void;
+}
+
+export function InstallCard({ state, onDismiss }: InstallCardProps) {
   const productName = useAtomValue(productNameAtom);
-  const [visits] = useState(countFeedVisit);
-  const [dismissedAt, setDismissedAt] = useState(nudgeDismissedAt);
   const [hint, setHint] = useState(false);
-  const [now] = useState(() => Date.now());
-  useEffect(() => {
-    if (state === 'installed') setHint(false);
-  }, [state]);
-  const dismiss = () => {
-    dismissNudge();
-    setDismissedAt(Date.now());
-  };
-  if (!shouldNudge({ state, visits, dismissedAt, now }) && !hint) return null;
+  const dismiss = onDismiss;
   return (
     <section className="card install-card" aria-labelledby="install-card-title">
       <span className="install-card__icon" aria-hidden="true">
