@@ -91,11 +91,19 @@ func NewAccounts(d AccountsDeps) *Accounts {
 		now:             time.Now,
 		loginPerAccount: NewLimiter(10, 15*time.Minute, 10, on),
 		loginPerIP:      NewLimiter(2*LoginPerIPBurst, time.Minute, LoginPerIPBurst, on),
-		signupPerIP:     NewLimiter(100, 10*time.Minute, 50, on),
+		signupPerIP:     NewLimiter(hallPerIP, 10*time.Minute, hallPerIP, on),
 		codesPerAddress: NewLimiter(10, time.Hour, 5, on),
-		codesPerIP:      NewLimiter(300, 10*time.Minute, 100, on),
+		codesPerIP:      NewLimiter(hallPerIP, 10*time.Minute, hallPerIP, on),
 	}
 }
+
+// hallPerIP is what one address may do of sign-ups, and of code resends and
+// password resets, per 10 minutes, all at once if it likes: a lecture hall or
+// an event on one campus Wi-Fi is a thousand students behind one NAT address.
+// Abuse is stopped by the limits that key on the target (codesPerAddress: a
+// few codes an hour to one mailbox) and on the account (loginPerAccount, and
+// the brakes on what new accounts may do), not by the address.
+const hallPerIP = 1000
 
 // AuthResult is the answer of login and code verification: data.user, data.token.
 type AuthResult struct {

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/jpeg"
 	"math/rand/v2"
@@ -133,8 +134,8 @@ func TestPostImageAltsAndVariants(t *testing.T) {
 		}
 	}
 	created := []wantImage{
-		{"A wide view of the quad", 1600, 1200, []float64{320, 1280}},
-		{"A small chart", 200, 100, nil},
+		{"A wide view of the quad", 1600, 1200, []float64{96, 320, 720, 1280}},
+		{"A small chart", 200, 100, []float64{96}},
 	}
 	t.Run("the answer carries descriptions and copies", func(t *testing.T) { check(t, postImages(env), created) })
 	t.Run("so do the post and the feed", func(t *testing.T) {
@@ -212,8 +213,9 @@ func TestPostImageAltsAndVariants(t *testing.T) {
 	})
 }
 
-// TestAvatarVariants: an avatar's copies reach the user JSON (thumbUrl is
-// what a 40 px avatar loads) and go when it is replaced.
+// TestAvatarVariants: an avatar's copies reach the user JSON (thumbUrl, the
+// smallest, is what a 40 px avatar loads: the 96 px copy) and go when it is
+// replaced.
 func TestAvatarVariants(t *testing.T) {
 	s := newSocial(t)
 	asha := s.member(t, "Asha")
@@ -223,8 +225,13 @@ func TestAvatarVariants(t *testing.T) {
 	}
 	av := obj(data(env)["avatar"])
 	vs, _ := av["variants"].([]any)
-	if len(vs) != 1 || obj(vs[0])["width"] != 320.0 || obj(vs[0])["height"] != 320.0 || av["thumbUrl"] != obj(vs[0])["url"] {
+	if len(vs) != 3 || av["thumbUrl"] != obj(vs[0])["url"] {
 		t.Fatalf("avatar %v", av)
+	}
+	for i, w := range []float64{96, 320, 720} {
+		if v := obj(vs[i]); v["width"] != w || v["height"] != w || !strings.HasSuffix(v["url"].(string), fmt.Sprintf("-%d.jpg", int(w))) {
+			t.Fatalf("avatar variant %d: %v", i, v)
+		}
 	}
 	thumb := av["thumbUrl"].(string)
 	if got := s.do(t, "GET", thumb, nil); got.status != 200 || got.header["Content-Type"] != "image/jpeg" {

@@ -254,8 +254,8 @@ func (st *liveStack) post(t *testing.T, token, content string) string {
 	return data(env)["post"].(map[string]any)["id"].(string)
 }
 
-// dial opens /api/ws on the stack with the token in the query (if any)
-// and extra headers.
+// dial opens /api/ws on the stack with extra headers and sends the token
+// (if any) as the first frame.
 func (st *liveStack) dial(t *testing.T, token string, header http.Header) (*wstest.Conn, *http.Response, error) {
 	t.Helper()
 	return wstest.Dial(t, st.addr, token, header)

@@ -56,8 +56,11 @@ func (s *Server) wsRoutes() {
 			writeError(ctx, err)
 			return
 		}
-		// The token is read here, before the request is recycled; the query
-		// string is never logged (the access log has the path only).
+		// Clients send the token as the first frame, never in the URL
+		// (proxies log URLs). ?token= is still read, here before the request
+		// is recycled, only for tabs loaded before the client moved to the
+		// first frame, so that their live updates survive the deploy; our
+		// access log has the path only.
 		token := string(ctx.QueryArgs().Peek("token"))
 		respHeader := http.Header{}
 		ctx.Response.Header.VisitAll(func(k, v []byte) {
@@ -150,7 +153,8 @@ func (s *Server) wsOrigin(ctx *fasthttp.RequestCtx) bool {
 	return err == nil && strings.EqualFold(u.Host, string(ctx.Host()))
 }
 
-// serveSocket checks a socket's token (from the query or the first frame)
+// serveSocket checks a socket's token (from the first frame, or an old
+// client's query)
 // on the goroutine fasthttp gave it and hands the socket to realtime, which
 // owns it from then on; it returns at once, so that fasthttp lets go of the
 // request and the deep stack the setup grew.

@@ -272,6 +272,31 @@ func TestWebsocketAuth(t *testing.T) {
 			t.Fatalf("ready %v", f.Data)
 		}
 	})
+	t.Run("token in the query, from clients before the first-frame auth", func(t *testing.T) {
+		c, _, err := wstest.DialQuery(t, st.addr, tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := c.Next(t, "ready"); f.Data["userId"] != u.ID.String() {
+			t.Fatalf("ready %v", f.Data)
+		}
+		bad, _, err := wstest.DialQuery(t, st.addr, tok+"x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code := bad.CloseCode(t); code != websocket.ClosePolicyViolation {
+			t.Fatalf("close code %d", code)
+		}
+	})
+	t.Run("frames sent right after the auth frame reach the session", func(t *testing.T) {
+		c, _, err := st.dial(t, tok, nil) // auth, then at once a test ping, before ready
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Send(t, "test", map[string]any{})
+		c.Next(t, "ready")
+		c.Next(t, "test:response")
+	})
 	t.Run("no token at all", func(t *testing.T) {
 		c, _, err := st.dial(t, "", nil)
 		if err != nil {

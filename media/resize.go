@@ -15,17 +15,23 @@ import (
 	"golang.org/x/image/webp"
 )
 
-// Widths of the smaller copies Save keeps next to an original: a thumbnail
-// for cards, avatars and narrow screens, and a display size for a full-width
-// feed or the image viewer on most screens. Clients choose between them and
-// the original with srcset.
+// Widths of the smaller copies Save keeps next to an original: an avatar
+// size (a 40 px avatar on a 2× screen), a thumbnail for cards and narrow
+// screens, a feed size (the feed's 680 px column on a 1× screen) and a
+// display size for the image viewer and dense screens. Clients choose
+// between them and the original with srcset, so each screen loads the
+// smallest copy that fills its slot. Images stored before a width existed
+// have no copy at it: their srcset lists the copies they have, and the
+// browser picks the next larger one (no backfill is needed).
 const (
+	AvatarWidth  = 96
 	ThumbWidth   = 320
+	FeedWidth    = 720
 	DisplayWidth = 1280
 )
 
 // variantWidths are the widths made, ascending; validKey accepts only these.
-var variantWidths = [...]int{ThumbWidth, DisplayWidth}
+var variantWidths = [...]int{AvatarWidth, ThumbWidth, FeedWidth, DisplayWidth}
 
 // jpegQuality is what variants are encoded at: indistinguishable from the
 // original at the sizes they are shown, about a tenth of a phone photo's
@@ -66,7 +72,7 @@ type encoded struct {
 }
 
 // makeVariants decodes the cleaned image and makes its smaller copies, in
-// ascending width. It makes none for an image not wider than ThumbWidth
+// ascending width. It makes none for an image not wider than AvatarWidth
 // (nothing is ever scaled up), for an animated GIF (a copy would be a still
 // of its first frame; the original is served instead), and skips a copy that
 // would not be smaller in bytes than the original. orient is the JPEG's EXIF
@@ -79,7 +85,7 @@ func makeVariants(ctx context.Context, f *format, clean []byte, orient int, cfg 
 	if orient >= 5 {
 		shown = cfg.Height
 	}
-	if shown <= ThumbWidth || f.ext == "gif" && gifFrames(clean) > 1 {
+	if shown <= variantWidths[0] || f.ext == "gif" && gifFrames(clean) > 1 {
 		return nil, nil // nothing to make: no need to decode
 	}
 	select {

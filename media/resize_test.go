@@ -78,36 +78,41 @@ type wantVariant struct {
 }
 
 func TestVariants(t *testing.T) {
+	avatar := func(h int, ctype string) wantVariant { return wantVariant{AvatarWidth, h, ctype} }
 	thumb := func(h int, ctype string) wantVariant { return wantVariant{ThumbWidth, h, ctype} }
+	feed := func(h int, ctype string) wantVariant { return wantVariant{FeedWidth, h, ctype} }
 	display := func(h int, ctype string) wantVariant { return wantVariant{DisplayWidth, h, ctype} }
+	jpg, png := "image/jpeg", "image/png"
 	tests := []struct {
 		name string
 		data func(t *testing.T) []byte
 		want []wantVariant
 	}{
-		{"wide JPEG: thumbnail and display size", func(t *testing.T) []byte { return encodeTest(t, noisy(2000, 1000, false), "jpg") },
-			[]wantVariant{thumb(160, "image/jpeg"), display(640, "image/jpeg")}},
+		{"wide JPEG: avatar, thumbnail, feed and display sizes", func(t *testing.T) []byte { return encodeTest(t, noisy(2000, 1000, false), "jpg") },
+			[]wantVariant{avatar(48, jpg), thumb(160, jpg), feed(360, jpg), display(640, jpg)}},
 		{"12 MP JPEG: prescaled, same sizes", func(t *testing.T) []byte { return jpegBytes(t, 4000, 3000) },
-			[]wantVariant{thumb(240, "image/jpeg"), display(960, "image/jpeg")}},
-		{"JPEG narrower than the display size: thumbnail only", func(t *testing.T) []byte { return encodeTest(t, noisy(1000, 750, false), "jpg") },
-			[]wantVariant{thumb(240, "image/jpeg")}},
-		{"JPEG as wide as a thumbnail: never scaled up", func(t *testing.T) []byte { return encodeTest(t, noisy(ThumbWidth, 200, false), "jpg") }, nil},
-		{"small JPEG: none", func(t *testing.T) []byte { return encodeTest(t, noisy(100, 60, false), "jpg") }, nil},
+			[]wantVariant{avatar(72, jpg), thumb(240, jpg), feed(540, jpg), display(960, jpg)}},
+		{"JPEG narrower than the display size: the smaller three", func(t *testing.T) []byte { return encodeTest(t, noisy(1000, 750, false), "jpg") },
+			[]wantVariant{avatar(72, jpg), thumb(240, jpg), feed(540, jpg)}},
+		{"JPEG as wide as a thumbnail: an avatar copy, never scaled up", func(t *testing.T) []byte { return encodeTest(t, noisy(ThumbWidth, 200, false), "jpg") },
+			[]wantVariant{avatar(60, jpg)}},
+		{"JPEG as wide as an avatar: none", func(t *testing.T) []byte { return encodeTest(t, noisy(AvatarWidth, 60, false), "jpg") }, nil},
+		{"small JPEG: none", func(t *testing.T) []byte { return encodeTest(t, noisy(80, 50, false), "jpg") }, nil},
 		{"odd aspect rounds to the nearest pixel", func(t *testing.T) []byte { return encodeTest(t, noisy(1001, 333, false), "jpg") },
-			[]wantVariant{thumb(106, "image/jpeg")}},
+			[]wantVariant{avatar(32, jpg), thumb(106, jpg), feed(240, jpg)}},
 		{"tall image keeps its aspect", func(t *testing.T) []byte { return encodeTest(t, noisy(400, 4000, false), "jpg") },
-			[]wantVariant{thumb(3200, "image/jpeg")}},
+			[]wantVariant{avatar(960, jpg), thumb(3200, jpg)}},
 		{"opaque PNG becomes JPEG copies", func(t *testing.T) []byte { return encodeTest(t, noisy(1600, 900, false), "png") },
-			[]wantVariant{thumb(180, "image/jpeg"), display(720, "image/jpeg")}},
+			[]wantVariant{avatar(54, jpg), thumb(180, jpg), feed(405, jpg), display(720, jpg)}},
 		{"PNG with transparency stays PNG", func(t *testing.T) []byte { return encodeTest(t, noisy(800, 600, true), "png") },
-			[]wantVariant{thumb(240, "image/png")}},
+			[]wantVariant{avatar(72, png), thumb(240, png), feed(540, png)}},
 		{"still GIF", func(t *testing.T) []byte { return encodeTest(t, noisy(800, 400, false), "gif") },
-			[]wantVariant{thumb(160, "image/jpeg")}},
+			[]wantVariant{avatar(48, jpg), thumb(160, jpg), feed(360, jpg)}},
 		{"animated GIF: none, the original keeps its frames", func(t *testing.T) []byte { return animatedGIF(t, 800, 400) }, nil},
 		{"lossy WebP (600×400)", func(t *testing.T) []byte { return readFixture(t, "blue-purple-pink-large.normal-filter.lossy.webp") },
-			[]wantVariant{thumb(213, "image/jpeg")}},
+			[]wantVariant{avatar(64, jpg), thumb(213, jpg)}},
 		{"lossless WebP with alpha (400×301)", func(t *testing.T) []byte { return readFixture(t, "yellow_rose.lossless.webp") },
-			[]wantVariant{thumb(241, "image/png")}},
+			[]wantVariant{avatar(72, png), thumb(241, png)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -191,7 +196,12 @@ func TestVariantOrientation(t *testing.T) {
 			if len(img.Variants) == 0 {
 				t.Fatal("no variants")
 			}
-			v := img.Variants[0]
+			var v Variant // the thumbnail: big enough to find the red corner in
+			for _, c := range img.Variants {
+				if c.Width == ThumbWidth {
+					v = c
+				}
+			}
 			if v.Width != tt.w || v.Height != tt.h {
 				t.Fatalf("thumbnail %d×%d, want %d×%d", v.Width, v.Height, tt.w, tt.h)
 			}

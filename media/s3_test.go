@@ -157,8 +157,8 @@ func TestBackends(t *testing.T) {
 			})
 			t.Run("variants are stored, served and deleted with the original", func(t *testing.T) {
 				big := save(t, s, encodeTest(t, noisy(1600, 1200, false), "jpg"))
-				if len(big.Variants) != 2 {
-					t.Fatalf("variants %+v, want 2", big.Variants)
+				if len(big.Variants) != len(variantWidths) {
+					t.Fatalf("variants %+v, want %d", big.Variants, len(variantWidths))
 				}
 				for _, v := range big.Variants {
 					resp := do("GET", v.URL)

@@ -104,8 +104,9 @@ type Image struct {
 	// orientation (which Save keeps) swaps them for a quarter turn.
 	Width, Height int
 	Size          int64 // bytes stored, after metadata was removed
-	// Variants are smaller copies, ascending by width (ThumbWidth,
-	// DisplayWidth); none when the image is not wider than a thumbnail or
+	// Variants are smaller copies, ascending by width (AvatarWidth,
+	// ThumbWidth, FeedWidth, DisplayWidth; those narrower than the image);
+	// none when the image is not wider than AvatarWidth or
 	// is an animated GIF, and an image stored before variants existed has
 	// none either: clients fall back to URL.
 	Variants []Variant

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch, newPage, shootAll, type PageProblems } from './support/browser';
-import { writePng } from './support/images';
+import { launch, NARROW, newPage, shootAll, type PageProblems } from './support/browser';
+import { png, writePng } from './support/images';
 import { loginUI, signUp } from './support/users';
 
 const baseURL = inject('baseURL');
@@ -46,11 +46,12 @@ describe('images (issue 16)', () => {
   let problems: PageProblems;
   let postId = '';
   let text = '';
+  let token = '';
 
   beforeAll(async () => {
     browser = await launch();
     ({ page, problems } = await newPage(browser, baseURL));
-    await signUp({ baseURL, dataDir }, author);
+    token = await signUp({ baseURL, dataDir }, author);
   });
 
   afterAll(async () => {
@@ -85,9 +86,9 @@ describe('images (issue 16)', () => {
     await page.locator(`article[data-post-id="${postId}"]`).waitFor();
     const imgs = await cardImages(page, postId);
     expect(imgs.map((i) => i.alt)).toEqual([ALT_1, ALT_2]);
-    // srcset from the server's copies (the original 1600 px, its 320 and 1280 px copies); size reserved; lazy.
-    expect(imgs[0]!.srcset).toMatch(/-320\.jpg 320w, .*-1280\.jpg 1280w, .*\.png 1600w$/);
-    expect(imgs[1]!.srcset).toMatch(/-320\.jpg 320w, .*\.png 900w$/);
+    // srcset from the server's copies (the original 1600 px, its 96, 320, 720 and 1280 px copies); size reserved; lazy.
+    expect(imgs[0]!.srcset).toMatch(/-96\.jpg 96w, .*-320\.jpg 320w, .*-720\.jpg 720w, .*-1280\.jpg 1280w, .*\.png 1600w$/);
+    expect(imgs[1]!.srcset).toMatch(/-96\.jpg 96w, .*-320\.jpg 320w, .*-720\.jpg 720w, .*\.png 900w$/);
     expect(imgs.map((i) => [i.width, i.height, i.loading])).toEqual([
       ['1600', '1000', 'lazy'],
       ['900', '600', 'lazy'],
@@ -141,5 +142,66 @@ describe('images (issue 16)', () => {
     await page.locator('.image-viewer').waitFor({ state: 'detached' });
     expect(await page.evaluate(() => document.activeElement?.querySelector('img')?.alt)).toBe(ALT_1_EDITED);
     expect(problems.errors).toEqual([]);
+  });
+
+  it('bytes (issue 27 item 9): a 40 px avatar loads the 96 px copy, a feed photo the 720 px one', async () => {
+    expect(postId).not.toBe('');
+    const form = new FormData();
+    form.append('avatar', new Blob([new Uint8Array(png(800, 800, [200, 60, 90], [30, 150, 210]))], { type: 'image/png' }), 'me.png');
+    const res = await fetch(`${baseURL}/api/profile/avatar`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+    expect(res.status).toBe(200);
+    const avatar = ((await res.json()) as { data: { avatar: { url: string; variants: { url: string; width: number }[] } } }).data.avatar;
+    expect(avatar.variants.map((v) => v.width)).toEqual([96, 320, 720]);
+
+    // A fresh browser (no cache) at 1280×800, 1× pixels, signed in with the same token.
+    const fresh = await newPage(browser, baseURL);
+    const media: string[] = [];
+    fresh.page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith('/media/')) media.push(path);
+    });
+    await fresh.page.goto('/login');
+    await fresh.page.evaluate(
+      ([t, auth]) => {
+        localStorage.setItem('campus.token', t!);
+        localStorage.setItem('campus.auth', auth!);
+      },
+      [token, await page.evaluate(() => localStorage.getItem('campus.auth') ?? '')] as const,
+    );
+    await fresh.page.goto('/');
+    const card = fresh.page.locator(`article[data-post-id="${postId}"]`);
+    await card.waitFor();
+    await fresh.page.waitForFunction(
+      (id) => {
+        const img = document.querySelector<HTMLImageElement>(`article[data-post-id="${id}"] .avatar img`);
+        return !!img && img.complete && img.currentSrc !== '';
+      },
+      postId,
+    );
+    const shown = await card.locator('.avatar img').first().evaluate((img) => ({
+      currentSrc: (img as HTMLImageElement).currentSrc,
+      width: img.getBoundingClientRect().width,
+      sizes: img.getAttribute('sizes'),
+    }));
+    expect(shown.width).toBe(40);
+    expect(shown.sizes).toBe('40px');
+    expect(new URL(shown.currentSrc).pathname).toBe(avatar.variants[0]!.url);
+    // The feed photo: the 720 px copy fills the 680 px column at 1×.
+    await fresh.page.waitForFunction(
+      (id) => {
+        const img = document.querySelector<HTMLImageElement>(`article[data-post-id="${id}"] .post-card__media img`);
+        return !!img && img.complete && img.currentSrc !== '';
+      },
+      postId,
+    );
+    const photo = await card.locator('.post-card__media img').first().evaluate((img) => (img as HTMLImageElement).currentSrc);
+    expect(photo).toMatch(/-720\.jpg$/);
+    // Neither the avatar's 320 px copy nor its original was asked for.
+    const key = avatar.url.replace(/\.[a-z]+$/, '');
+    expect(media.filter((m) => m.startsWith(key))).toEqual([avatar.variants[0]!.url]);
+    expect(media.some((m) => m.endsWith('-1280.jpg'))).toBe(false);
+    expect(fresh.problems.errors).toEqual([]);
+    await shootAll(fresh.page, 'bytes-feed', NARROW);
+    await fresh.context.close();
   });
 });

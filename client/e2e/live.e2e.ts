@@ -26,9 +26,12 @@ type Entry = { postId: string; likesCount: number; commentsCount: number };
 class FrameLog {
   sent: Frame[] = [];
   received: Frame[] = [];
+  /** The URL of every websocket the page opened. */
+  urls: string[] = [];
 
   constructor(page: Page) {
     page.on('websocket', (ws: WebSocket) => {
+      this.urls.push(ws.url());
       ws.on('framesent', (f) => this.push(this.sent, f.payload));
       ws.on('framereceived', (f) => this.push(this.received, f.payload));
     });
@@ -78,6 +81,7 @@ describe('live counts on the feed', () => {
   let a: Session;
   let b: Session;
   let framesA: FrameLog;
+  let tokenA = '';
   let target = ''; // the newest post: on top of A's feed
   let marker = ''; // far below it
 
@@ -86,6 +90,7 @@ describe('live counts on the feed', () => {
     [a, b] = await Promise.all([newPage(browser, baseURL), newPage(browser, baseURL)]);
     framesA = new FrameLog(a.page);
     const { token: tokA } = await createStudent({ baseURL, dataDir }, userA);
+    tokenA = tokA;
     await createStudent({ baseURL, dataDir }, userB);
     // Twelve posts by A, oldest first: the last is the target, on top of the
     // feed; the marker is the ninth from the top, on the feed's first page
@@ -116,6 +121,15 @@ describe('live counts on the feed', () => {
     expect(await card(a.page, target).getByTestId('likes-count').textContent()).toBe('0');
     await until('A watches the target', () => framesA.sentFor('watch', target));
     expect(framesA.sentFor('watch', marker)).toBe(false); // far below the viewport
+    // Issue 27 item 11: the token is never in the socket's URL (proxies log
+    // URLs); the socket's first frame carries it.
+    expect(framesA.urls.length).toBeGreaterThan(0);
+    for (const url of framesA.urls) expect(new URL(url).search).toBe('');
+    expect(framesA.sent[0]?.event).toBe('auth');
+    const sessionToken = await a.page.evaluate(() => localStorage.getItem('campus.token'));
+    expect(sessionToken).toBeTruthy();
+    expect(framesA.sent[0]?.data).toEqual({ token: sessionToken });
+    expect(framesA.urls.some((u) => u.includes(sessionToken!) || u.includes(tokenA))).toBe(false);
 
     await loginUI(b.page, userB);
     await b.page.goto(`/post/${target}`);

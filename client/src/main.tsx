@@ -19,6 +19,10 @@ import { registerServiceWorker } from './app/pwa';
 import { applyTheme, effectiveThemeAtom } from './features/theme';
 import { sessionAtom } from './features/auth/authAtoms';
 import { FEED_PAGE_SIZE } from './constants';
+import { captureInstallPrompt } from './lib/install';
+
+// The browser's install prompt may come before the app renders: keep it (issue 27).
+captureInstallPrompt();
 
 const store = createStore();
 // Before the first paint, so a stored choice never flashes the other theme.

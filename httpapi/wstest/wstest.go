@@ -28,14 +28,29 @@ type Frame struct {
 	Data  map[string]any `json:"data"`
 }
 
-// Dial opens ws://addr/api/ws with the token in the query (if any) and
-// extra headers.
+// Dial opens ws://addr/api/ws with extra headers and, given a token, sends
+// it as the first frame ({"event":"auth"}), as the browser client does: the
+// token never goes in the URL.
 func Dial(t testing.TB, addr, token string, header http.Header) (*Conn, *http.Response, error) {
 	t.Helper()
-	u := url.URL{Scheme: "ws", Host: addr, Path: "/api/ws"}
-	if token != "" {
-		u.RawQuery = "token=" + url.QueryEscape(token)
+	c, resp, err := dial(t, url.URL{Scheme: "ws", Host: addr, Path: "/api/ws"}, header)
+	if err != nil || token == "" {
+		return c, resp, err
 	}
+	if err := c.WriteJSON(map[string]any{"event": "auth", "data": map[string]any{"token": token}}); err != nil {
+		return nil, resp, fmt.Errorf("send auth: %w", err)
+	}
+	return c, resp, nil
+}
+
+// DialQuery opens ws://addr/api/ws?token=…, the form clients before the
+// first-frame auth used; the server still accepts it for their sake.
+func DialQuery(t testing.TB, addr, token string) (*Conn, *http.Response, error) {
+	t.Helper()
+	return dial(t, url.URL{Scheme: "ws", Host: addr, Path: "/api/ws", RawQuery: "token=" + url.QueryEscape(token)}, nil)
+}
+
+func dial(t testing.TB, u url.URL, header http.Header) (*Conn, *http.Response, error) {
 	d := websocket.Dialer{HandshakeTimeout: wait}
 	c, resp, err := d.Dial(u.String(), header)
 	if err != nil {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { DESKTOP, MOBILE } from './browser';
+import { DESKTOP, MOBILE, NARROW } from './browser';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -61,7 +61,7 @@ export async function axeSerious(page: Page, screen: string, variant: string): P
 }
 
 /**
- * axe on the current screen at 1280×800 and 390×844, light and dark. The
+ * axe on the current screen at 1280×800, 390×844 and 360×780, light and dark. The
  * viewport and scheme are restored afterwards. Findings are returned, not
  * thrown, so one run lists every screen's problems at once.
  */
@@ -71,6 +71,7 @@ export async function axeAllVariants(page: Page, screen: string): Promise<AxeFin
   for (const [label, size] of [
     ['desktop', DESKTOP],
     ['mobile', MOBILE],
+    ['360', NARROW],
   ] as const) {
     await page.setViewportSize(size);
     for (const scheme of ['light', 'dark'] as const) {

@@ -19,6 +19,8 @@ export const CHROMIUM_ARGS = [
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
+/** The narrowest phone the issues test at (issue 27): 360 px wide. */
+export const NARROW = { width: 360, height: 780 };
 export const SCREENSHOT_DIR = join(CLIENT_DIR, 'e2e', 'screenshots');
 
 /** Debian's Chromium, headless; extraArgs add to CHROMIUM_ARGS. */
@@ -52,15 +54,16 @@ export async function newPage(browser: Browser, baseURL: string): Promise<{ cont
 
 /**
  * Screenshots the current screen four times: desktop 1280×800 and mobile
- * 390×844, each light and dark (the app's theme is 'auto', so it follows the
- * emulated colour scheme). The viewport and scheme are restored afterwards.
+ * (390×844 unless told, e.g. NARROW), each light and dark (the app's theme is
+ * 'auto', so it follows the emulated colour scheme). The viewport and scheme
+ * are restored afterwards.
  */
-export async function shootAll(page: Page, name: string): Promise<void> {
+export async function shootAll(page: Page, name: string, mobile: { width: number; height: number } = MOBILE): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const original = page.viewportSize() ?? DESKTOP;
   for (const [label, size] of [
     ['desktop', DESKTOP],
-    ['mobile', MOBILE],
+    ['mobile', mobile],
   ] as const) {
     await page.setViewportSize(size);
     for (const scheme of ['light', 'dark'] as const) {

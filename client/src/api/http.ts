@@ -82,6 +82,15 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Whether a call failed for want of a server to answer — offline, a timeout,
+ * or a gateway with no node behind it — rather than by the server's answer:
+ * what was last read may stand in until the network is back (issue 27).
+ */
+export function isNoAnswer(e: unknown): boolean {
+  return isApiError(e) && (e.kind === 'network' || e.kind === 'timeout' || e.status === 502 || e.status === 503 || e.status === 504);
+}
+
 export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError;
 }

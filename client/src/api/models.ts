@@ -3,6 +3,8 @@
 // plain url string, a missing name reads 'User'. Screens only ever see the
 // normalized forms.
 
+import { normalizeVariants, type ImageVariant } from '../lib/srcset';
+
 export type Role = 'student' | 'faculty';
 
 export interface ImageRef {
@@ -10,6 +12,8 @@ export interface ImageRef {
   publicId?: string;
   /** The server's smallest copy (issue 16): what a small avatar loads; absent for images from before. */
   thumbUrl?: string;
+  /** The server's smaller copies, ascending by width (issue 27: 96, 320, 720, 1280 px), for srcset. */
+  variants?: ImageVariant[];
 }
 
 /** A user summary: what posts, comments and suggestions carry. */
@@ -61,6 +65,8 @@ export function normalizeImage(v: unknown): ImageRef {
   if (publicId) img.publicId = publicId;
   const thumbUrl = str(v.thumbUrl);
   if (thumbUrl && img.url) img.thumbUrl = thumbUrl;
+  const variants = normalizeVariants(v.variants);
+  if (variants.length > 0 && img.url) img.variants = variants;
   return img;
 }
 

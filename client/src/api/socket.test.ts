@@ -45,16 +45,25 @@ afterEach(() => {
 });
 
 describe('connection', () => {
-  it('connects to /api/ws on this origin with the token, and reports its status', () => {
-    expect(socketUrl('a b', { protocol: 'https:', host: 'campus.edu' })).toBe('wss://campus.edu/api/ws?token=a%20b');
-    expect(socketUrl('t', { protocol: 'http:', host: 'localhost:8080' })).toBe('ws://localhost:8080/api/ws?token=t');
-    const { client, statuses, subscribers } = setup();
+  it('connects to /api/ws on this origin, sends the token in the first frame, and reports its status', () => {
+    expect(socketUrl({ protocol: 'https:', host: 'campus.edu' })).toBe('wss://campus.edu/api/ws');
+    expect(socketUrl({ protocol: 'http:', host: 'localhost:8080' })).toBe('ws://localhost:8080/api/ws');
+    const { client, statuses, subscribers, watch } = setup();
+    watch(['p1']);
     client.start();
-    expect(FakeWebSocket.last().url).toBe(`ws://${window.location.host}/api/ws?token=tok%20en`);
+    // The token never goes in the URL (proxies and access logs keep URLs).
+    expect(FakeWebSocket.last().url).toBe(`ws://${window.location.host}/api/ws`);
+    expect(FakeWebSocket.last().url).not.toContain('tok');
     expect(statuses).toEqual(['connecting']);
     expect(subscribers.size).toBe(1);
+    expect(FakeWebSocket.last().frames()).toEqual([]); // nothing before the socket opens
     FakeWebSocket.last().open();
     expect(statuses).toEqual(['connecting', 'open']);
+    // auth first, then everything else.
+    expect(FakeWebSocket.last().frames()).toEqual([
+      { event: 'auth', data: { token: 'tok en' } },
+      { event: 'watch', data: { postIds: ['p1'] } },
+    ]);
     client.stop();
     expect(FakeWebSocket.last().closedWith?.code).toBe(1000);
     expect(statuses).toEqual(['connecting', 'open', 'idle']);
@@ -67,9 +76,9 @@ describe('connection', () => {
     const ws = FakeWebSocket.last();
     ws.open();
     vi.advanceTimersByTime(2999);
-    expect(ws.frames()).toEqual([]);
+    expect(ws.framesAfterAuth()).toEqual([]);
     vi.advanceTimersByTime(1);
-    expect(ws.frames()).toEqual([{ event: 'test', data: {} }]);
+    expect(ws.framesAfterAuth()).toEqual([{ event: 'test', data: {} }]);
     ws.receive('test:response', { ok: true });
     expect(frames).toEqual([{ event: 'test:response', data: { ok: true } }]);
     client.stop();
@@ -110,6 +119,9 @@ describe('connection', () => {
 
     FakeWebSocket.last().open();
     expect(FakeWebSocket.last().frames()).toContainEqual({ event: 'watch', data: { postIds: ['p1'] } });
+    // Each new socket authenticates again with its own first frame.
+    expect(FakeWebSocket.last().frames()[0]).toEqual({ event: 'auth', data: { token: 'tok en' } });
+    expect(FakeWebSocket.instances.every((ws) => !ws.url.includes('token'))).toBe(true);
     expect(onReconnect).toHaveBeenCalledTimes(1);
     client.stop();
   });
@@ -226,15 +238,15 @@ describe('watch / unwatch', () => {
     watch(['a']);
     watch(['a', 'b']);
     vi.advanceTimersByTime(50);
-    expect(ws.frames()).toEqual([{ event: 'watch', data: { postIds: ['a', 'b'] } }]);
+    expect(ws.framesAfterAuth()).toEqual([{ event: 'watch', data: { postIds: ['a', 'b'] } }]);
 
     watch(['b', 'a']); // the same posts: nothing new
     vi.advanceTimersByTime(50);
-    expect(ws.frames()).toHaveLength(1);
+    expect(ws.framesAfterAuth()).toHaveLength(1);
 
     watch(['b', 'c']);
     vi.advanceTimersByTime(50);
-    expect(ws.frames().slice(1)).toEqual([
+    expect(ws.framesAfterAuth().slice(1)).toEqual([
       { event: 'unwatch', data: { postIds: ['a'] } },
       { event: 'watch', data: { postIds: ['c'] } },
     ]);

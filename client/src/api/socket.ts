@@ -1,6 +1,8 @@
 // The realtime connection (docs/product.md §4 Real-time connection, §7.7; docs/protocol.md §2).
 //
-// While signed in, one WebSocket to /api/ws?token=… on this origin. It
+// While signed in, one WebSocket to /api/ws on this origin; the token goes in
+// the first frame (`auth`), never in the URL, so it stays out of proxy and
+// access logs (docs/protocol.md §2.1). It
 // reconnects with exponential backoff; after a reconnect it re-watches the
 // posts on screen and tells its owner, who re-fetches what may have been
 // missed (REST is the truth, docs/protocol.md §2). Close code 1008 (policy violation)
@@ -51,9 +53,10 @@ export function restartDelay(random: () => number = Math.random): number {
   return Math.round(RESTART_SPREAD_MS * random());
 }
 
-export function socketUrl(token: string, loc: Pick<Location, 'protocol' | 'host'> = window.location): string {
+/** The socket's URL: no token in it (the token goes in the first frame). */
+export function socketUrl(loc: Pick<Location, 'protocol' | 'host'> = window.location): string {
   const scheme = loc.protocol === 'https:' ? 'wss' : 'ws';
-  return `${scheme}://${loc.host}/api/ws?token=${encodeURIComponent(token)}`;
+  return `${scheme}://${loc.host}/api/ws`;
 }
 
 export interface SocketClientOptions {
@@ -157,7 +160,7 @@ export class SocketClient {
     this.opts.onStatus(this.hasConnected ? 'reconnecting' : 'connecting');
     let ws: WebSocket;
     try {
-      ws = new Impl(this.opts.url ?? socketUrl(this.opts.token));
+      ws = new Impl(this.opts.url ?? socketUrl());
     } catch {
       this.scheduleReconnect();
       return;
@@ -173,6 +176,8 @@ export class SocketClient {
     ws.onopen = () => {
       if (this.ws !== ws) return;
       clearTimeout(this.connectTimer);
+      // The first frame authenticates the socket; everything else follows it.
+      ws.send(encodeClientFrame('auth', { token: this.opts.token }));
       const reconnected = this.hasConnected;
       this.hasConnected = true;
       this.opts.onStatus('open');

@@ -135,9 +135,13 @@ describe('signed out', () => {
     expect(JSON.parse(localStorage.getItem('campus.auth')!).user.id).toBe('u1');
     expect(sessionStorage.getItem('campus.page')).toBe('feed');
     expect(screen.getByText('Start by creating your first post or connecting with friends.')).toBeTruthy();
+    // Focus lands on the composer, not the page's body (issue 27 item 7).
+    await waitFor(() => expect(document.activeElement?.textContent).toMatch(/What's on your mind/));
     // The realtime connection opens while signed in (its effect runs after the feed renders).
     await waitFor(() => expect(FakeWebSocket.instances.length).toBeGreaterThan(0));
-    expect(FakeWebSocket.last().url).toContain('/api/ws?token=tok-1');
+    expect(FakeWebSocket.last().url).toMatch(/\/api\/ws$/);
+    act(() => FakeWebSocket.last().open());
+    expect(FakeWebSocket.last().frames()[0]).toEqual({ event: 'auth', data: { token: 'tok-1' } });
   });
 
   it('rejects a login answer without a token', async () => {
@@ -385,6 +389,46 @@ describe('signed in', () => {
     expect(localStorage.getItem('campus.token')).toBeNull();
     expect(localStorage.getItem('campus.auth')).toBeNull();
     expect(sessionStorage.getItem('campus.page')).toBeNull();
+  });
+
+  it('account menu by keyboard: focus on the first item, arrows rove, Home/End, Escape back to the button', async () => {
+    installFakeFetch(shellRoutes);
+    signedIn();
+    renderApp();
+    await screen.findByText('Welcome to Riverside!');
+    const trigger = screen.getByRole('button', { name: 'Account menu' });
+    trigger.focus();
+    act(() => trigger.click());
+    const menu = screen.getByRole('menu', { name: 'Account' });
+    const items = within(menu).getAllByRole('menuitem');
+    expect(document.activeElement).toBe(items[0]);
+    const key = (k: string) => act(() => void document.activeElement!.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true })));
+    key('ArrowDown');
+    expect(document.activeElement).toBe(items[1]);
+    expect(items.map((el) => el.tabIndex)).toEqual(items.map((_, i) => (i === 1 ? 0 : -1)));
+    key('End');
+    expect(document.activeElement).toBe(items[items.length - 1]);
+    key('ArrowDown'); // wraps
+    expect(document.activeElement).toBe(items[0]);
+    key('ArrowUp');
+    expect(document.activeElement).toBe(items[items.length - 1]);
+    key('Home');
+    expect(document.activeElement).toBe(items[0]);
+    key('Escape');
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(trigger);
+  });
+
+  it('has a skip link to the main content, first in the page', async () => {
+    installFakeFetch(shellRoutes);
+    signedIn();
+    renderApp();
+    await screen.findByText('Welcome to Riverside!');
+    const skip = screen.getByRole('link', { name: 'Skip to main content' });
+    const focusables = document.querySelectorAll('a[href], button, input, textarea, select, [tabindex="0"]');
+    expect(focusables[0]).toBe(skip);
+    act(() => skip.click());
+    expect(document.activeElement).toBe(document.getElementById('main'));
   });
 
   it('shows the unread badge capped at 9+', async () => {

@@ -1,14 +1,18 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { userSubtitle } from '../api/models';
 import { currentUserAtom, logoutAtom } from '../features/auth/authAtoms';
 import { useCapabilities } from '../features/moderation/useCapabilities';
 import { ThemeControl } from '../features/theme';
 import { Avatar } from '../ui/Avatar';
-import { ChevronLeftIcon, ChevronRightIcon, HelpIcon, LogoutIcon, MoonIcon, SettingsIcon } from '../ui/icons';
+import { ChevronLeftIcon, ChevronRightIcon, HelpIcon, InstallIcon, LogoutIcon, MoonIcon, SettingsIcon } from '../ui/icons';
+import { InstallHint } from '../ui/InstallHint';
+import { useInstallState } from '../ui/useInstall';
+import { promptInstall } from '../lib/install';
 import { Skeleton } from '../ui/Skeleton';
 import { useOutsideClick } from '../ui/useOutsideClick';
-import { supportEmailAtom } from '../api/config';
+import { useMenuKeys } from '../ui/useMenuKeys';
+import { productNameAtom, supportEmailAtom } from '../api/config';
 import { navigateAtom } from '../lib/navigation';
 
 /**
@@ -25,11 +29,29 @@ export function AvatarMenu() {
   const [view, setView] = useState<'main' | 'display'>('main');
   const [loggingOut, setLoggingOut] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
+  const installState = useInstallState();
+  const [iosHint, setIosHint] = useState(false);
+  const productName = useAtomValue(productNameAtom);
   const close = () => {
     setOpen(false);
     setView('main');
   };
   useOutsideClick(rootRef, open, close);
+  useMenuKeys(rootRef, open, close);
+  // Between the two views focus goes where the eye does: Display's Back
+  // button, and back on the main view the item that opened Display.
+  const shownView = useRef(view);
+  useEffect(() => {
+    if (shownView.current === view) return;
+    shownView.current = view;
+    const root = rootRef.current;
+    if (!open || !root) return;
+    const target =
+      view === 'display'
+        ? root.querySelector<HTMLElement>('.avatar-menu__display-head button')
+        : root.querySelector<HTMLElement>('[data-menu-display]');
+    target?.focus();
+  }, [view, open]);
   const caps = useCapabilities(open);
 
   if (!user) return <Skeleton className="avatar-menu__skeleton" width={96} height={32} />;
@@ -41,6 +63,7 @@ export function AvatarMenu() {
 
   return (
     <div ref={rootRef} className="avatar-menu">
+      <InstallHint open={iosHint} onClose={() => setIosHint(false)} productName={productName} />
       <button
         type="button"
         className="avatar-menu__trigger"
@@ -49,14 +72,14 @@ export function AvatarMenu() {
         aria-label="Account menu"
         onClick={() => (open ? close() : setOpen(true))}
       >
-        <Avatar name={user.name} url={user.avatar.thumbUrl || user.avatar.url} />
+        <Avatar name={user.name} url={user.avatar.thumbUrl || user.avatar.url} variants={user.avatar.variants} />
       </button>
       {open && (
         <div className="avatar-menu__panel" role="menu" aria-label="Account">
           {view === 'main' ? (
             <>
               <button type="button" role="menuitem" className="avatar-menu__profile" onClick={() => go({ page: 'profile' })}>
-                <Avatar name={user.name} url={user.avatar.thumbUrl || user.avatar.url} />
+                <Avatar name={user.name} url={user.avatar.thumbUrl || user.avatar.url} variants={user.avatar.variants} />
                 <span>
                   <span className="avatar-menu__name">{user.name}</span>
                   <span className="avatar-menu__sub">View your profile</span>
@@ -97,7 +120,25 @@ export function AvatarMenu() {
                 </span>
                 Help &amp; support
               </a>
-              <button type="button" role="menuitem" className="avatar-menu__item" onClick={() => setView('display')}>
+              {(installState === 'prompt' || installState === 'ios') && (
+                // Quiet: an entry like the others, only where the browser can install.
+                <button
+                  type="button"
+                  role="menuitem"
+                  className="avatar-menu__item"
+                  onClick={() => {
+                    close();
+                    if (installState === 'ios') setIosHint(true);
+                    else void promptInstall();
+                  }}
+                >
+                  <span className="avatar-menu__icon">
+                    <InstallIcon />
+                  </span>
+                  Install app
+                </button>
+              )}
+              <button type="button" role="menuitem" className="avatar-menu__item" data-menu-display onClick={() => setView('display')}>
                 <span className="avatar-menu__icon">
                   <MoonIcon />
                 </span>

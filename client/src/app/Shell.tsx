@@ -1,3 +1,4 @@
+import { focusLandingWhenReady, takeLandingFocus } from '../lib/landingFocus';
 import { useAtomValue, useSetAtom, type createStore } from 'jotai';
 import { Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { refreshCurrentUserAtom } from '../features/auth/authAtoms';
@@ -139,6 +140,9 @@ export function Shell() {
   useRealtime();
   useOwnAuthorSync();
 
+  // Just signed in: focus the composer (or the page's heading), not the body.
+  useEffect(() => (takeLandingFocus() ? focusLandingWhenReady() : undefined), []);
+
   // The event big screen (issue 18) has no chrome: no bars, no overlays.
   if (ready && route.page === 'groupLive') {
     return (
@@ -154,13 +158,26 @@ export function Shell() {
 
   return (
     <div className="shell">
+      {/* The first Tab stop: past the bars to the page (issue 27 item 7). */}
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          const main = document.getElementById('main');
+          main?.focus();
+          main?.scrollIntoView({ block: 'start' });
+        }}
+      >
+        Skip to main content
+      </a>
       <TopBar />
       {socketStatus === 'reconnecting' && (
         <p className="shell__offline" role="status">
           Live updates paused — reconnecting…
         </p>
       )}
-      <main className="shell__main" id="main">
+      <main className="shell__main" id="main" tabIndex={-1}>
         {ready && (
           // A page whose chunk does not load says so here; the bars stay.
           // A page that fails while rendering (a bug) says so too.

@@ -71,7 +71,7 @@ describe('connection', () => {
     const ws = FakeWebSocket.last();
     ws.open();
     vi.advanceTimersByTime(3000);
-    expect(ws.frames()).toEqual([{ event: 'test', data: {} }]);
+    expect(ws.framesAfterAuth()).toEqual([{ event: 'test', data: {} }]);
     expect(store.get(lastTestResponseAtom)).toBeNull();
     ws.receive('test:response', { ok: true });
     expect(store.get(lastTestResponseAtom)).not.toBeNull();
@@ -165,17 +165,17 @@ describe('watch / unwatch', () => {
     store.set(watchPostAtom, 'a');
     store.set(watchPostAtom, 'b');
     vi.advanceTimersByTime(50);
-    expect(ws.frames()).toEqual([{ event: 'watch', data: { postIds: ['a', 'b'] } }]);
+    expect(ws.framesAfterAuth()).toEqual([{ event: 'watch', data: { postIds: ['a', 'b'] } }]);
 
     store.set(watchPostAtom, 'a'); // the same post twice on screen: nothing new
     store.set(unwatchPostAtom, 'a'); // still once
     vi.advanceTimersByTime(50);
-    expect(ws.frames()).toHaveLength(1);
+    expect(ws.framesAfterAuth()).toHaveLength(1);
 
     store.set(unwatchPostAtom, 'a');
     store.set(watchPostAtom, 'c');
     vi.advanceTimersByTime(50);
-    expect(ws.frames().slice(1)).toEqual([
+    expect(ws.framesAfterAuth().slice(1)).toEqual([
       { event: 'unwatch', data: { postIds: ['a'] } },
       { event: 'watch', data: { postIds: ['c'] } },
     ]);

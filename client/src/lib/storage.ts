@@ -64,10 +64,12 @@ export function writeJSON(key: StorageKey, value: unknown): void {
 
 /**
  * docs/product.md §4: logout and any 401 remove the token, the saved auth state and the
- * current page; and the message drafts, which are the account's private words.
+ * current page; and the message drafts and what was kept for reading offline,
+ * which are the account's private words and pages.
  */
 export function clearAuthStorage(): void {
   removeKey(STORAGE_KEYS.messageDrafts);
+  removeKey(STORAGE_KEYS.offline);
   removeKey(STORAGE_KEYS.token);
   removeKey(STORAGE_KEYS.auth);
   removeKey(STORAGE_KEYS.page);

@@ -36,6 +36,16 @@ export const STORAGE_KEYS = {
   messageDrafts: 'campus.messageDrafts',
   /** Why the server signed this tab out (a suspension), for the login page to say once. */
   signOutNotice: 'campus.signOutNotice',
+  /**
+   * What the signed-in user last read (issue 27 item 5): the feed's first page,
+   * the last profiles and the notifications, shown when offline;
+   * {v, userId, entries}. Cleared at sign-out.
+   */
+  offline: 'campus.offline',
+  /** How many times this device opened the feed (a page load each), for the install nudge (issue 27 item 6). */
+  installVisits: 'campus.installVisits',
+  /** When the feed's install nudge was dismissed (ms since the epoch). */
+  installDismissed: 'campus.installDismissed',
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

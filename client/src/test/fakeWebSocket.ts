@@ -45,6 +45,12 @@ export class FakeWebSocket {
   frames(): Array<{ event: string; data: unknown }> {
     return this.sent.map((s) => JSON.parse(s) as { event: string; data: unknown });
   }
+  /** The frames after the first, which must be the socket's `auth` (the token never goes in the URL). */
+  framesAfterAuth(): Array<{ event: string; data: unknown }> {
+    const [first, ...rest] = this.frames();
+    if (first?.event !== 'auth') throw new Error(`first frame is ${first ? first.event : 'missing'}, not auth`);
+    return rest;
+  }
 
   static reset() {
     FakeWebSocket.instances = [];

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { AVATAR_SIZE } from '../constants';
+import type { ImageVariant } from '../lib/srcset';
 // Its styles (Avatar.css) are in the main stylesheet: main.tsx imports them.
 
 /** Up to two initials: first and last word of the name ('User' when there is no name). */
@@ -23,6 +24,12 @@ export interface AvatarProps {
   url?: string;
   /** Pixels; 40 by default, 32 in search (docs/product.md §9). */
   size?: number;
+  /**
+   * The picture's smaller copies (the server's variants): with them the
+   * browser loads the smallest that fills `size` at the screen's density —
+   * the 96 px copy for a 40 px avatar, not the 320 px one (issue 27).
+   */
+  variants?: readonly ImageVariant[];
   className?: string;
 }
 
@@ -30,7 +37,13 @@ export interface AvatarProps {
  * A round avatar: the picture, or initials drawn here when there is no url or
  * it fails to load (no external avatar service: CSP is default-src 'self').
  */
-export function Avatar({ name, url, size = AVATAR_SIZE, className }: AvatarProps) {
+/** "a-96.jpg 96w, a-320.jpg 320w", or undefined without copies. */
+export function avatarSrcSet(variants: readonly ImageVariant[] | undefined): string | undefined {
+  const list = (variants ?? []).filter((v) => v.url && v.width > 0);
+  return list.length > 0 ? list.map((v) => `${v.url} ${v.width}w`).join(', ') : undefined;
+}
+
+export function Avatar({ name, url, size = AVATAR_SIZE, className, variants }: AvatarProps) {
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   const showImage = !!url && failedUrl !== url;
   const classes = ['avatar', `avatar--hue-${hueIndex(name)}`, className].filter(Boolean).join(' ');
@@ -39,7 +52,15 @@ export function Avatar({ name, url, size = AVATAR_SIZE, className }: AvatarProps
   return (
     <span className={classes} style={style} role="img" aria-label={name}>
       {showImage ? (
-        <img className="avatar__img" src={url} alt="" draggable={false} onError={() => setFailedUrl(url)} />
+        <img
+          className="avatar__img"
+          src={url}
+          srcSet={avatarSrcSet(variants)}
+          sizes={`${size}px`}
+          alt=""
+          draggable={false}
+          onError={() => setFailedUrl(url)}
+        />
       ) : (
         // Drawn by CSS from data-initials: the initials are decoration (the
         // name is the label), and as a text node they would be the "visible

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Avatar, hueIndex, initialsOf } from './Avatar';
+import { Avatar, avatarSrcSet, hueIndex, initialsOf } from './Avatar';
 import { Modal, tabbables } from './Modal';
 import { filledCode, OtpInput, toBoxes } from './OtpInput';
 import { nearEnd, pullDistance, shouldRefresh } from './PullToRefresh';
@@ -30,6 +30,19 @@ describe('Avatar', () => {
     expect(el.style.width).toBe('32px');
     fireEvent.error(img);
     expect(el.querySelector('[data-initials]')!.getAttribute('data-initials')).toBe('AR');
+  });
+
+  it("offers the server's copies in srcset, sized to the avatar, so a 40 px one loads the 96 px copy", () => {
+    const variants = [
+      { url: '/media/a-96.jpg', width: 96, height: 96 },
+      { url: '/media/a-320.jpg', width: 320, height: 320 },
+    ];
+    render(<Avatar name="Asha Rao" url="/media/a-96.jpg" variants={variants} />);
+    const img = screen.getByRole('img', { name: 'Asha Rao' }).querySelector('img')!;
+    expect(img.getAttribute('srcset')).toBe('/media/a-96.jpg 96w, /media/a-320.jpg 320w');
+    expect(img.getAttribute('sizes')).toBe('40px');
+    expect(avatarSrcSet(undefined)).toBeUndefined();
+    expect(avatarSrcSet([])).toBeUndefined();
   });
 });
 

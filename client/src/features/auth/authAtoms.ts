@@ -3,6 +3,7 @@
 // invalid shape, or a user without a string id, clears it. Only derived and
 // action atoms are exported.
 
+import { requestLandingFocus } from '../../lib/landingFocus';
 import { atom } from 'jotai';
 import { getToken } from '../../api/http';
 import { hasStringId, isRecord, normalizeUser, type User } from '../../api/models';
@@ -58,6 +59,8 @@ export const authTokenAtom = atom<string | null>((get) => get(sessionAtom)?.toke
  * set to feed (docs/product.md §4).
  */
 export const signInAtom = atom(null, (_get, set, session: Session) => {
+  // The form that signed in goes away: the shell focuses where work starts.
+  requestLandingFocus();
   saveSession(session);
   writeString(STORAGE_KEYS.page, 'feed');
   set(sessionBaseAtom, session);

@@ -202,4 +202,47 @@ describe('post card menu (docs/product.md §2.13)', () => {
     await waitFor(() => expect(within(card).queryByText('Nice')).toBeNull());
     expect(within(card).getByTestId('comments-count').textContent).toBe('1');
   });
+
+  it('offline: shows the feed last read with an offline notice, and recovers by itself when the network is back', async () => {
+    // Read once online: the first page is kept.
+    installFakeFetch({
+      '/api/posts/feed': () => ok({ posts: [post('a'), post('b', other)], nextCursor: 'CUR' }),
+      '/api/friends/suggestions': () => ok([]),
+    });
+    renderFeed();
+    await screen.findByText('Post a');
+    expect(JSON.parse(localStorage.getItem('campus.offline')!).userId).toBe('u1');
+    cleanup();
+
+    // Offline (every call fails like a refused connection): the kept posts, and no "Couldn't load posts".
+    const auth = localStorage.getItem('campus.auth');
+    const offline = localStorage.getItem('campus.offline');
+    installFakeFetch({});
+    localStorage.setItem('campus.auth', auth!);
+    localStorage.setItem('campus.offline', offline!);
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    renderFeed();
+    expect(await screen.findByText('Post a')).toBeTruthy();
+    expect(screen.getByText('Post b')).toBeTruthy();
+    expect(screen.getByTestId('offline-notice').textContent).toMatch(/^You’re offline\. Showing posts as of .*\. This page refreshes by itself when the connection is back\.$/);
+    expect(screen.queryByText("Couldn't load posts")).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Load more posts' })).toBeNull();
+
+    // The network comes back: the feed loads again without a click.
+    installFakeFetch({
+      '/api/posts/feed': () => ok({ posts: [post('c'), post('a')], nextCursor: null }),
+      '/api/friends/suggestions': () => ok([]),
+    });
+    onLine.mockReturnValue(true);
+    act(() => void window.dispatchEvent(new Event('online')));
+    expect(await screen.findByText('Post c')).toBeTruthy();
+    expect(screen.queryByTestId('offline-notice')).toBeNull();
+  });
+
+  it('offline with nothing kept: says offline, not "Couldn\'t load posts"', async () => {
+    installFakeFetch({});
+    renderFeed();
+    expect((await screen.findByTestId('offline-notice')).textContent).toMatch(/Posts will load when the connection is back\./);
+    expect(screen.queryByText("Couldn't load posts")).toBeNull();
+  });
 });

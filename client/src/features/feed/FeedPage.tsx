@@ -1,7 +1,8 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { Suspense, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type ComponentType, type RefObject } from 'react';
 import { productNameAtom } from '../../api/config';
-import { useRetryWhenOnline } from '../../ui/connectivity';
+import { useRecover } from '../../ui/connectivity';
+import { OfflineNotice } from '../../ui/OfflineNotice';
 import { navigateAtom, presetFriendsTab } from '../../lib/navigation';
 import { FEED_SKELETON_CARDS } from '../../constants';
 import { ChunkBoundary } from '../../ui/ChunkBoundary';
@@ -18,15 +19,26 @@ import {
   feedStatusAtom,
   fetchNewPostsAtom,
   insertNewPostsAtom,
+  feedOfflineSavedAtAtom,
   loadFeedAtom,
   loadFeedOnMountAtom,
   loadMoreFeedAtom,
   newPostIdsAtom,
   newPostsLabel,
 } from './feedAtoms';
+import type { InstallCardProps } from './InstallCard';
+import { useInstallNudge } from './useInstallNudge';
 import { PeopleYouMayKnow } from './PeopleYouMayKnow';
 import { QuickLinks } from './QuickLinks';
 import './Feed.css';
+
+/** The install card, loaded only when the feed offers install (a card that fails to load is left out). */
+const InstallCard = lazy<ComponentType<InstallCardProps>>(() =>
+  import('./InstallCard').then(
+    (m) => ({ default: m.InstallCard }),
+    () => ({ default: () => null }),
+  ),
+);
 
 /** docs/product.md §2.12 empty state. */
 function EmptyFeed({ onCreate }: { onCreate: () => void }) {
@@ -158,10 +170,11 @@ export function FeedPage() {
   useEffect(() => {
     void loadOnMount();
   }, [loadOnMount]);
-  // Opened offline (the service worker's shell): load when the network is back.
-  useRetryWhenOnline(() => {
-    if (status === 'error') void load();
-  });
+  // Opened offline (the service worker's shell), or no server answered:
+  // load again when the network is back, and now and then meanwhile.
+  useRecover(status === 'error' || status === 'offline', () => void load());
+  const offlineSavedAt = useAtomValue(feedOfflineSavedAtAtom);
+  const install = useInstallNudge();
 
   // docs/product.md §2.12: nothing renders with no signed-in user.
   if (!me) return null;
@@ -181,6 +194,11 @@ export function FeedPage() {
           Feed
         </h1>
         <Composer onOpen={openDialog} />
+        {install.show && (
+          <Suspense fallback={null}>
+            <InstallCard state={install.state} onDismiss={install.dismiss} />
+          </Suspense>
+        )}
         {/* Mounted at the first open and kept: a closed dialog keeps its draft.
             Here, under the composer, for the alert when its chunk does not
             load (the dialog itself is a portal). Closed from the alert, it is
@@ -207,6 +225,7 @@ export function FeedPage() {
               ))}
             </div>
           )}
+          {status === 'offline' && <OfflineNotice savedAt={offlineSavedAt} what="posts" />}
           {status === 'error' && ids.length === 0 && (
             <div className="card empty-state">
               <p className="empty-state__title">Couldn't load posts</p>

@@ -92,7 +92,7 @@ export function PeopleYouMayKnow() {
             return (
               <li key={s.user.id} className="people__row">
                 <button type="button" className="people__who" onClick={() => navigate({ page: 'profile', userId: s.user.id })}>
-                  <Avatar name={s.user.name} url={s.user.avatar.thumbUrl || s.user.avatar.url} />
+                  <Avatar name={s.user.name} url={s.user.avatar.thumbUrl || s.user.avatar.url} variants={s.user.avatar.variants} />
                   <span className="people__text">
                     <span className="people__name">{s.user.name}</span>
                     {/* The same two lines as the find-people page: who, and why suggested. */}

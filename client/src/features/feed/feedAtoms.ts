@@ -5,12 +5,16 @@
 // until the reader asks for them.
 
 import { atom } from 'jotai';
+import { isNoAnswer } from '../../api/http';
 import { FEED_PAGE_SIZE } from '../../constants';
+import { readOffline, saveOffline } from '../../lib/offlineCache';
+import { currentUserAtom } from '../auth/authAtoms';
 import { fetchFeed, fetchPost } from '../posts/postsApi';
 import type { Post } from '../posts/model';
 import { createdPostIdsAtom, existingIds, postsByIdReadAtom, upsertPostsAtom } from '../posts/postsAtoms';
 
-export type FeedStatus = 'idle' | 'loading' | 'ready' | 'error';
+/** 'offline': no server answered, and the feed shows what was last read (offlineSavedAtAtom). */
+export type FeedStatus = 'idle' | 'loading' | 'ready' | 'error' | 'offline';
 
 const feedIdsAtom = atom<string[]>([]);
 const cursorAtom = atom<string | null>(null);
@@ -26,7 +30,11 @@ const announcedIdsAtom = atom<string[]>([]);
 /** Most announced posts remembered (and fetched by one press of the pill). */
 export const MAX_NEW_POSTS = 50;
 
+/** When the posts shown offline were read (ISO), or '' when they are live. */
+const offlineSavedAtBaseAtom = atom('');
+
 export const feedStatusAtom = atom((get) => get(statusAtom));
+export const feedOfflineSavedAtAtom = atom((get) => get(offlineSavedAtBaseAtom));
 export const feedHasMoreAtom = atom((get) => get(cursorAtom) !== null);
 export const feedLoadingMoreAtom = atom((get) => get(loadingMoreAtom));
 
@@ -50,11 +58,29 @@ export const loadFeedAtom = atom(null, async (get, set) => {
     set(feedIdsAtom, page.items.map((p) => p.id));
     set(cursorAtom, page.nextCursor);
     set(createdBaselineAtom, createdNow);
+    set(offlineSavedAtBaseAtom, '');
     set(statusAtom, 'ready');
+    // Kept for reading offline: the first page, as read.
+    saveOffline(get(currentUserAtom)?.id ?? '', 'feed', page.items);
   } catch (err) {
     if (get(generationAtom) !== gen) return;
     console.error('Feed load failed', err);
-    set(statusAtom, get(feedIdsAtom).length === 0 ? 'error' : 'ready');
+    if (get(feedIdsAtom).length > 0) {
+      // Posts on screen stay; shown offline, they stay marked as what was last read.
+      if (get(statusAtom) !== 'offline') set(statusAtom, 'ready');
+      return;
+    }
+    const kept = isNoAnswer(err) ? readOffline<Post[]>(get(currentUserAtom)?.id ?? '', 'feed') : null;
+    if (kept && Array.isArray(kept.data) && kept.data.length > 0) {
+      set(upsertPostsAtom, kept.data);
+      set(feedIdsAtom, kept.data.map((p) => p.id));
+      set(cursorAtom, null); // no more pages until the network is back
+      set(createdBaselineAtom, createdNow);
+      set(offlineSavedAtBaseAtom, kept.savedAt);
+      set(statusAtom, 'offline');
+      return;
+    }
+    set(statusAtom, isNoAnswer(err) ? 'offline' : 'error');
   }
 });
 
@@ -83,7 +109,7 @@ export const loadFeedOnMountAtom = atom(null, (get, set) => {
 /** Infinite scroll: the next page after the cursor. */
 export const loadMoreFeedAtom = atom(null, async (get, set) => {
   const cursor = get(cursorAtom);
-  if (cursor === null || get(loadingMoreAtom) || get(statusAtom) !== 'ready') return;
+  if (cursor === null || get(loadingMoreAtom) || get(statusAtom) !== 'ready') return; // not offline
   const gen = get(generationAtom);
   set(loadingMoreAtom, true);
   try {

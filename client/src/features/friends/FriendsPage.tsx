@@ -10,6 +10,7 @@ import { Skeleton } from '../../ui/Skeleton';
 import { showToastAtom } from '../../ui/toast';
 import { Modal } from '../../ui/Modal';
 import { useOutsideClick } from '../../ui/useOutsideClick';
+import { useMenuKeys } from '../../ui/useMenuKeys';
 import { friendErrorMessage, MSG_REMOVE_FRIEND_FAILED, MSG_SEND_REQUEST_FAILED, type FriendRequest } from './friendsApi';
 import {
   acceptRequestAtom,
@@ -69,7 +70,7 @@ function Person({ user, extra }: { user: UserSummary; extra?: React.ReactNode })
   return (
     <div className="friends-person">
       <button type="button" className="friends-person__avatar" onClick={open} aria-label={`View ${user.name}'s profile`}>
-        <Avatar name={user.name} url={user.avatar.thumbUrl || user.avatar.url} size={48} />
+        <Avatar name={user.name} url={user.avatar.thumbUrl || user.avatar.url} variants={user.avatar.variants} size={48} />
       </button>
       <span className="friends-person__text">
         <button type="button" className="friends-person__name" onClick={open}>
@@ -90,6 +91,7 @@ function FriendRow({ user, menuOpen, onMenu }: { user: UserSummary; menuOpen: bo
   const [confirming, setConfirming] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useOutsideClick(ref, menuOpen, () => onMenu(false));
+  useMenuKeys(ref, menuOpen, () => onMenu(false));
 
   // Unfriending asks first, as the profile page does (issue 16 #4).
   const doUnfriend = async () => {

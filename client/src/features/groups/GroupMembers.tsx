@@ -8,6 +8,7 @@ import { MoreIcon } from '../../ui/icons';
 import { Skeleton } from '../../ui/Skeleton';
 import { showToastAtom } from '../../ui/toast';
 import { useOutsideClick } from '../../ui/useOutsideClick';
+import { useMenuKeys } from '../../ui/useMenuKeys';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import {
   answerJoinRequest,
@@ -57,7 +58,7 @@ function Person({ user, sub }: { user: UserSummary; sub?: string }) {
   return (
     <span className="group-person">
       <button type="button" className="group-person__avatar" onClick={open} aria-label={`View ${user.name}'s profile`}>
-        <Avatar name={user.name} url={user.avatar.url} />
+        <Avatar name={user.name} url={user.avatar.thumbUrl || user.avatar.url} variants={user.avatar.variants} />
       </button>
       <span className="group-person__text">
         <button type="button" className="group-person__name" onClick={open}>
@@ -81,6 +82,7 @@ function MemberRow({ group, member, viewerId, onChanged }: { group: Group; membe
   const [busy, setBusy] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useOutsideClick(ref, open, () => setOpen(false));
+  useMenuKeys(ref, open, () => setOpen(false));
   const can = memberActions(group, member, viewerId);
   const ops: { op: MemberOp; label: string }[] = [
     ...(can.promote ? [{ op: 'promote' as const, label: 'Make admin' }] : []),

@@ -64,7 +64,7 @@ export function InviteDialog({ open, onClose, group }: { open: boolean; onClose:
             return (
               <li key={u.id} className="group-member">
                 <span className="group-person">
-                  <Avatar name={u.name} url={u.avatar.url} />
+                  <Avatar name={u.name} url={u.avatar.thumbUrl || u.avatar.url} variants={u.avatar.variants} />
                   <span className="group-person__text">
                     <span className="group-person__name">{u.name}</span>
                     <span className="group-person__sub">{userSubtitle(u)}</span>

@@ -7,9 +7,13 @@ import { ChunkBoundary } from '../../ui/ChunkBoundary';
 import { TrashIcon } from '../../ui/icons';
 import { Loading } from '../../ui/Loading';
 import { Modal } from '../../ui/Modal';
+import { useRecover } from '../../ui/connectivity';
+import { OfflineNotice } from '../../ui/OfflineNotice';
 import { notificationTarget, type AppNotification } from './model';
 import { AcceptRequestButton, PostHint } from './NotificationExtras';
 import {
+  notificationsOfflineSavedAtAtom,
+  refreshNotificationsAtom,
   clearNotificationAtom,
   loadMoreNotificationsAtom,
   markAllAsReadAtom,
@@ -112,6 +116,10 @@ export function NotificationsPanel({ InvitationActions }: { InvitationActions?: 
   const navigate = useSetAtom(navigateAtom);
   const now = useNow(open);
   const anyUnread = unread > 0 || list.some((n) => !n.read);
+  const offlineSavedAt = useAtomValue(notificationsOfflineSavedAtAtom);
+  const refresh = useSetAtom(refreshNotificationsAtom);
+  // Shown offline: read again when the network is back (while the panel is open).
+  useRecover(open && status === 'offline', () => void refresh());
 
   const onOpen = (n: AppNotification) => {
     void markAsRead(n.id);
@@ -126,6 +134,7 @@ export function NotificationsPanel({ InvitationActions }: { InvitationActions?: 
 
   return (
     <Modal open={open} onClose={() => setOpen(false)} title="Notifications" size="md" className="notifications-panel">
+      {status === 'offline' && <OfflineNotice savedAt={offlineSavedAt} what="your notifications" />}
       {anyUnread && list.length > 0 && (
         <div className="notifications-panel__bar">
           <button type="button" className="link-button" onClick={() => void markAll()}>
@@ -136,7 +145,7 @@ export function NotificationsPanel({ InvitationActions }: { InvitationActions?: 
       {list.length === 0 ? (
         status === 'loading' ? (
           <Loading className="notifications-panel__loading" label="Loading notifications…" />
-        ) : (
+        ) : status === 'offline' ? null : (
           <div className="empty-state">
             <p className="empty-state__title">No new notifications</p>
             <p className="empty-state__text">We'll let you know when something new happens</p>

@@ -6,6 +6,9 @@
 // Primitive atoms stay private.
 
 import { atom } from 'jotai';
+import { isNoAnswer } from '../../api/http';
+import { readOffline, saveOffline } from '../../lib/offlineCache';
+import { currentUserAtom } from '../auth/authAtoms';
 import { toAppNotification, type AppNotification } from './model';
 import {
   deleteNotification,
@@ -17,7 +20,8 @@ import {
 export { toAppNotification };
 export type { AppNotification };
 
-export type NotificationsStatus = 'idle' | 'loading' | 'ready' | 'error';
+/** 'offline': no server answered; the list is the one last read (notificationsOfflineSavedAtAtom). */
+export type NotificationsStatus = 'idle' | 'loading' | 'ready' | 'error' | 'offline';
 
 const notificationsBaseAtom = atom<AppNotification[]>([]);
 const unreadCountBaseAtom = atom(0);
@@ -27,6 +31,9 @@ const cursorBaseAtom = atom<string | null>(null);
 const loadingMoreBaseAtom = atom(false);
 /** Bumped by each refresh, so an older answer cannot overwrite a newer one. */
 const generationAtom = atom(0);
+/** When the list shown offline was read (ISO); '' when it is live. */
+const offlineSavedAtBaseAtom = atom('');
+export const notificationsOfflineSavedAtAtom = atom((get) => get(offlineSavedAtBaseAtom));
 
 export const notificationsAtom = atom((get) => get(notificationsBaseAtom));
 export const unreadCountAtom = atom((get) => get(unreadCountBaseAtom));
@@ -79,11 +86,26 @@ export const refreshNotificationsAtom = atom(null, async (get, set) => {
     set(notificationsBaseAtom, [...liveOnly, ...page.items]);
     set(setUnreadCountAtom, page.unreadCount + liveOnly.filter((n) => !n.read).length);
     set(cursorBaseAtom, page.nextCursor);
+    set(offlineSavedAtBaseAtom, '');
     set(statusBaseAtom, 'ready');
+    // Kept for reading offline: the first page, as read.
+    saveOffline(get(currentUserAtom)?.id ?? '', 'notifications', page.items);
   } catch (err) {
     if (get(generationAtom) !== gen) return;
     console.warn('Notifications failed to load', err);
-    set(statusBaseAtom, get(notificationsBaseAtom).length === 0 ? 'error' : 'ready');
+    if (get(notificationsBaseAtom).length > 0) {
+      if (get(statusBaseAtom) !== 'offline') set(statusBaseAtom, 'ready');
+      return;
+    }
+    const kept = isNoAnswer(err) ? readOffline<AppNotification[]>(get(currentUserAtom)?.id ?? '', 'notifications') : null;
+    if (kept && Array.isArray(kept.data) && kept.data.length > 0) {
+      set(notificationsBaseAtom, kept.data);
+      set(cursorBaseAtom, null);
+      set(offlineSavedAtBaseAtom, kept.savedAt);
+      set(statusBaseAtom, 'offline');
+      return;
+    }
+    set(statusBaseAtom, isNoAnswer(err) ? 'offline' : 'error');
   }
 });
 

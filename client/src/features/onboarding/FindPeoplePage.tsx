@@ -167,7 +167,7 @@ export function FindPeoplePage() {
                         <CheckIcon size={14} />
                       </span>
                     )}
-                    <Avatar name={s.user.name} url={s.user.avatar.thumbUrl || s.user.avatar.url} size={56} />
+                    <Avatar name={s.user.name} url={s.user.avatar.thumbUrl || s.user.avatar.url} variants={s.user.avatar.variants} size={56} />
                     <span className="find-people__name">{s.user.name}</span>
                     <span className="find-people__meta">{userSubtitle(s.user)}</span>
                     {suggestionReason(s) && <span className="find-people__meta">{suggestionReason(s)}</span>}

@@ -86,6 +86,7 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
     }
   };
 
+  const inputRef = useRef<HTMLTextAreaElement>(null);
   const onSubmit = async (e?: FormEvent<HTMLFormElement>) => {
     e?.preventDefault();
     const content = draft.trim();
@@ -104,6 +105,9 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
       setError(err instanceof Error ? err.message : 'Could not add the comment.');
     } finally {
       setPosting(false);
+      // Back to the field, whether Enter or the Send button sent it: the
+      // next comment is typed at once (focus never drops to the page).
+      inputRef.current?.focus();
     }
   };
 
@@ -133,7 +137,7 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
           {items.map((c) => (
             <li key={c.id} className="comment">
               <button type="button" className="comment__avatar" onClick={() => navigate({ page: 'profile', userId: c.user.id })} aria-label={`View ${c.user.name}'s profile`}>
-                <Avatar name={c.user.name} url={c.user.avatar.thumbUrl || c.user.avatar.url} size={32} />
+                <Avatar name={c.user.name} url={c.user.avatar.thumbUrl || c.user.avatar.url} variants={c.user.avatar.variants} size={32} />
               </button>
               <div className="comment__bubble">
                 <div className="comment__head">
@@ -168,12 +172,13 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
         </button>
       )}
       <form className="comments__form" onSubmit={(e) => void onSubmit(e)}>
-        {me && <Avatar name={me.name} url={me.avatar.thumbUrl || me.avatar.url} size={32} />}
+        {me && <Avatar name={me.name} url={me.avatar.thumbUrl || me.avatar.url} variants={me.avatar.variants} size={32} />}
         <label htmlFor={inputId} className="visually-hidden">
           Write a comment
         </label>
         {/* Enter sends; Shift+Enter starts a new line (issue 16 #2). */}
         <textarea
+          ref={inputRef}
           id={inputId}
           className="comments__input"
           rows={Math.min(6, draft.split('\n').length)}
@@ -187,7 +192,9 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
               void onSubmit();
             }
           }}
-          disabled={posting}
+          // Read-only, not disabled, while it sends: a disabled field loses focus.
+          readOnly={posting}
+          aria-busy={posting}
         />
         <button type="submit" className="button button--primary button--sm" disabled={posting || draft.trim() === ''}>
           {posting ? 'Sending…' : 'Send'}

@@ -11,7 +11,7 @@ export function Composer({ onOpen }: { onOpen: () => void }) {
   return (
     <div className="card composer">
       <div className="composer__row">
-        <Avatar name={me.name} url={me.avatar.thumbUrl || me.avatar.url} />
+        <Avatar name={me.name} url={me.avatar.thumbUrl || me.avatar.url} variants={me.avatar.variants} />
         <button type="button" className="composer__prompt" onClick={onOpen}>
           What's on your mind, {first}?
         </button>

@@ -139,7 +139,7 @@ export function CreatePostDialog({
         }}
       >
         <div className="create-post__author">
-          {me && <Avatar name={me.name} url={me.avatar.thumbUrl || me.avatar.url} />}
+          {me && <Avatar name={me.name} url={me.avatar.thumbUrl || me.avatar.url} variants={me.avatar.variants} />}
           <div>
             <p className="create-post__name">{me?.name}</p>
             <p className="create-post__id">{group ? `Posting in ${group.name}` : idLine}</p>

@@ -125,7 +125,7 @@ export function PostCard({
       {badge && <p className="post-card__badge">{badge}</p>}
       <header className="post-card__header">
         <button type="button" className="post-card__avatar" onClick={openProfile} aria-label={`View ${author.name}'s profile`}>
-          <Avatar name={author.name} url={author.avatar.thumbUrl || author.avatar.url} />
+          <Avatar name={author.name} url={author.avatar.thumbUrl || author.avatar.url} variants={author.avatar.variants} />
         </button>
         <div className="post-card__meta">
           <span className="post-card__byline">

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { EditIcon, LinkIcon, MoreIcon, TrashIcon } from '../../ui/icons';
 import { useOutsideClick } from '../../ui/useOutsideClick';
+import { useMenuKeys } from '../../ui/useMenuKeys';
 
 /** An extra entry of a post's menu (a group admin's Pin post). */
 export interface PostMenuExtra {
@@ -35,6 +36,7 @@ export function PostMenu({
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useOutsideClick(ref, open, () => setOpen(false));
+  useMenuKeys(ref, open, () => setOpen(false));
   const pick = (fn: () => void) => () => {
     setOpen(false);
     fn();

@@ -126,7 +126,7 @@ function EditProfileForm({ draftSource, onClose }: { draftSource: ProfileDraft; 
         noValidate
       >
         <div className="edit-profile__photo">
-          <Avatar name={draft.name || profile?.name || 'User'} url={profile?.avatar.thumbUrl || profile?.avatar.url} size={72} />
+          <Avatar name={draft.name || profile?.name || 'User'} url={profile?.avatar.thumbUrl || profile?.avatar.url} variants={profile?.avatar.variants} size={72} />
           <div>
             <label htmlFor={fileId} className={`button button--secondary button--sm${busy ? ' is-disabled' : ''}`}>
               <CameraIcon size={16} /> {uploading !== null ? `Uploading ${uploading}%` : 'Change photo'}

@@ -4,6 +4,8 @@ import { navigateAtom, readStoredProfileTab, routeAtom, setStoredProfileTab, typ
 import { checkImageFile, IMAGE_ACCEPT } from '../../lib/imageFiles';
 import { Avatar } from '../../ui/Avatar';
 import { CameraIcon, SettingsIcon } from '../../ui/icons';
+import { useRecover } from '../../ui/connectivity';
+import { OfflineNotice } from '../../ui/OfflineNotice';
 import { showToastAtom } from '../../ui/toast';
 import { friendshipVersionAtom } from '../friends/friendsAtoms';
 import { CreatePostDialog } from '../posts/CreatePostDialog';
@@ -14,6 +16,7 @@ import { ProfileSafety } from '../safety/ProfileSafety';
 import { MessageButton } from '../messages/MessageButton';
 import { ConnectButton, ProfileLikeButton } from './ProfileActions';
 import {
+  profileOfflineSavedAtAtom,
   isOwnProfileAtom,
   loadProfileAtom,
   profileAtom,
@@ -148,7 +151,7 @@ function ProfileHeader({ profile, own, onTab, onEdit }: { profile: Profile; own:
 
       <div className="profile-header__main">
         <div className="profile-header__avatar">
-          <Avatar name={profile.name} url={profile.avatar.thumbUrl || profile.avatar.url} size={128} />
+          <Avatar name={profile.name} url={profile.avatar.thumbUrl || profile.avatar.url} variants={profile.avatar.variants} size={128} />
           {own && (
             <ImagePicker
               label="Change profile photo"
@@ -234,6 +237,9 @@ export function ProfilePage() {
   useEffect(() => {
     void load(userId);
   }, [load, userId]);
+  // Offline (or no server answered): load again when the network is back.
+  const offlineSavedAt = useAtomValue(profileOfflineSavedAtAtom);
+  useRecover(status === 'offline' || offlineSavedAt !== '', () => void load(userId));
 
   // A friendship changed (here, elsewhere, or live): the friends tab and count follow.
   const version = useAtomValue(friendshipVersionAtom);
@@ -249,6 +255,17 @@ export function ProfilePage() {
     setTabState(t);
     setStoredProfileTab(t);
   };
+
+  if (status === 'offline') {
+    return (
+      <section className="card empty-state profile-missing" aria-labelledby="profile-offline-title">
+        <h1 id="profile-offline-title" className="empty-state__title">
+          Profile unavailable offline
+        </h1>
+        <OfflineNotice savedAt="" what="this profile" />
+      </section>
+    );
+  }
 
   if (status === 'notfound' || (status === 'ready' && !profile)) {
     return (
@@ -275,6 +292,7 @@ export function ProfilePage() {
 
   return (
     <div className="profile">
+      {offlineSavedAt && <OfflineNotice savedAt={offlineSavedAt} what="this profile" />}
       <ProfileHeader profile={profile} own={own} onTab={setTab} onEdit={() => setEditing(true)} />
       <div className="profile-tabs card" role="tablist" aria-label="Profile sections">
         {TABS.map((t) => (

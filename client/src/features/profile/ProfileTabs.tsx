@@ -163,7 +163,7 @@ export function FriendsTab({ own }: { own: boolean }) {
         <ul className="profile-friends">
           {shown.map((f) => (
             <li key={f.id} className="profile-friend">
-              <Avatar name={f.name} url={f.avatar.thumbUrl || f.avatar.url} size={48} />
+              <Avatar name={f.name} url={f.avatar.thumbUrl || f.avatar.url} variants={f.avatar.variants} size={48} />
               <span className="profile-friend__text">
                 <span className="profile-friend__name">{f.name}</span>
                 <span className="profile-friend__sub">{userSubtitle(f)}</span>

@@ -4,11 +4,13 @@
 // flag. One profile is on screen at a time. Primitive atoms stay private.
 
 import { atom, type Getter, type Setter } from 'jotai';
+import { isNoAnswer } from '../../api/http';
 import type { UserSummary } from '../../api/models';
+import { readOffline, saveOffline } from '../../lib/offlineCache';
 import { readJSON, STORAGE_KEYS, writeJSON } from '../../lib/storage';
 import { currentUserAtom, updateCurrentUserAtom } from '../auth/authAtoms';
 import { fetchFriends, fetchUserFriends } from '../friends/friendsApi';
-import type { PostImage } from '../posts/model';
+import type { Post, PostImage } from '../posts/model';
 import { fetchUserPosts } from '../posts/postsApi';
 import { createdPostIdsAtom, existingIds, postsByIdReadAtom, upsertPostsAtom } from '../posts/postsAtoms';
 import { toggledProfileLike } from './connectState';
@@ -17,7 +19,8 @@ import { fetchProfile, setProfileLike, updateProfile, uploadAvatar, uploadCover 
 
 export const PROFILE_POSTS_PAGE = 12;
 
-export type ProfileStatus = 'loading' | 'ready' | 'notfound';
+/** 'offline': no server answered and nothing was kept for this profile (issue 27 item 5). */
+export type ProfileStatus = 'loading' | 'ready' | 'notfound' | 'offline';
 
 interface ProfileState {
   /** The requested user id ('' for the own profile). */
@@ -32,6 +35,8 @@ interface ProfileState {
   like: { count: number; liked: boolean };
   /** Posts created this session that were already there when the profile loaded. */
   createdBaseline: ReadonlySet<string>;
+  /** When the profile shown offline was read (ISO); '' when it is live. */
+  offlineSavedAt: string;
 }
 
 const EMPTY: ProfileState = {
@@ -45,6 +50,7 @@ const EMPTY: ProfileState = {
   friends: null,
   like: { count: 0, liked: false },
   createdBaseline: new Set(),
+  offlineSavedAt: '',
 };
 
 const stateAtom = atom<ProfileState>(EMPTY);
@@ -53,6 +59,7 @@ const generationAtom = atom(0);
 /** Which profile the state is about ('' for the own one). */
 export const profileKeyAtom = atom((get) => get(stateAtom).key);
 export const profileStatusAtom = atom((get) => get(stateAtom).status);
+export const profileOfflineSavedAtAtom = atom((get) => get(stateAtom).offlineSavedAt);
 export const profileAtom = atom((get) => get(stateAtom).profile);
 export const profileFriendsAtom = atom((get) => get(stateAtom).friends);
 export const profileLikeAtom = atom((get) => get(stateAtom).like);
@@ -149,22 +156,59 @@ export const loadProfileAtom = atom(null, async (get, set, userId: string | null
   const key = userId ?? '';
   const gen = get(generationAtom) + 1;
   set(generationAtom, gen);
-  set(stateAtom, { ...EMPTY, key, createdBaseline: new Set(get(createdPostIdsAtom)) });
+  const cur = get(stateAtom);
+  // A profile shown offline stays on screen while it is asked for again.
+  if (!(cur.key === key && cur.offlineSavedAt)) set(stateAtom, { ...EMPTY, key, createdBaseline: new Set(get(createdPostIdsAtom)) });
+  const me = get(currentUserAtom);
+  const keptAs = `profile:${key || 'me'}`;
   let profile: Profile;
   try {
     profile = await fetchProfile(userId);
   } catch (err) {
     if (get(generationAtom) !== gen) return;
     console.warn('Profile failed to load', err);
-    patch(get, set, key, { status: 'notfound', profile: null, postIds: [], friends: [], postsStatus: 'ready' });
+    if (isNoAnswer(err)) {
+      // Offline: what was last read of it, else say so — never "not found".
+      const kept = readOffline<KeptProfile>(me?.id ?? '', keptAs);
+      if (kept && kept.data.profile) {
+        set(upsertPostsAtom, kept.data.posts);
+        patch(get, set, key, {
+          status: 'ready',
+          profile: kept.data.profile,
+          like: initialProfileLike(kept.data.profile, me?.id),
+          postIds: kept.data.posts.map((p) => p.id),
+          cursor: null,
+          postsStatus: 'ready',
+          friends: kept.data.friends,
+          offlineSavedAt: kept.savedAt,
+        });
+        return;
+      }
+      patch(get, set, key, { status: 'offline', profile: null, postIds: [], friends: [], postsStatus: 'ready', offlineSavedAt: '' });
+      return;
+    }
+    patch(get, set, key, { status: 'notfound', profile: null, postIds: [], friends: [], postsStatus: 'ready', offlineSavedAt: '' });
     return;
   }
   if (get(generationAtom) !== gen) return;
-  const me = get(currentUserAtom);
   const own = !!me && profile.id === me.id;
-  patch(get, set, key, { status: 'ready', profile, like: initialProfileLike(profile, me?.id) });
+  if (get(stateAtom).offlineSavedAt) set(stateAtom, { ...EMPTY, key, createdBaseline: new Set(get(createdPostIdsAtom)) });
+  patch(get, set, key, { status: 'ready', profile, like: initialProfileLike(profile, me?.id), offlineSavedAt: '' });
   await Promise.all([loadPosts(get, set, key, profile.id, gen), loadFriends(get, set, key, profile.id, own, gen)]);
+  if (get(generationAtom) !== gen) return;
+  // Kept for reading offline: the profile, its first posts and its friends, as read.
+  const after = get(stateAtom);
+  const byId = get(postsByIdReadAtom);
+  const posts = after.postIds.map((id) => byId[id]).filter((p): p is Post => !!p);
+  saveOffline(me?.id ?? '', keptAs, { profile: after.profile, posts, friends: after.friends ?? [] } satisfies KeptProfile);
 });
+
+/** A profile as kept for reading offline. */
+interface KeptProfile {
+  profile: Profile | null;
+  posts: Post[];
+  friends: UserSummary[];
+}
 
 /** Re-reads the friends of the profile on screen (after an unfriend, docs/product.md §4). */
 export const reloadProfileFriendsAtom = atom(null, async (get, set) => {
