@@ -3,7 +3,7 @@
 // plain url string, a missing name reads 'User'. Screens only ever see the
 // normalized forms.
 
-import { normalizeVariants, type ImageVariant } from '../lib/srcset';
+import type { ImageVariant } from '../lib/srcset';
 
 export type Role = 'student' | 'faculty';
 
@@ -110,4 +110,19 @@ export function hasStringId(v: unknown): boolean {
 export function userSubtitle(u: Pick<UserSummary, 'role' | 'universityId'>): string {
   if (u.role === 'faculty') return 'Faculty';
   return u.universityId || 'Student';
+}
+
+/**
+ * The server's smaller copies of an image ({url, width, height}), ascending by
+ * width; entries without a url or a width are dropped. Here, not in
+ * lib/srcset, because the main chunk needs it (avatars) and lib/srcset lives in
+ * the lazy screens' shared chunk (vite.config.ts).
+ */
+export function normalizeVariants(v: unknown): ImageVariant[] {
+  if (!Array.isArray(v)) return [];
+  return v
+    .filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null && typeof (x as { url?: unknown }).url === 'string')
+    .map((x) => ({ url: x.url as string, width: Number(x.width) || 0, height: Number(x.height) || 0 }))
+    .filter((x) => x.url !== '' && x.width > 0)
+    .sort((a, b) => a.width - b.width);
 }

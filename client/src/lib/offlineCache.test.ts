@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { OFFLINE_MAX_CHARS, OFFLINE_PROFILES, readOffline, saveOffline, savedAtLabel } from './offlineCache';
+import { OFFLINE_MAX_CHARS, OFFLINE_PROFILES, readOffline, saveOffline, savedAtLabel, signedInUserId } from './offlineCache';
 import { clearAuthStorage, STORAGE_KEYS } from './storage';
 
 beforeEach(() => localStorage.clear());
@@ -35,6 +35,14 @@ describe('what is kept for reading offline', () => {
     expect(readOffline('u1', 'feed')).toBeNull();
     localStorage.setItem(STORAGE_KEYS.offline, JSON.stringify({ v: 1, userId: 'u1', entries: { feed: { data: [] } } }));
     expect(readOffline('u1', 'feed')).toBeNull(); // no savedAt
+  });
+
+  it('knows whose pages they are from the saved session', () => {
+    expect(signedInUserId()).toBe('');
+    localStorage.setItem(STORAGE_KEYS.auth, JSON.stringify({ user: { id: 'u7', name: 'Asha' } }));
+    expect(signedInUserId()).toBe('u7');
+    localStorage.setItem(STORAGE_KEYS.auth, JSON.stringify({ user: { id: 7 } }));
+    expect(signedInUserId()).toBe('');
   });
 
   it('says when a page was read: the time today, the date before', () => {

@@ -19,6 +19,17 @@ interface Stored {
   entries: Record<string, OfflineEntry<unknown>>;
 }
 
+/**
+ * The signed-in user's id, from the saved session (features/auth keeps
+ * {user} there): whose pages these are. '' when signed out.
+ */
+export function signedInUserId(): string {
+  const auth = readJSON(STORAGE_KEYS.auth);
+  const user = typeof auth === 'object' && auth !== null ? (auth as { user?: unknown }).user : undefined;
+  const id = typeof user === 'object' && user !== null ? (user as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : '';
+}
+
 /** Profiles kept at most (the most recently read). */
 export const OFFLINE_PROFILES = 5;
 /** A kept page larger than this (in characters of JSON) is not kept. */

@@ -42,12 +42,3 @@ export function srcOf(img: SizedImage, max = Infinity): string {
   }
   return best;
 }
-
-export function normalizeVariants(v: unknown): ImageVariant[] {
-  if (!Array.isArray(v)) return [];
-  return v
-    .filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null && typeof (x as { url?: unknown }).url === 'string')
-    .map((x) => ({ url: x.url as string, width: Number(x.width) || 0, height: Number(x.height) || 0 }))
-    .filter((x) => x.url !== '' && x.width > 0)
-    .sort((a, b) => a.width - b.width);
-}

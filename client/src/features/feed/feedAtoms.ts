@@ -7,8 +7,7 @@
 import { atom } from 'jotai';
 import { isNoAnswer } from '../../api/http';
 import { FEED_PAGE_SIZE } from '../../constants';
-import { readOffline, saveOffline } from '../../lib/offlineCache';
-import { currentUserAtom } from '../auth/authAtoms';
+import { readOffline, saveOffline, signedInUserId } from '../../lib/offlineCache';
 import { fetchFeed, fetchPost } from '../posts/postsApi';
 import type { Post } from '../posts/model';
 import { createdPostIdsAtom, existingIds, postsByIdReadAtom, upsertPostsAtom } from '../posts/postsAtoms';
@@ -61,7 +60,7 @@ export const loadFeedAtom = atom(null, async (get, set) => {
     set(offlineSavedAtBaseAtom, '');
     set(statusAtom, 'ready');
     // Kept for reading offline: the first page, as read.
-    saveOffline(get(currentUserAtom)?.id ?? '', 'feed', page.items);
+    saveOffline(signedInUserId(), 'feed', page.items);
   } catch (err) {
     if (get(generationAtom) !== gen) return;
     console.error('Feed load failed', err);
@@ -70,7 +69,7 @@ export const loadFeedAtom = atom(null, async (get, set) => {
       if (get(statusAtom) !== 'offline') set(statusAtom, 'ready');
       return;
     }
-    const kept = isNoAnswer(err) ? readOffline<Post[]>(get(currentUserAtom)?.id ?? '', 'feed') : null;
+    const kept = isNoAnswer(err) ? readOffline<Post[]>(signedInUserId(), 'feed') : null;
     if (kept && Array.isArray(kept.data) && kept.data.length > 0) {
       set(upsertPostsAtom, kept.data);
       set(feedIdsAtom, kept.data.map((p) => p.id));

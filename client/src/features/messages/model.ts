@@ -3,8 +3,8 @@
 // seq, never a message twice, which copy of a message is the newer. What the
 // screens show of them is ./view (the shell carries this module, not that one).
 
-import { idOf, isRecord, normalizeImage, num, str } from '../../api/models';
-import { normalizeVariants, type ImageVariant } from '../../lib/srcset';
+import { idOf, isRecord, normalizeImage, num, str, normalizeVariants } from '../../api/models';
+import type { ImageVariant } from '../../lib/srcset';
 
 /** A person as conversations carry them (the API's user brief). */
 export interface UserBrief {

@@ -7,8 +7,7 @@
 
 import { atom } from 'jotai';
 import { isNoAnswer } from '../../api/http';
-import { readOffline, saveOffline } from '../../lib/offlineCache';
-import { currentUserAtom } from '../auth/authAtoms';
+import { readOffline, saveOffline, signedInUserId } from '../../lib/offlineCache';
 import { toAppNotification, type AppNotification } from './model';
 import {
   deleteNotification,
@@ -89,7 +88,7 @@ export const refreshNotificationsAtom = atom(null, async (get, set) => {
     set(offlineSavedAtBaseAtom, '');
     set(statusBaseAtom, 'ready');
     // Kept for reading offline: the first page, as read.
-    saveOffline(get(currentUserAtom)?.id ?? '', 'notifications', page.items);
+    saveOffline(signedInUserId(), 'notifications', page.items);
   } catch (err) {
     if (get(generationAtom) !== gen) return;
     console.warn('Notifications failed to load', err);
@@ -97,7 +96,7 @@ export const refreshNotificationsAtom = atom(null, async (get, set) => {
       if (get(statusBaseAtom) !== 'offline') set(statusBaseAtom, 'ready');
       return;
     }
-    const kept = isNoAnswer(err) ? readOffline<AppNotification[]>(get(currentUserAtom)?.id ?? '', 'notifications') : null;
+    const kept = isNoAnswer(err) ? readOffline<AppNotification[]>(signedInUserId(), 'notifications') : null;
     if (kept && Array.isArray(kept.data) && kept.data.length > 0) {
       set(notificationsBaseAtom, kept.data);
       set(cursorBaseAtom, null);

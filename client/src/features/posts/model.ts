@@ -10,8 +10,9 @@ import {
   num,
   str,
   type UserSummary,
+  normalizeVariants,
 } from '../../api/models';
-import { normalizeVariants, type ImageVariant } from '../../lib/srcset';
+import type { ImageVariant } from '../../lib/srcset';
 
 export interface PostImage {
   url: string;
