@@ -13,8 +13,21 @@ let impl: (path: string) => void = (path) => {
   window.location.assign(path);
 };
 
+// Where the next full-page navigation goes, whoever asks for it (leaveTo).
+let destination: string | null = null;
+
 export function redirectTo(path: string): void {
-  impl(path);
+  impl(destination ?? path);
+}
+
+/**
+ * Sends the next full-page navigation to path whatever path it asks for;
+ * null undoes it. An account's deletion kills its tokens: a call or the
+ * socket can meet a 401 and sign out before the deletion's own answer
+ * arrives, and the login page must still say the account was deleted.
+ */
+export function leaveTo(path: string | null): void {
+  destination = path;
 }
 
 /** Replaces the redirect (tests). Returns a function restoring the previous one. */

@@ -1,6 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useId, useState, type FormEvent } from 'react';
-import { redirectTo } from '../../lib/redirect';
+import { leaveTo, redirectTo } from '../../lib/redirect';
 import { currentUserAtom, clearSessionAtom } from '../auth/authAtoms';
 import { CodeStep } from './CodeStep';
 import { sendDeleteAccountCode, verifyDeleteAccount } from './settingsApi';
@@ -38,7 +38,16 @@ export function DeleteAccountTab() {
   };
 
   const verify = async (otp: string) => {
-    await verifyDeleteAccount(otp);
+    // Whichever sign-out comes first (this answer, or a 401 a call or the
+    // socket meets as the account's tokens die with it) goes to the page
+    // that says the account was deleted.
+    leaveTo('/login?deleted=1');
+    try {
+      await verifyDeleteAccount(otp);
+    } catch (err) {
+      leaveTo(null);
+      throw err;
+    }
     // The account and its tokens are gone: sign out here and start over.
     clearSession();
     // The login page reads the flag and says what happened (issue 16 #9).

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setRedirect } from '../../lib/redirect';
+import { leaveTo, redirectTo, setRedirect } from '../../lib/redirect';
 import { installFakeFetch, json, type Route } from '../../test/fakeFetch';
 import { authTokenAtom, currentUserAtom } from '../auth/authAtoms';
 import { SettingsPage } from './SettingsPage';
@@ -217,6 +217,35 @@ describe('Settings & Privacy (docs/product.md §2.16, §4)', () => {
       '/api/users/send-delete-account-otp',
       '/api/users/verify-delete-account-otp',
     ]);
+  });
+
+  it('a 401 that signs out before the deletion answers still lands on the deleted notice; a wrong code undoes it', async () => {
+    let calls = 0;
+    renderSettings({
+      '/api/users/send-delete-account-otp': () => ok({ message: 'sent' }),
+      '/api/users/verify-delete-account-otp': () => {
+        calls++;
+        if (calls === 1) return json({ status: 'error', message: 'Invalid or expired OTP' }, 400);
+        // The token died with the account: another call's 401 signs out first.
+        redirectTo('/');
+        return ok({ message: 'Your account has been deleted.' });
+      },
+    });
+    act(() => screen.getByRole('tab', { name: 'Delete Account' }).click());
+    act(() => screen.getByRole('button', { name: 'Delete Account' }).click());
+    type('Type DELETE to confirm', 'DELETE');
+    await act(async () => screen.getByRole('button', { name: 'Send Verification Code' }).click());
+    expect(await screen.findByText('as***')).toBeTruthy();
+    enterCode('111111');
+    await act(async () => screen.getByRole('button', { name: 'Verify & Delete Account' }).click());
+    expect(await screen.findByText('Invalid or expired OTP')).toBeTruthy();
+    redirectTo('/elsewhere');
+    expect(redirects).toEqual(['/elsewhere']);
+    redirects.length = 0;
+    enterCode('123456');
+    await act(async () => screen.getByRole('button', { name: 'Verify & Delete Account' }).click());
+    await waitFor(() => expect(redirects).toEqual(['/login?deleted=1', '/login?deleted=1']));
+    leaveTo(null);
   });
 
   it('uses the fallback messages of docs/product.md §8.4 when the server sent none', async () => {
