@@ -102,7 +102,7 @@ func TestMessageImages(t *testing.T) {
 			alt           string
 			width, height float64
 			variants      int
-		}{{"A wide view of the quad", 1600, 1200, 2}, {"", 200, 100, 0}}
+		}{{"A wide view of the quad", 1600, 1200, 4}, {"", 200, 100, 1}}
 		for i, im := range ims {
 			w := want[i]
 			vs, _ := im["variants"].([]any)

@@ -26,7 +26,7 @@ var tables = []string{
 	"message_settings", "messages", "moderation_audit",
 	"node_status", "notifications", "otp_codes", "post_images", "post_likes", "posts", "profile_likes", "profiles", "push_outbox",
 	"push_subscriptions",
-	"reports", "search_outbox", "user_blocks", "user_mutes", "users",
+	"reports", "search_outbox", "sso_flows", "sso_replay", "sso_tickets", "user_blocks", "user_identities", "user_mutes", "users",
 }
 
 // ourTables lists the public tables that are not the migrator's own.
