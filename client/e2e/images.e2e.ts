@@ -198,7 +198,9 @@ describe('images (issue 16)', () => {
     expect(photo).toMatch(/-720\.jpg$/);
     // Neither the avatar's 320 px copy nor its original was asked for.
     const key = avatar.url.replace(/\.[a-z]+$/, '');
-    expect(media.filter((m) => m.startsWith(key))).toEqual([avatar.variants[0]!.url]);
+    // The same copy may be fetched twice when two images ask for it before the first answer is
+    // cached (the header's avatar and the card's); what matters is which copies were asked for.
+    expect([...new Set(media.filter((m) => m.startsWith(key)))]).toEqual([avatar.variants[0]!.url]);
     expect(media.some((m) => m.endsWith('-1280.jpg'))).toBe(false);
     expect(fresh.problems.errors).toEqual([]);
     await shootAll(fresh.page, 'bytes-feed', NARROW);
