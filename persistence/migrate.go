@@ -23,14 +23,16 @@ var migrationFiles embed.FS
 // database between nodes starting at the same time ("campus" in ASCII).
 const migrateLockKey int64 = 0x63616d707573
 
-// Migrate applies every pending migration. Several nodes may call it at
-// once: one migrates while the others wait, then find nothing to do.
+// Migrate applies every pending migration, then the data steps a
+// migration left to the application (the tags of older posts). Several
+// nodes may call it at once: one migrates while the others wait, then find
+// nothing to do.
 func Migrate(ctx context.Context, db *bun.DB) error {
 	return withMigrator(ctx, db, func(m *migrate.Migrator) error {
 		if _, err := m.Migrate(ctx); err != nil {
 			return fmt.Errorf("persistence: migrate: %w", err)
 		}
-		return nil
+		return backfillTags(ctx, db)
 	})
 }
 

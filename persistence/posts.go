@@ -255,10 +255,16 @@ func PostByID(ctx context.Context, db bun.IDB, id, viewer uuid.UUID) (*PostRow, 
 	return rows[0], nil
 }
 
-// InsertPost stores a new post with its images and queues it for search.
+// InsertPost stores a new post with its images and tags and queues it for
+// search.
 func InsertPost(ctx context.Context, db bun.IDB, p *Post, images []*PostImage) error {
 	if _, err := db.NewInsert().Model(p).Returning("created_at, updated_at").Exec(ctx); err != nil {
 		return fmt.Errorf("persistence: insert post: %w", err)
+	}
+	if tags := domain.ExtractTags(p.Content); len(tags) > 0 {
+		if err := setPostTags(ctx, db, p.ID, tags); err != nil {
+			return err
+		}
 	}
 	if len(images) > 0 {
 		if _, err := db.NewInsert().Model(&images).Exec(ctx); err != nil {
@@ -294,12 +300,16 @@ func LockPost(ctx context.Context, tx bun.IDB, id uuid.UUID) (LockedPost, error)
 	return lp, nil
 }
 
-// SetPostContent replaces a post's text and queues it for search.
+// SetPostContent replaces a post's text and its tags and queues it for
+// search.
 func SetPostContent(ctx context.Context, db bun.IDB, id uuid.UUID, content string) error {
 	_, err := db.NewUpdate().Model((*Post)(nil)).Set("content = ?", content).Set("updated_at = now()").
 		Where("id = ?", id).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("persistence: set post content: %w", err)
+	}
+	if err := setPostTags(ctx, db, id, domain.ExtractTags(content)); err != nil {
+		return err
 	}
 	return AddOutbox(ctx, db, EntityPost, id, OpUpsert)
 }

@@ -1,0 +1,2 @@
+DROP TABLE tag_backfill;
+DROP TABLE post_tags;
