@@ -23,26 +23,33 @@ const (
 // SearchKind is the type of a search result (docs/product.md §3 "Search result").
 type SearchKind string
 
-// The kinds, in the order docs/product.md §9 lists them after the exact matches.
+// The kinds, in the order docs/product.md §9 lists them after the exact
+// matches: people and groups first, as Instagram puts accounts first, then
+// tags, then what was written.
 const (
 	SearchUser    SearchKind = "user"
+	SearchGroup   SearchKind = "group"
+	SearchTag     SearchKind = "tag"
 	SearchPost    SearchKind = "post"
 	SearchComment SearchKind = "comment"
-	// SearchGroup is searched on its own (the groups directory).
-	SearchGroup SearchKind = "group"
 )
 
-// Rank is the kind's place in the result order: users, posts, comments.
+// Rank is the kind's place in the result order: users, groups, tags, posts,
+// comments.
 func (k SearchKind) Rank() int {
 	switch k {
 	case SearchUser:
 		return 0
-	case SearchPost:
+	case SearchGroup:
 		return 1
-	case SearchComment:
+	case SearchTag:
 		return 2
+	case SearchPost:
+		return 3
+	case SearchComment:
+		return 4
 	}
-	return 3
+	return 5
 }
 
 // SearchLimit reads ?limit=: zero or negative means the default, and the

@@ -135,6 +135,17 @@ func (f *fixture) comment(post, author uuid.UUID, content string) uuid.UUID {
 	return c.ID
 }
 
+// group creates a group owned by owner, as the groups API does (with its
+// outbox entry).
+func (f *fixture) group(owner uuid.UUID, name, handle, description, visibility string) uuid.UUID {
+	f.t.Helper()
+	g := &persistence.Group{ID: persistence.NewID(), Handle: handle, Name: name, Description: description,
+		Kind: "club", Visibility: visibility}
+	f.tx(func(tx bun.Tx) error { return persistence.InsertGroup(context.Background(), tx, g, owner) })
+	f.labels[g.ID] = "group:" + name
+	return g.ID
+}
+
 // deletePost deletes a post and tells search about it and its comments.
 func (f *fixture) deletePost(id uuid.UUID) {
 	f.t.Helper()
@@ -187,6 +198,9 @@ func (f *fixture) label(hits []Hit) []string {
 	out := make([]string, 0, len(hits))
 	for _, h := range hits {
 		l, ok := f.labels[h.ID]
+		if h.Kind == "tag" {
+			l, ok = fmt.Sprintf("tag:%s(%d)", h.Tag, int(h.Score)), true
+		}
 		if !ok {
 			l = string(h.Kind) + ":?" + h.ID.String()
 		}

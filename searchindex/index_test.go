@@ -49,7 +49,7 @@ func TestSearchMatching(t *testing.T) {
 		{"typo on a non-last long word", "mathmatics exam", []string{"post:Mathematics exam results are out"}},
 		{"short words are not fuzzed", "mith", nil},
 		{"short words are not fuzzed (4 letters, complete)", "lamb ", nil},
-		{"two typos are too many", "mathmatcs", nil},
+		{"two typos are too many in posts (a department is a name's: two on 8+ letters)", "mathmatcs", []string{"user:Asha Rao"}},
 		{"prefix of the last word", "comp", []string{"post:Computer science fair tomorrow in the main hall", "comment:Great computer talk, thanks"}},
 		{"prefix only for the last word", "comp talk", nil},
 		{"completed words are not prefixes", "comp ", nil},
@@ -541,5 +541,141 @@ func TestSearchTiesKeepOrderUnderLimit(t *testing.T) {
 				t.Fatalf("limit %d: hit %d is %s, the full list has %s", limit, i, got[i].ID, all[i].ID)
 			}
 		}
+	}
+}
+
+// TestNameTypos: names (people, groups) forgive a typo from 3 letters and
+// two from 8, and rank the exact word and the words it starts above typo
+// matches, with the whole name typed exactly first of all.
+func TestNameTypos(t *testing.T) {
+	f := newFixture(t)
+	owner := f.user(userSpec{name: "Chitra Iyer", uid: "BWU/BCA/20/1"})
+	f.user(userSpec{name: "Chitra Iyengar", uid: "BWU/BCA/20/2"})
+	f.user(userSpec{name: "Sam Rao", uid: "BWU/BCA/20/3"})
+	f.user(userSpec{name: "Samir Khan", uid: "BWU/BCA/20/4"})
+	f.user(userSpec{name: "Pam Rao", uid: "BWU/BCA/20/5"})
+	f.user(userSpec{name: "Arindam Chakraborty", uid: "BWU/BCA/20/6"})
+	f.group(owner, "Chess Club", "chess-club", "Weekly games in the library", "public")
+	f.post(owner, "Iyr is not a word")
+	x := f.open()
+
+	tests := []struct {
+		name, q string
+		want    []string // in order
+	}{
+		{"a letter missing in a short surname", "Chitra Iyr", []string{"user:Chitra Iyer"}},
+		{"the same, finished", "chitra iyr ", []string{"user:Chitra Iyer"}},
+		{"the whole name exactly: first, marked exact", "Chitra Iyer", []string{"=user:Chitra Iyer"}},
+		{"exact word, then the words it starts, then typos", "sam", []string{"user:Sam Rao", "user:Samir Khan", "user:Pam Rao"}},
+		{"two typos in a long surname", "chakrabroty", []string{"user:Arindam Chakraborty"}},
+		{"a typo in a group's name", "chess clob", []string{"group:Chess Club"}},
+		{"posts keep their rule: no typo under five letters", "iyer", []string{"user:Chitra Iyer"}},
+		{"two letters are not fuzzed", "pa ", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := f.find(x, tt.q, 20); !slices.Equal(got, tt.want) && (len(got) != 0 || len(tt.want) != 0) {
+				t.Errorf("Search(%q) = %q, want %q", tt.q, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestGroupsInSearch: groups are in the main results, after people and
+// before posts, exact names and handles first; the index holds every
+// group (who may see one is the caller's to decide) and follows edits and
+// deletions through the outbox.
+func TestGroupsInSearch(t *testing.T) {
+	f := newFixture(t)
+	asha := f.user(userSpec{name: "Asha Rao", uid: "BWU/BCA/20/1"})
+	f.user(userSpec{name: "Chess Kumar", uid: "BWU/BCA/20/2"})
+	club := f.group(asha, "Chess Club", "chess-club", "Weekly games", "public")
+	f.group(asha, "Secret Chess Circle", "chess-circle", "", "secret")
+	f.post(asha, "chess tonight in the library")
+	x := f.open()
+
+	// People, then groups (by relevance), then posts.
+	got := f.find(x, "chess", 20)
+	if len(got) != 4 || got[0] != "user:Chess Kumar" || !contains(got[1:3], "group:Chess Club") ||
+		!contains(got[1:3], "group:Secret Chess Circle") || got[3] != "post:chess tonight in the library" {
+		t.Errorf("chess: got %q, want the user, the two groups, the post", got)
+	}
+	for _, q := range []string{"chess club", "CHESS-CLUB"} {
+		if got := f.find(x, q, 20); len(got) == 0 || got[0] != "=group:Chess Club" {
+			t.Errorf("%s: got %q, want the club first and exact", q, got)
+		}
+	}
+
+	f.tx(func(tx bun.Tx) error {
+		ctx := context.Background()
+		if _, err := tx.ExecContext(ctx, "UPDATE groups SET name = 'Go Club' WHERE id = ?", club); err != nil {
+			return err
+		}
+		return persistence.AddOutbox(ctx, tx, persistence.EntityGroup, club, persistence.OpUpsert)
+	})
+	f.labels[club] = "group:Go Club"
+	f.catchUp(x)
+	if got := f.find(x, "go club", 20); len(got) == 0 || got[0] != "=group:Go Club" {
+		t.Errorf("after the rename: %q", got)
+	}
+	f.tx(func(tx bun.Tx) error {
+		ctx := context.Background()
+		if _, err := tx.ExecContext(ctx, "DELETE FROM groups WHERE id = ?", club); err != nil {
+			return err
+		}
+		return persistence.AddOutbox(ctx, tx, persistence.EntityGroup, club, persistence.OpDelete)
+	})
+	f.catchUp(x)
+	if got := f.find(x, "go club", 20); len(got) != 0 {
+		t.Errorf("after the deletion: %q", got)
+	}
+}
+
+// TestTags: the tags a query names come from the posts' tags, kept by the
+// outbox like the posts: the tag itself first, then the tags it starts by
+// how many posts hold them.
+func TestTags(t *testing.T) {
+	f := newFixture(t)
+	asha := f.user(userSpec{name: "Asha Rao", uid: "BWU/BCA/20/1"})
+	f.post(asha, "Tonight #Chess")
+	f.post(asha, "#chess again, and #ChessClub")
+	f.post(asha, "#chessclub meets, #chessclub wins")
+	f.post(asha, "#chessclub #chemistry")
+	p := f.post(asha, "#chesspuzzle of the day")
+	x := f.open()
+	tags := func(q string, limit int) []string {
+		t.Helper()
+		hits, err := x.Tags(context.Background(), q, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.label(hits)
+	}
+
+	tests := []struct {
+		q     string
+		limit int
+		want  []string
+	}{
+		{"chess", 5, []string{"=tag:chess(2)", "tag:chessclub(3)", "tag:chesspuzzle(1)"}},
+		{"#Chess", 2, []string{"=tag:chess(2)", "tag:chessclub(3)"}},
+		{"ches", 5, []string{"tag:chessclub(3)", "tag:chess(2)", "tag:chesspuzzle(1)"}},
+		{"chess club", 5, []string{"=tag:chessclub(3)"}},
+		{"chem", 5, []string{"tag:chemistry(1)"}},
+		{"zebra", 5, nil},
+		{"2026", 5, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			if got := tags(tt.q, tt.limit); !slices.Equal(got, tt.want) && (len(got) != 0 || len(tt.want) != 0) {
+				t.Errorf("Tags(%q) = %q, want %q", tt.q, got, tt.want)
+			}
+		})
+	}
+
+	f.setPost(p, "no puzzle today")
+	f.catchUp(x)
+	if got := tags("chessp", 5); len(got) != 0 {
+		t.Errorf("after the edit: %q", got)
 	}
 }

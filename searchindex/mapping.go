@@ -20,7 +20,7 @@ import (
 // schemaVersion names the layout of the documents below. An index built
 // with another version is rebuilt at open; bump it with every change to the
 // analyzers or fields.
-const schemaVersion = "2"
+const schemaVersion = "3"
 
 // textAnalyzer splits words, folds accents and lower-cases.
 const textAnalyzer = "campus_text"
@@ -31,6 +31,9 @@ const textAnalyzer = "campus_text"
 //	text   the searchable words (textAnalyzer)
 //	exact  the result's title and subtitle as domain.ExactKey forms, one
 //	       term each, so exact matches are found whatever their score
+//
+//	pt     (posts only) the post's tags, one term each (domain.ExtractTags),
+//	       whose dictionary the search overlay's tag results come from
 //
 // Prefixes are matched at query time from the term dictionary (see
 // prefixWordQuery) rather than indexed as edge n-grams, which measured
@@ -47,11 +50,15 @@ var (
 	postFields    = kindFields{domain.SearchPost, "p:", "p", "px"}
 	commentFields = kindFields{domain.SearchComment, "c:", "c", "cx"}
 	groupFields   = kindFields{domain.SearchGroup, "g:", "g", "gx"}
-	// allKinds are the kinds of the search overlay; groups are searched
-	// on their own, in the groups directory.
-	allKinds  = []kindFields{userFields, postFields, commentFields}
-	everyKind = []kindFields{userFields, postFields, commentFields, groupFields}
+	// allKinds are the kinds of the search overlay, in the order it ranks
+	// them (domain.SearchKind.Rank): people and groups before what was
+	// written. The groups directory searches groups alone.
+	allKinds  = []kindFields{userFields, groupFields, postFields, commentFields}
+	everyKind = allKinds
 )
+
+// postTagsField holds a post's tags.
+const postTagsField = "pt"
 
 func fieldsOf(entity string) (kindFields, bool) {
 	switch entity {
@@ -154,10 +161,20 @@ func (b *docBuilder) groupDoc(g *persistence.GroupText) *document.Document {
 // cut snippet ends in "..." and equals no query anyone types), which keeps
 // one unique term per long post out of the dictionary. The subtitle (the
 // author) is checked for exactness when results are shown.
+//
+// A post's tags are terms of their own (postTagsField).
 func (b *docBuilder) textDoc(f kindFields, t persistence.SearchText) *document.Document {
 	title := domain.SearchSnippet(t.Content)
+	var d *document.Document
 	if strings.HasSuffix(title, domain.SearchEllipsis) && title != domain.CollapseSpace(t.Content) {
-		return b.doc(f, t.ID, t.Content)
+		d = b.doc(f, t.ID, t.Content)
+	} else {
+		d = b.doc(f, t.ID, t.Content, title)
 	}
-	return b.doc(f, t.ID, t.Content, title)
+	if f.kind == domain.SearchPost {
+		for _, tag := range domain.ExtractTags(t.Content) {
+			d.AddField(document.NewTextFieldCustom(postTagsField, nil, []byte(tag), indexOnly|index.SkipFreqNorm, b.exact))
+		}
+	}
+	return d
 }

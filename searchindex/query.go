@@ -21,17 +21,52 @@ import (
 // Query shaping.
 const (
 	maxWords = 8 // words of a query looked at
-	// fuzzyMinRunes: words this long forgive one typo (spec: "one typo
-	// forgiven on words of 5+ letters"); shorter words must match exactly.
+	// fuzzyMinRunes: words of posts and comments this long forgive one
+	// typo (docs/product.md §5); shorter words must match exactly.
 	fuzzyMinRunes = 5
+	// Names and titles (people, groups) forgive more, as people type
+	// names they have only heard: one typo from nameFuzzyMinRunes letters
+	// ("Iyr" finds "Iyer"), two from nameFuzzy2MinRunes ("Chakrabroty").
+	nameFuzzyMinRunes  = 3
+	nameFuzzy2MinRunes = 8
+	// In names, the word itself weighs exactBoost, a word it starts
+	// nameCompletionBoost and a word a typo away fuzzyBoost (halved again
+	// per edit by the fuzzy searcher), so that exact and prefix matches
+	// rank above typo matches whatever the words' frequencies.
+	exactBoost          = 4
+	nameCompletionBoost = 1
+	fuzzyBoost          = 0.4
 )
+
+// isName reports whether f's documents are named (people, groups), where
+// typos are forgiven more and ranked below exact and prefix matches.
+func isName(f kindFields) bool { return f.kind == domain.SearchUser || f.kind == domain.SearchGroup }
+
+// fuzziness is how many edits a complete word w may be away from a term of
+// f: 0 (exact only), 1 or 2.
+func fuzziness(f kindFields, w string) int {
+	n := utf8.RuneCountInString(w)
+	switch {
+	case !isName(f) && n >= fuzzyMinRunes:
+		return 1
+	case !isName(f):
+		return 0
+	case n >= nameFuzzy2MinRunes:
+		return 2
+	case n >= nameFuzzyMinRunes:
+		return 1
+	}
+	return 0
+}
 
 // Hit is one search hit: what it is and how well it matched. Exact says
 // its title or subtitle equals the query as the index knows them (results
-// are re-checked against fresh rows when shown).
+// are re-checked against fresh rows when shown). A tag (Tags) has no ID:
+// Tag names it.
 type Hit struct {
 	Kind  domain.SearchKind
 	ID    uuid.UUID
+	Tag   string
 	Score float64
 	Exact bool
 }
@@ -94,19 +129,26 @@ func (x *Index) kindQuery(p parsed, f kindFields) (query.Query, error) {
 	return bleve.NewConjunctionQuery(conj...), nil
 }
 
-// wordQuery matches a complete word: the term itself, or any term one edit
-// away when the word is long enough to forgive a typo. (A fuzzy query that
-// finds no other candidate is a plain term query.)
+// wordQuery matches a complete word: the term itself, or any term within
+// fuzziness edits when the word is long enough to forgive a typo. (A fuzzy
+// query that finds no other candidate is a plain term query.) In names the
+// term itself is boosted well above its typo matches.
 func wordQuery(f kindFields, w string) query.Query {
-	if utf8.RuneCountInString(w) >= fuzzyMinRunes {
-		fq := bleve.NewFuzzyQuery(w) // edit distance 0 scores highest
-		fq.SetField(f.text)
-		fq.SetFuzziness(1)
-		return fq
-	}
 	tq := bleve.NewTermQuery(w)
 	tq.SetField(f.text)
-	return tq
+	edits := fuzziness(f, w)
+	if edits == 0 {
+		return tq
+	}
+	fq := bleve.NewFuzzyQuery(w) // edit distance 0 scores highest
+	fq.SetField(f.text)
+	fq.SetFuzziness(edits)
+	if !isName(f) {
+		return fq
+	}
+	tq.SetBoost(exactBoost)
+	fq.SetBoost(fuzzyBoost)
+	return bleve.NewDisjunctionQuery(tq, fq)
 }
 
 // Prefix completion.
@@ -140,11 +182,15 @@ func (x *Index) prefixWordQuery(f kindFields, w string) (query.Query, error) {
 	if err != nil {
 		return nil, err
 	}
+	boost := completionBoost
+	if isName(f) {
+		boost = nameCompletionBoost
+	}
 	alts := []query.Query{wordQuery(f, w)}
 	for _, t := range completions {
 		tq := bleve.NewTermQuery(t)
 		tq.SetField(f.text)
-		tq.SetBoost(completionBoost)
+		tq.SetBoost(boost)
 		alts = append(alts, tq)
 	}
 	if len(alts) == 1 {
@@ -234,10 +280,11 @@ func exactQuery(key string, kinds []kindFields) query.Query {
 	return bleve.NewDisjunctionQuery(qs...)
 }
 
-// Search finds users, posts and comments matching q, at most limit: first
-// those whose title or subtitle equals q, then users, posts and comments,
-// each by relevance. Kinds are searched in that order and only until limit
-// is reached, so a query matching many users never touches posts.
+// Search finds users, groups, posts and comments matching q, at most
+// limit: first those whose title or subtitle equals q, then users, groups,
+// posts and comments, each by relevance. Kinds are searched in that order
+// and only until limit is reached, so a query matching many users never
+// touches posts. Who may see a group or a post is for the caller to decide.
 func (x *Index) Search(ctx context.Context, q string, limit int) ([]Hit, error) {
 	return x.search(ctx, q, limit, allKinds)
 }
