@@ -272,6 +272,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io
 		Realtime:   app.NewRealtime(db, sessions, gates),
 		Sockets:    sockets,
 		Search:     app.NewSearch(app.SearchDeps{DB: db, Index: searchIdx}),
+		Tags:       app.NewTags(app.TagsDeps{DB: db, Log: log}),
 		Safety:     app.NewSafety(app.SafetyDeps{DB: db, Gates: gates, Messages: messages, Log: log}),
 		Messages:   messages,
 		Moderation: moderation,

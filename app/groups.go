@@ -95,11 +95,21 @@ func NewGroups(d GroupsDeps) *Groups {
 const hotTTL = time.Second
 
 // hotCache keeps one value per key, computed by the first caller of a key
-// and shared: later callers reuse it, and after hotTTL they get the
-// previous value at once while one refresh runs. Safe for concurrent use.
+// and shared: later callers reuse it, and after its ttl (hotTTL when zero)
+// they get the previous value at once while one refresh runs. Safe for
+// concurrent use.
 type hotCache[K comparable, V any] struct {
+	ttl     time.Duration
 	mu      sync.Mutex
 	entries map[K]*hotEntry[V]
+}
+
+// lifetime is how long a value is reused before it is refreshed.
+func (c *hotCache[K, V]) lifetime() time.Duration {
+	if c.ttl > 0 {
+		return c.ttl
+	}
+	return hotTTL
 }
 
 type hotEntry[V any] struct {
@@ -124,7 +134,7 @@ func (c *hotCache[K, V]) get(ctx context.Context, key K, compute func(context.Co
 	if e == nil || (e.err != nil && !e.refreshing) {
 		if len(c.entries) >= hotCacheMax {
 			for k, old := range c.entries {
-				if !old.refreshing && time.Since(old.at) > hotTTL {
+				if !old.refreshing && time.Since(old.at) > c.lifetime() {
 					delete(c.entries, k)
 				}
 			}
@@ -139,7 +149,7 @@ func (c *hotCache[K, V]) get(ctx context.Context, key K, compute func(context.Co
 	}
 	select {
 	case <-e.ready:
-		if !e.refreshing && time.Since(e.at) > hotTTL {
+		if !e.refreshing && time.Since(e.at) > c.lifetime() {
 			e.refreshing = true
 			go c.refresh(ctx, e, compute)
 		}

@@ -52,16 +52,19 @@ type UserSearchResults struct {
 	Users []UserSummary `json:"users"`
 }
 
-// Search finds users, posts and comments for q, at most limit (default 20,
-// max 50): exact title or subtitle matches first, then users, posts and
-// comments, each by relevance. A blank query answers nothing without
-// searching.
+// Search finds users, groups, tags, posts and comments for q, at most limit
+// (default 20, max 50): exact title or subtitle matches first, then users,
+// groups, tags, posts and comments, each by relevance. A blank query
+// answers nothing without searching. Without a reader, only what anyone may
+// see: no secret groups, no posts of closed or secret groups.
 func (s *Search) Search(ctx context.Context, q string, limit int) (SearchResults, error) {
 	return s.search(ctx, q, limit, uuid.Nil, nil)
 }
 
 // SearchFor is Search as p sees it: nothing by or of people with a block
-// between them and p.
+// between them and p, the groups p may see (a secret group only to its
+// members and the people invited to it, as the directory shows it), and
+// tags counted in the posts p may list.
 func (s *Search) SearchFor(ctx context.Context, p Principal, q string, limit int) (SearchResults, error) {
 	if strings.TrimSpace(q) == "" {
 		return SearchResults{Results: []SearchResult{}}, nil
@@ -104,18 +107,24 @@ func (s *Search) search(ctx context.Context, q string, limit int, reader uuid.UU
 	if err != nil {
 		return out, indexError(err)
 	}
+	tagHits, err := s.d.Index.Tags(ctx, q, maxTagResults)
+	if err != nil {
+		return out, indexError(err)
+	}
+	hits = append(hits, tagHits...)
 	ids := map[domain.SearchKind][]uuid.UUID{}
 	for _, h := range hits {
 		ids[h.Kind] = append(ids[h.Kind], h.ID)
 	}
-	shown := map[uuid.UUID]SearchResult{}
+	// What each hit shows, by its id (a tag's by tagKey).
+	shown := map[string]SearchResult{}
 	users, err := persistence.ShownUsersByIDs(ctx, s.d.DB, ids[domain.SearchUser])
 	if err != nil {
 		return out, err
 	}
 	for i := range users {
 		if !hide[users[i].ID] {
-			shown[users[i].ID] = userResult(&users[i])
+			shown[users[i].ID.String()] = userResult(&users[i])
 		}
 	}
 	posts, err := persistence.SearchPostsByIDs(ctx, s.d.DB, ids[domain.SearchPost], reader)
@@ -126,11 +135,17 @@ func (s *Search) search(ctx context.Context, q string, limit int, reader uuid.UU
 		if hide[p.AuthorID] {
 			continue
 		}
-		shown[p.ID] = SearchResult{
+		shown[p.ID.String()] = SearchResult{
 			Type: string(domain.SearchPost), ID: p.ID.String(),
 			Title: domain.SearchSnippet(p.Content), Subtitle: searchName(p.AuthorName),
 			Avatar: p.AuthorAvatar, URL: "/post/" + p.ID.String(),
 		}
+	}
+	if err := s.groupResults(ctx, ids[domain.SearchGroup], reader, shown); err != nil {
+		return out, err
+	}
+	if err := s.tagResults(ctx, tagHits, reader, shown); err != nil {
+		return out, err
 	}
 	comments, err := persistence.SearchCommentsByIDs(ctx, s.d.DB, ids[domain.SearchComment], reader)
 	if err != nil {
@@ -140,7 +155,7 @@ func (s *Search) search(ctx context.Context, q string, limit int, reader uuid.UU
 		if hide[c.AuthorID] || hide[c.PostAuthorID] {
 			continue
 		}
-		shown[c.ID] = SearchResult{
+		shown[c.ID.String()] = SearchResult{
 			Type: string(domain.SearchComment), ID: c.ID.String(),
 			Title: domain.SearchSnippet(c.Content), Subtitle: domain.CommentSearchSubtitle(searchName(c.PostAuthorName)),
 			Avatar: c.AuthorAvatar, URL: "/post/" + c.PostID.String(),
@@ -156,19 +171,80 @@ func (s *Search) search(ctx context.Context, q string, limit int, reader uuid.UU
 	}
 	list := make([]ranked, 0, len(hits))
 	for _, h := range hits {
-		r, ok := shown[h.ID]
-		if !ok {
-			continue // deleted since it was indexed
+		key := h.ID.String()
+		if h.Kind == domain.SearchTag {
+			key = tagKey(h.Tag)
 		}
-		list = append(list, ranked{r, domain.SearchRanking{
-			Kind: h.Kind, Exact: domain.IsExactMatch(q, r.Title, r.Subtitle), Score: h.Score,
-		}})
+		r, ok := shown[key]
+		if !ok {
+			continue // deleted since it was indexed, or not for this reader
+		}
+		exact := domain.IsExactMatch(q, r.Title, r.Subtitle)
+		switch h.Kind {
+		case domain.SearchGroup:
+			exact = domain.IsExactGroupMatch(q, r.Title, strings.TrimPrefix(r.URL, "/g/"))
+		case domain.SearchTag:
+			exact = domain.IsExactTagMatch(q, h.Tag)
+		}
+		list = append(list, ranked{r, domain.SearchRanking{Kind: h.Kind, Exact: exact, Score: h.Score}})
 	}
 	slices.SortStableFunc(list, func(a, b ranked) int { return domain.CompareSearch(a.rank, b.rank) })
 	for _, r := range list[:min(len(list), limit)] {
 		out.Results = append(out.Results, r.r)
 	}
 	return out, nil
+}
+
+// maxTagResults is how many tags a search shows at most.
+const maxTagResults = 3
+
+// tagKey keys a tag's result among the results' ids (which are uuids).
+func tagKey(tag string) string { return "#" + tag }
+
+// groupResults adds to shown the groups among ids that reader may see (the
+// directory's rule: a secret group only to its members and invitees).
+func (s *Search) groupResults(ctx context.Context, ids []uuid.UUID, reader uuid.UUID, shown map[string]SearchResult) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	groups, _, err := persistence.Groups(ctx, s.d.DB, persistence.GroupListQuery{Viewer: reader, IDs: ids})
+	if err != nil {
+		return err
+	}
+	for _, g := range groups {
+		shown[g.ID.String()] = SearchResult{
+			Type: string(domain.SearchGroup), ID: g.ID.String(), Title: g.Name,
+			Subtitle: domain.GroupSearchSubtitle(g.Kind, g.Visibility, g.MembersCount),
+			Avatar:   g.AvatarURL, URL: "/g/" + g.Handle,
+		}
+	}
+	return nil
+}
+
+// tagResults adds to shown the tags of hits that have posts reader may
+// list, with how many (counted up to domain.TagCountCap): a tag whose posts
+// are all hidden from the reader (a secret group's, say) is not shown.
+func (s *Search) tagResults(ctx context.Context, hits []searchindex.Hit, reader uuid.UUID, shown map[string]SearchResult) error {
+	if len(hits) == 0 {
+		return nil
+	}
+	tags := make([]string, len(hits))
+	for i, h := range hits {
+		tags[i] = h.Tag
+	}
+	counts, err := persistence.TagCounts(ctx, s.d.DB, tags, reader, domain.TagCountCap)
+	if err != nil {
+		return err
+	}
+	for _, t := range tags {
+		if n := counts[t]; n > 0 {
+			shown[tagKey(t)] = SearchResult{
+				Type: string(domain.SearchTag), ID: t, Title: "#" + t, Subtitle: domain.TagPostsLabel(n),
+				URL: TagPath(t),
+			}
+		}
+	}
+	return nil
 }
 
 // Users finds users only (docs/product.md §7.2 GET /users/search): the same index and

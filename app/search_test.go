@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -233,5 +234,87 @@ func TestSearchUsers(t *testing.T) {
 	got, _ = s.Users(context.Background(), "mathematics", 0)
 	if len(got.Users) != 1 || got.Users[0].Role != "faculty" || got.Users[0].Department != "Mathematics" {
 		t.Errorf("by department: %+v", got.Users)
+	}
+}
+
+// TestSearchGroupsTagsAndTypos: the overlay finds groups (never a secret
+// one for someone outside it) and tags (counted in the posts the reader
+// may list; a tag only a secret group uses is not shown to outsiders),
+// after people and before posts; names forgive a typo, exact matches
+// first.
+func TestSearchGroupsTagsAndTypos(t *testing.T) {
+	f := newSearchFixture(t)
+	reader := f.user("Reader Roy", "student", "BWU/BCA/20/1", "", "")
+	owner := f.user("Chitra Iyer", "student", "BWU/BCA/20/2", "", "")
+	f.user("Chitra Iyengar", "student", "BWU/BCA/20/3", "", "")
+	f.group(owner, "Chess Club", "chess-club", "public")
+	f.group(owner, "Chess Society", "chess-society", "closed")
+	f.group(owner, "Chess Inner Circle", "chess-inner", "secret", reader)
+	cabal := f.group(owner, "Chess Cabal", "chess-cabal", "secret")
+	l := map[string]string{}
+	f.tagged(l, "public 1", owner, uuid.Nil, "#chess tonight in the library")
+	f.tagged(l, "public 2", owner, uuid.Nil, "More #Chess on Friday")
+	f.tagged(l, "cabal", owner, cabal, "#chess and #cabalonly plans")
+	f.catchUp()
+	s := NewSearch(SearchDeps{DB: f.db, Index: f.idx})
+	ctx := context.Background()
+	search := func(user uuid.UUID, q string) []SearchResult {
+		t.Helper()
+		got, err := s.SearchFor(ctx, Principal{UserID: user}, q, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.Results
+	}
+
+	got := search(reader, "chess")
+	var kinds, titles []string
+	for _, r := range got {
+		kinds = append(kinds, r.Type)
+		titles = append(titles, r.Title)
+	}
+	if !slices.Equal(kinds, []string{"group", "group", "group", "tag", "post", "post"}) {
+		t.Fatalf("chess: %q, want three groups, the tag, two posts", brief(got))
+	}
+	if slices.Contains(titles, "Chess Cabal") || !slices.Contains(titles, "Chess Inner Circle") {
+		t.Errorf("chess: the reader's secret group only: %q", titles)
+	}
+	tag := got[3]
+	if tag != (SearchResult{Type: "tag", ID: "chess", Title: "#chess", Subtitle: "2 posts", URL: "/tags/chess"}) {
+		t.Errorf("the tag result: %+v", tag)
+	}
+	club := got[slices.Index(titles, "Chess Club")]
+	if club.Subtitle != "Club · Public · 1 member" || club.URL != "/g/chess-club" {
+		t.Errorf("the group result: %+v", club)
+	}
+	// The owner is in the cabal: its post counts, and they see it.
+	if got := search(owner, "#chess"); len(got) == 0 || got[0].Title != "#chess" || got[0].Subtitle != "3 posts" {
+		t.Errorf("#chess for the owner: %q, want the tag first with 3 posts", brief(got))
+	}
+	// Typed with '#', the tag is the exact match, first.
+	if got := search(reader, "#chess"); len(got) == 0 || got[0].Type != "tag" {
+		t.Errorf("#chess: %q, want the tag first", brief(got))
+	}
+	// A tag only a secret group uses is nobody else's business.
+	if got := search(reader, "cabalonly"); len(got) != 0 {
+		t.Errorf("cabalonly for an outsider: %q", brief(got))
+	}
+	if got := search(owner, "cabalonly"); len(got) != 2 || got[0].Type != "tag" {
+		t.Errorf("cabalonly for the owner: %q, want the tag and the post", brief(got))
+	}
+	// A group's handle is an exact match too.
+	if got := search(reader, "chess-society"); len(got) == 0 || got[0].Title != "Chess Society" {
+		t.Errorf("by handle: %q", brief(got))
+	}
+
+	// One letter off in a name, and the name exactly.
+	if got := search(reader, "Chitra Iyr"); len(got) != 1 || got[0].Title != "Chitra Iyer" {
+		t.Errorf("Chitra Iyr: %q, want Chitra Iyer", brief(got))
+	}
+	if got := search(reader, "chitra iyer"); len(got) != 1 || got[0].Title != "Chitra Iyer" {
+		t.Errorf("chitra iyer: %q", brief(got))
+	}
+	if got := search(reader, "chitra"); len(got) != 2 {
+		t.Errorf("chitra: %q, want both", brief(got))
 	}
 }

@@ -143,3 +143,29 @@ func CompareSearch(a, b SearchRanking) int {
 	}
 	return cmp.Compare(b.Score, a.Score)
 }
+
+// GroupSearchSubtitle is a group result's subtitle: its kind, visibility
+// and members, "Club · Public · 12 members".
+func GroupSearchSubtitle(kind, visibility string, members int) string {
+	k := map[string]string{GroupKindCourse: "Course", GroupKindClub: "Club", GroupKindDepartment: "Department",
+		GroupKindEvent: "Event"}[kind]
+	if k == "" {
+		k = "Group"
+	}
+	v := map[string]string{GroupPublic: "Public", GroupClosed: "Closed", GroupSecret: "Secret"}[visibility]
+	unit := " members"
+	if members == 1 {
+		unit = " member"
+	}
+	if v == "" {
+		return k + " · " + Thousands(members) + unit
+	}
+	return k + " · " + v + " · " + Thousands(members) + unit
+}
+
+// IsExactGroupMatch reports whether q names the group exactly: its name,
+// or its handle with or without '@'.
+func IsExactGroupMatch(q, name, handle string) bool {
+	k := ExactKey(q)
+	return k != "" && (k == ExactKey(name) || k == handle || k == "@"+handle)
+}

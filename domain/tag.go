@@ -137,3 +137,36 @@ func TagQueryKey(q string) string {
 	}
 	return NormalizeTag(strings.Join(strings.Fields(strings.TrimPrefix(q, "#")), ""))
 }
+
+// TagCountCap is the most posts of a tag that are counted for a reader:
+// a count that reaches it reads "1,000+ posts".
+const TagCountCap = 1000
+
+// TagPostsLabel is how many posts a tag has, as a search result's subtitle
+// and a tag page's header say it: "1 post", "12 posts", "1,000+ posts" (n
+// counted up to TagCountCap).
+func TagPostsLabel(n int) string {
+	switch {
+	case n >= TagCountCap:
+		return Thousands(TagCountCap) + "+ posts"
+	case n == 1:
+		return "1 post"
+	}
+	return Thousands(n) + " posts"
+}
+
+// IsExactTagMatch reports whether q is the tag itself, '#' and all: typed
+// with its '#', a tag ranks with the exact matches; without it, among tags.
+func IsExactTagMatch(q, tag string) bool {
+	q = strings.TrimSpace(q)
+	return strings.HasPrefix(q, "#") && NormalizeTag(q) == tag
+}
+
+// TrendPeopleLabel says how many people posted a trending tag lately: "1
+// person posting", "12 people posting".
+func TrendPeopleLabel(n int) string {
+	if n == 1 {
+		return "1 person posting"
+	}
+	return Thousands(n) + " people posting"
+}

@@ -63,6 +63,8 @@ type Deps struct {
 	Sockets  *realtime.Sockets
 	// Search serves /api/search and /api/users/search; nil leaves them out.
 	Search *app.Search
+	// Tags serves tag pages and trending; nil leaves them out.
+	Tags *app.Tags
 	// Safety serves blocks, mutes and reports; Moderation the moderators'
 	// and admins' calls. Nil leaves an area's routes out.
 	Safety     *app.Safety
@@ -184,6 +186,7 @@ func (s *Server) routes() {
 	s.postRoutes()
 	s.wsRoutes()
 	s.searchRoutes()
+	s.tagRoutes()
 	s.safetyRoutes()
 	s.groupRoutes()
 	s.messageRoutes()
