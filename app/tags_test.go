@@ -64,7 +64,7 @@ func (f *searchFixture) group(owner uuid.UUID, name, handle, visibility string, 
 // secret group the reader is not in, a closed one they are in.
 type safetyCast struct {
 	reader, author, blocked, blocker, muted, suspended, owner uuid.UUID
-	secret, closed                                           uuid.UUID
+	secret, closed                                            uuid.UUID
 }
 
 func newSafetyCast(f *searchFixture) safetyCast {
