@@ -216,6 +216,10 @@ var sweepRoutes = map[string]sweepRoute{
 	"GET /api/search":       {},
 	"GET /api/users/search": {},
 
+	"GET /api/tags/{tag}":       {params: map[string]string{"tag": "tag"}},
+	"GET /api/tags/{tag}/posts": {params: map[string]string{"tag": "tag"}},
+	"GET /api/trending":         {},
+
 	"GET /api/safety/blocks":         {},
 	"POST /api/safety/blocks/{id}":   {params: withID("other")},
 	"DELETE /api/safety/blocks/{id}": {params: withID("other")},
@@ -366,6 +370,7 @@ func newSweepStack(t *testing.T) *sweepStack {
 		d.Friends = app.NewFriends(app.FriendsDeps{DB: st.db, Log: d.Log, Pusher: st.live})
 		d.Notifications = app.NewNotifications(app.NotificationsDeps{DB: st.db, Log: d.Log})
 		d.Search = app.NewSearch(app.SearchDeps{DB: st.db, Index: idx})
+		d.Tags = app.NewTags(app.TagsDeps{DB: st.db, Log: d.Log})
 		// Post gates cached as serve.go has them, so the safety tests hold
 		// them to blocks and removals.
 		gates := app.NewGates(st.db, st.sessions)
@@ -439,7 +444,8 @@ func (sw *sweepStack) fixtures(t *testing.T) *sweepFixtures {
 	if _, err := persistence.GrantCapability(context.Background(), sw.db, me.ID, "admin", uuid.Nil); err != nil {
 		t.Fatal(err)
 	}
-	fx.ids["post"] = sw.post(t, tok, "sweep post")
+	fx.ids["post"] = sw.post(t, tok, "sweep post #sweeptag")
+	fx.ids["tag"] = "sweeptag"
 	status, env := sw.call(t, "POST", "/api/posts/"+fx.ids["post"]+"/comments", tok, map[string]any{"content": "first"})
 	if status != 201 {
 		t.Fatalf("comment: %d %v", status, env)
