@@ -36,6 +36,7 @@ const FEATURES = [
   'moderation',
   'posts',
   'notifications',
+  'tags',
   'feed',
   'groups',
   'messages',

@@ -42,6 +42,9 @@ const MessagesPage = lazyScreen(() => import('../features/messages/MessagesPage'
 const GroupsPage = lazyScreen(() => import('../features/groups/GroupsPage').then((m) => m.GroupsPage)).Component;
 const GroupPage = lazyScreen(() => import('../features/groups/GroupPage').then((m) => m.GroupPage)).Component;
 const LiveView = lazyScreen(() => import('../features/groups/LiveView').then((m) => m.LiveView)).Component;
+const TagPage = lazyScreen(() => import('../features/tags/TagPage').then((m) => m.TagPage)).Component;
+// What is trending, in the search overlay while nothing is typed.
+const TrendingInSearch = lazyScreen(() => import('../features/tags/TrendingList').then((m) => m.TrendingInSearch)).Component;
 // Accept / Decline in the notifications panel: fetched when an invitation shows.
 const GroupInvitationActions = lazyScreen(() =>
   import('../features/groups/GroupInvitationActions').then((m) => m.GroupInvitationActions),
@@ -76,6 +79,8 @@ function Page({ route }: { route: Route }) {
       return <MessagesPage />;
     case 'conversation':
       return <MessagesPage conversationId={route.conversationId} />;
+    case 'tag':
+      return <TagPage key={route.tag} tag={route.tag} />;
     case 'groupLive':
       // Shown without the shell (see Shell); never reached here.
       return null;
@@ -191,7 +196,7 @@ export function Shell() {
         )}
       </main>
       <MobileBar />
-      <SearchPanel />
+      <SearchPanel Idle={TrendingInSearch} />
       <NotificationsPanel InvitationActions={GroupInvitationActions} />
     </div>
   );

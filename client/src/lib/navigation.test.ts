@@ -39,6 +39,10 @@ describe('paths and deep links', () => {
     ['/g/robotics-club', { page: 'group', handle: 'robotics-club' }],
     ['/g/Robotics-Club', { page: 'group', handle: 'robotics-club' }],
     ['/g/robotics-club/live', { page: 'groupLive', handle: 'robotics-club' }],
+    ['/tags/chess', { page: 'tag', tag: 'chess' }],
+    ['/tags/Chess_Club', { page: 'tag', tag: 'chess_club' }],
+    ['/tags/%23chess', { page: 'tag', tag: 'chess' }],
+    ['/tags/%E0%A4%B9%E0%A4%BF%E0%A4%A8%E0%A5%8D%E0%A4%A6%E0%A5%80', { page: 'tag', tag: 'हिन्दी' }],
   ])('%s', (path, route) => {
     expect(parsePath(path)).toEqual(route);
   });
@@ -62,7 +66,7 @@ describe('paths and deep links', () => {
     expect(window.location.pathname + window.location.search).toBe('/');
   });
 
-  it.each(['/', '/login', '/nope', '/post', '/post/a/b', '/profile/..%2F', '/g', '/g/ab', '/g/-club', '/g/club-', '/g/a_b_c', '/g/club/other'])('%s names no page', (path) => {
+  it.each(['/', '/login', '/nope', '/post', '/post/a/b', '/profile/..%2F', '/g', '/g/ab', '/g/-club', '/g/club-', '/g/a_b_c', '/g/club/other', '/tags', '/tags/2026', '/tags/c%23', '/tags/%E0%A4', '/tags/a/b'])('%s names no page', (path) => {
     expect(parsePath(path)).toBeNull();
   });
 
@@ -77,6 +81,20 @@ describe('paths and deep links', () => {
     expect(pathOf({ page: 'groupLive', handle: 'fest' })).toBe('/g/fest/live');
     expect(pathOf({ page: 'messages' })).toBe('/messages');
     expect(pathOf({ page: 'conversation', conversationId: 'c-1' })).toBe('/messages/c-1');
+    expect(pathOf({ page: 'tag', tag: 'हिन्दी' })).toBe('/tags/%E0%A4%B9%E0%A4%BF%E0%A4%A8%E0%A5%8D%E0%A4%A6%E0%A5%80');
+    expect(parsePath(pathOf({ page: 'tag', tag: 'हिन्दी' }))).toEqual({ page: 'tag', tag: 'हिन्दी' });
+  });
+
+  it('keeps a tag page in history, normalized, so Back returns to it', () => {
+    const store = createStore();
+    store.set(initNavigationAtom);
+    store.set(navigateAtom, { page: 'tag', tag: '#Chess' });
+    expect(window.location.pathname).toBe('/tags/chess');
+    expect(routeFromHistoryState(window.history.state)).toEqual({ page: 'tag', tag: 'chess' });
+    store.set(navigateAtom, { page: 'feed' });
+    store.set(restoreRouteAtom, { page: 'tag', tag: 'chess' });
+    expect(store.get(routeAtom)).toEqual({ page: 'tag', tag: 'chess' });
+    expect(routeFromHistoryState({ page: 'tag', tag: 'not a tag' })).toEqual({ page: 'feed' });
   });
 
   it('keeps a conversation in history so Back returns to it, and to the list before it', () => {

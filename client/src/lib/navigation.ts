@@ -1,6 +1,6 @@
 // In-app navigation (docs/product.md §2.2). Navigation is by page name: feed, profile,
 // friends, groups, messages or settings, optionally with a user id; plus the /post/{id},
-// /g/{handle}, /g/{handle}/live and /messages/{id} routes.
+// /g/{handle}, /g/{handle}/live, /messages/{id} and /tags/{tag} routes.
 // The current page is kept in per-tab storage (lib/storage) and mirrored into browser history
 // (state {page, userId, postId}) so Back works; the URL follows too, so deep
 // links (/profile/{id}, /post/{id}, /friends) survive a reload — the server
@@ -8,6 +8,7 @@
 
 import { atom } from 'jotai';
 import { readString, removeKey, STORAGE_KEYS, writeString } from './storage';
+import { normalizeTag } from './tags';
 import { scrollToTop } from './scroll';
 
 export const PAGES = ['feed', 'profile', 'friends', 'groups', 'messages', 'settings', 'moderation', 'admin'] as const;
@@ -25,14 +26,16 @@ export type Route =
   | { page: 'post'; postId: string }
   | { page: 'group'; handle: string }
   | { page: 'groupLive'; handle: string }
-  | { page: 'conversation'; conversationId: string };
+  | { page: 'conversation'; conversationId: string }
+  | { page: 'tag'; tag: string };
 
 export type NavigateTarget =
   | { page: PageName; userId?: string }
   | { page: 'post'; postId: string }
   | { page: 'group'; handle: string }
   | { page: 'groupLive'; handle: string }
-  | { page: 'conversation'; conversationId: string };
+  | { page: 'conversation'; conversationId: string }
+  | { page: 'tag'; tag: string };
 
 export const FEED: Route = { page: 'feed' };
 
@@ -49,6 +52,15 @@ function decodeHandle(s: string | undefined): string | null {
   try {
     const v = decodeURIComponent(s).toLowerCase();
     return GROUP_HANDLE.test(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+function decodeTag(s: string | undefined): string | null {
+  if (!s) return null;
+  try {
+    return normalizeTag(decodeURIComponent(s));
   } catch {
     return null;
   }
@@ -85,6 +97,8 @@ export function parsePath(pathname: string): Route | null {
     if (first === 'messages' && id) return { page: 'conversation', conversationId: id };
     const handle = decodeHandle(second);
     if (first === 'g' && handle) return { page: 'group', handle };
+    const tag = decodeTag(second);
+    if (first === 'tags' && tag) return { page: 'tag', tag };
   }
   if (parts.length === 3 && first === 'g' && parts[2] === 'live') {
     const handle = decodeHandle(second);
@@ -136,11 +150,22 @@ export function pathOf(route: Route): string {
       return `/g/${encodeURIComponent(route.handle)}`;
     case 'groupLive':
       return `/g/${encodeURIComponent(route.handle)}/live`;
+    case 'tag':
+      return tagPath(route.tag);
   }
 }
 
-function toRoute(page: unknown, userId?: unknown, postId?: unknown, handle?: unknown, conversationId?: unknown): Route {
+/** The URL path of a tag's page (tag normalized, lib/tags). */
+export function tagPath(tag: string): string {
+  return `/tags/${encodeURIComponent(tag)}`;
+}
+
+function toRoute(page: unknown, userId?: unknown, postId?: unknown, handle?: unknown, conversationId?: unknown, tag?: unknown): Route {
   if (page === 'post' && typeof postId === 'string' && ID.test(postId)) return { page: 'post', postId };
+  if (page === 'tag' && typeof tag === 'string') {
+    const t = normalizeTag(tag);
+    if (t) return { page, tag: t };
+  }
   if (page === 'conversation' && typeof conversationId === 'string' && ID.test(conversationId)) return { page, conversationId };
   if ((page === 'group' || page === 'groupLive') && typeof handle === 'string' && GROUP_HANDLE.test(handle)) return { page, handle };
   if (!isPageName(page)) return FEED; // docs/product.md §2.2: anything else falls back to feed
@@ -158,8 +183,8 @@ export function readStoredRoute(): Route {
 /** Back (docs/product.md §2.2): the page from history state, default feed. */
 export function routeFromHistoryState(state: unknown): Route {
   if (typeof state !== 'object' || state === null) return FEED;
-  const s = state as { page?: unknown; userId?: unknown; postId?: unknown; handle?: unknown; conversationId?: unknown };
-  return toRoute(s.page, s.userId, s.postId, s.handle, s.conversationId);
+  const s = state as { page?: unknown; userId?: unknown; postId?: unknown; handle?: unknown; conversationId?: unknown; tag?: unknown };
+  return toRoute(s.page, s.userId, s.postId, s.handle, s.conversationId, s.tag);
 }
 
 /**
@@ -173,6 +198,7 @@ export function historyStateOf(route: Route, depth = 0): Record<string, string |
   if (route.page === 'post') state.postId = route.postId;
   if (route.page === 'group' || route.page === 'groupLive') state.handle = route.handle;
   if (route.page === 'conversation') state.conversationId = route.conversationId;
+  if (route.page === 'tag') state.tag = route.tag;
   return state;
 }
 
@@ -226,7 +252,7 @@ function sameRoute(a: Route, b: Route): boolean {
 
 function persist(route: Route): void {
   // Not page names: a reload finds them in the URL.
-  if (route.page === 'post' || route.page === 'group' || route.page === 'groupLive' || route.page === 'conversation') return;
+  if (route.page === 'post' || route.page === 'group' || route.page === 'groupLive' || route.page === 'conversation' || route.page === 'tag') return;
   writeString(STORAGE_KEYS.page, route.page);
   if (route.page === 'profile') {
     if (route.userId) writeString(STORAGE_KEYS.viewedUserId, route.userId);
@@ -271,7 +297,9 @@ export const navigateAtom = atom(null, (get, set, target: NavigateTarget) => {
         ? toRoute(target.page, undefined, undefined, undefined, target.conversationId)
         : target.page === 'group' || target.page === 'groupLive'
           ? toRoute(target.page, undefined, undefined, target.handle)
-          : toRoute(target.page, target.userId);
+          : target.page === 'tag'
+            ? toRoute(target.page, undefined, undefined, undefined, undefined, target.tag)
+            : toRoute(target.page, target.userId);
   if (route.page === 'settings' && current.page !== 'settings') {
     // docs/product.md §2.2: the previous page is set when opening settings.
     writeString(STORAGE_KEYS.previousPage, isPageName(current.page) ? current.page : 'feed');

@@ -53,6 +53,17 @@ describe('tokenize (issue 16 #2)', () => {
       ],
     },
     {
+      name: 'tags as the server takes them: whole runs, any script, normalized; not digits only, not too long',
+      text: '#Chess #हिन्दी #2026 #' + 'a'.repeat(51) + ' x#y #ok',
+      want: [
+        { kind: 'tag', text: '#Chess', tag: 'chess' },
+        { kind: 'text', text: ' ' },
+        { kind: 'tag', text: '#हिन्दी', tag: 'हिन्दी' },
+        { kind: 'text', text: ' #2026 #' + 'a'.repeat(51) + ' x#y ' },
+        { kind: 'tag', text: '#ok', tag: 'ok' },
+      ],
+    },
+    {
       name: 'markup stays text',
       text: '<img src=x onerror=alert(1)> javascript:alert(1)',
       want: [{ kind: 'text', text: '<img src=x onerror=alert(1)> javascript:alert(1)' }],

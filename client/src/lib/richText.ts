@@ -2,15 +2,20 @@
 // for RichText to render as React elements (never as HTML: the text is the
 // user's, so nothing in it is ever parsed as markup).
 
+import { normalizeTag } from './tags';
+
 export type RichToken =
   | { kind: 'text'; text: string }
   | { kind: 'url'; text: string; href: string }
   | { kind: 'mention'; text: string; name: string }
+  /** tag: normalized (lib/tags), as its page is named. */
   | { kind: 'tag'; text: string; tag: string };
 
 // http(s) URLs and bare www. hosts; @ and # only at a word start, so e-mail
-// addresses and "C#" stay text.
-const PATTERN = /(https?:\/\/[^\s<>"]+|www\.[^\s<>"]+)|(^|[^\p{L}\p{N}_@#&/])@([\p{L}\p{N}_][\p{L}\p{N}_.-]{0,63})|(^|[^\p{L}\p{N}_@#&/])#([\p{L}\p{N}_]{1,64})/gu;
+// addresses and "C#" stay text. A #tag is the whole run of tag characters
+// after '#', and only a run the server takes for a tag is linked
+// (lib/tags): the same posts are under its page.
+const PATTERN = /(https?:\/\/[^\s<>"]+|www\.[^\s<>"]+)|(^|[^\p{L}\p{N}_@#&/])@([\p{L}\p{N}_][\p{L}\p{N}_.-]{0,63})|(^|[^\p{L}\p{M}\p{N}_@#&/])#([\p{L}\p{M}\p{N}_]+)/gu;
 
 // Punctuation that ends a sentence rather than a URL: "see https://x.org." →
 // the dot is text. A closing bracket stays only when the URL opened one.
@@ -67,12 +72,24 @@ export function tokenize(text: string): RichToken[] {
       plain += m[3].slice(name.length);
     } else if (m[5] !== undefined) {
       plain += m[4] ?? '';
-      flush();
-      out.push({ kind: 'tag', text: `#${m[5]}`, tag: m[5] });
+      const tag = normalizeTag(m[5]);
+      if (tag) {
+        flush();
+        out.push({ kind: 'tag', text: `#${m[5]}`, tag });
+      } else {
+        plain += `#${m[5]}`;
+      }
     }
     last = start + m[0].length;
   }
   plain += text.slice(last);
   flush();
+  return out;
+}
+
+/** The tags of text (normalized, distinct, in order), as its links name them. */
+export function tagsIn(text: string): string[] {
+  const out: string[] = [];
+  for (const t of tokenize(text)) if (t.kind === 'tag' && !out.includes(t.tag)) out.push(t.tag);
   return out;
 }

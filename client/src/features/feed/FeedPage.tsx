@@ -2,9 +2,10 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type ComponentType, type RefObject } from 'react';
 import { productNameAtom } from '../../api/config';
 import { useRecover } from '../../ui/connectivity';
+import { afterPaint } from '../../lib/afterPaint';
 import { OfflineNotice } from '../../ui/OfflineNotice';
 import { navigateAtom, presetFriendsTab } from '../../lib/navigation';
-import { FEED_SKELETON_CARDS } from '../../constants';
+import { FEED_SKELETON_CARDS, MOBILE_BREAKPOINT_PX } from '../../constants';
 import { ChunkBoundary } from '../../ui/ChunkBoundary';
 import { PullToRefresh } from '../../ui/PullToRefresh';
 import { PostSkeleton } from '../../ui/Skeleton';
@@ -39,6 +40,31 @@ const InstallCard = lazy<ComponentType<InstallCardProps>>(() =>
     () => ({ default: () => null }),
   ),
 );
+
+/**
+ * "Trending on campus" (issue 27 item 2), in a chunk of its own: loaded after
+ * the first paint and only where the right column shows (the search
+ * overlay shows trending on small screens). A card that fails to load is
+ * left out.
+ */
+const TrendingCard = lazy<ComponentType>(() =>
+  import('../tags/TrendingList').then(
+    (m) => ({ default: m.TrendingCard }),
+    () => ({ default: () => null }),
+  ),
+);
+
+function useTrendingCard(): boolean {
+  const [show, setShow] = useState(false);
+  useEffect(
+    () =>
+      afterPaint(() =>
+        setShow(typeof window.matchMedia !== 'function' || window.matchMedia(`(min-width: ${MOBILE_BREAKPOINT_PX}px)`).matches),
+      ),
+    [],
+  );
+  return show;
+}
 
 /** docs/product.md §2.12 empty state. */
 function EmptyFeed({ onCreate }: { onCreate: () => void }) {
@@ -175,6 +201,7 @@ export function FeedPage() {
   useRecover(status === 'error' || status === 'offline', () => void load());
   const offlineSavedAt = useAtomValue(feedOfflineSavedAtAtom);
   const install = useInstallNudge();
+  const trending = useTrendingCard();
 
   // docs/product.md §2.12: nothing renders with no signed-in user.
   if (!me) return null;
@@ -254,6 +281,11 @@ export function FeedPage() {
 
       <aside className="feed-layout__right" aria-label="Suggestions">
         <PeopleYouMayKnow />
+        {trending && (
+          <Suspense fallback={null}>
+            <TrendingCard />
+          </Suspense>
+        )}
       </aside>
     </div>
   );

@@ -27,16 +27,17 @@ beforeEach(() => localStorage.clear());
 afterEach(() => cleanup());
 
 describe('rich text in posts', () => {
-  it('links URLs with rel="noopener nofollow ugc", and #tags open search; markup stays text', () => {
-    const { store } = renderWith(<PostCard postId="p1" />, {}, 'Read https://go.dev/doc. #golang <b>not bold</b>\nsecond line');
+  it('links URLs with rel="noopener nofollow ugc", and #tags open their page; markup stays text', () => {
+    renderWith(<PostCard postId="p1" />, {}, 'Read https://go.dev/doc. #GoLang <b>not bold</b>\nsecond line');
     const link = screen.getByRole('link', { name: 'https://go.dev/doc' });
     expect(link.getAttribute('href')).toBe('https://go.dev/doc');
     expect(link.getAttribute('rel')).toBe('noopener nofollow ugc');
     expect(document.querySelector('.post-card__content b')).toBeNull();
     expect(document.querySelector('.post-card__content')!.textContent).toContain('<b>not bold</b>\nsecond line');
-    act(() => screen.getByRole('link', { name: '#golang' }).click());
-    expect(store.get(searchOpenAtom)).toBe(true);
-    expect(store.get(searchQueryAtom)).toBe('#golang');
+    const tag = screen.getByRole('link', { name: '#GoLang' });
+    expect(tag.getAttribute('href')).toBe('/tags/golang');
+    act(() => tag.click());
+    expect(window.location.pathname).toBe('/tags/golang');
   });
 
   it('an @name opens that profile when search finds them', async () => {
@@ -53,7 +54,7 @@ describe('rich text in posts', () => {
     }, 'ask @MeeraIyer about #exams');
     const mention = screen.getByRole('link', { name: '@MeeraIyer' });
     expect(mention.getAttribute('href')).toBe('/search?q=MeeraIyer');
-    expect(screen.getByRole('link', { name: '#exams' }).getAttribute('href')).toBe('/search?q=%23exams');
+    expect(screen.getByRole('link', { name: '#exams' }).getAttribute('href')).toBe('/tags/exams');
     fireEvent.pointerEnter(mention);
     await vi.waitFor(() => expect(mention.getAttribute('href')).toBe('/profile/u8'));
   });

@@ -1,6 +1,6 @@
 import { useSetAtom } from 'jotai';
 import { Fragment, useState, type MouseEvent } from 'react';
-import { navigateAtom, pathOf, searchHref } from '../../lib/navigation';
+import { navigateAtom, pathOf, searchHref, tagPath } from '../../lib/navigation';
 import { tokenize } from '../../lib/richText';
 import { search } from './searchApi';
 import { openSearchWithAtom } from './searchAtoms';
@@ -78,12 +78,13 @@ function MentionLink({ text, name }: { text: string; name: string }) {
 }
 
 /**
- * User text with URLs, @mentions and #tags made into links (issue 16 #2).
+ * User text with URLs, @mentions and #tags made into links (issue 16 #2); a
+ * #tag leads to its page (issue 27 item 2).
  * Everything is a React text node or element; nothing is parsed as HTML.
  * Line breaks show as typed (the CSS keeps white-space: pre-wrap).
  */
 export function RichText({ text }: { text: string }) {
-  const openSearch = useSetAtom(openSearchWithAtom);
+  const navigate = useSetAtom(navigateAtom);
 
   return (
     <>
@@ -103,12 +104,12 @@ export function RichText({ text }: { text: string }) {
             return (
               <a
                 key={i}
-                href={searchHref(t.text)}
+                href={tagPath(t.tag)}
                 className="rich-tag"
                 onClick={(e) => {
                   if (opensElsewhere(e)) return;
                   e.preventDefault();
-                  openSearch(t.text);
+                  navigate({ page: 'tag', tag: t.tag });
                 }}
               >
                 {t.text}

@@ -1,8 +1,10 @@
 import { useAtomValue, useSetAtom } from 'jotai';
+import { Suspense, type ComponentType } from 'react';
 import { productNameAtom } from '../../api/config';
 import { navigateAtom } from '../../lib/navigation';
 import { AVATAR_SIZE_SEARCH } from '../../constants';
 import { Avatar } from '../../ui/Avatar';
+import { ChunkBoundary } from '../../ui/ChunkBoundary';
 import { Modal } from '../../ui/Modal';
 import { SearchField } from '../../ui/SearchField';
 import {
@@ -20,13 +22,21 @@ import { useDebouncedSearch } from './useDebouncedSearch';
 import './Search.css';
 
 /**
+ * What the overlay shows while nothing is typed (the shell passes what is
+ * trending, in a chunk of its own); `close` closes the overlay. Its items
+ * are `.search-result`s, which the arrow keys move between.
+ */
+export type SearchIdle = ComponentType<{ close: () => void }>;
+
+/**
  * docs/product.md §2.10 search overlay: 'Search {product}...', searching from 2
  * characters, results with their type, title, subtitle and a 32 px avatar in
  * a scrollable list; 'No results found for "{query}"'. A result opens the
- * profile or the post; the overlay closes on an outside click (the Modal),
- * on navigation and on a page change (the Shell).
+ * profile, the group, the tag's page or the post; the overlay closes on an
+ * outside click (the Modal), on navigation and on a page change (the Shell).
+ * With nothing typed it shows Idle (issue 27 item 2: what is trending).
  */
-export function SearchPanel() {
+export function SearchPanel({ Idle }: { Idle?: SearchIdle } = {}) {
   const open = useAtomValue(searchOpenAtom);
   const setOpen = useSetAtom(setSearchOpenAtom);
   const productName = useAtomValue(productNameAtom);
@@ -74,7 +84,16 @@ export function SearchPanel() {
           data-autofocus
         />
         {!searching ? (
-          <p className="muted search-panel__hint">Find people, posts and comments. Type at least 2 characters.</p>
+          <>
+            <p className="muted search-panel__hint">Find people, groups, tags, posts and comments. Type at least 2 characters.</p>
+            {Idle && query.trim() === '' && (
+              <ChunkBoundary className="chunk-error--inline">
+                <Suspense fallback={null}>
+                  <Idle close={() => setOpen(false)} />
+                </Suspense>
+              </ChunkBoundary>
+            )}
+          </>
         ) : status === 'done' && current && results.length === 0 ? (
           <p className="search-panel__empty" role="status">
             No results found for "{query.trim()}"
@@ -84,7 +103,13 @@ export function SearchPanel() {
             {results.map((r) => (
               <li key={`${r.type}-${r.id}`}>
                 <button type="button" className="search-result" onClick={() => go(r)}>
-                  <Avatar name={r.type === 'user' ? r.title : r.subtitle || r.title} url={r.avatar} size={AVATAR_SIZE_SEARCH} />
+                  {r.type === 'tag' ? (
+                    <span className="search-result__tag-icon" aria-hidden="true">
+                      #
+                    </span>
+                  ) : (
+                    <Avatar name={r.type === 'user' || r.type === 'group' ? r.title : r.subtitle || r.title} url={r.avatar} size={AVATAR_SIZE_SEARCH} />
+                  )}
                   <span className="search-result__text">
                     <span className="search-result__title">{r.title}</span>
                     {r.subtitle && <span className="search-result__subtitle">{r.subtitle}</span>}

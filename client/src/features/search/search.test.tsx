@@ -56,11 +56,21 @@ describe('search rules (docs/product.md §2.10, §5, §9)', () => {
   });
 
   it('normalizes results and knows where each leads', () => {
-    const list = normalizeResults({ results: [...results, { type: 'group', id: 'g' }, { type: 'user' }] });
-    expect(list.map((r) => r.type)).toEqual(['user', 'post', 'comment']);
+    const list = normalizeResults({
+      results: [
+        ...results,
+        { type: 'group', id: 'g1', title: 'Chess Club', url: '/g/chess-club' },
+        { type: 'tag', id: 'chess', title: '#chess', url: '/tags/chess' },
+        { type: 'place', id: 'x' },
+        { type: 'user' },
+      ],
+    });
+    expect(list.map((r) => r.type)).toEqual(['user', 'post', 'comment', 'group', 'tag']);
     expect(resultTarget(list[0]!)).toEqual({ page: 'profile', userId: 'u2' });
     expect(resultTarget(list[1]!)).toEqual({ page: 'post', postId: 'p1' });
     expect(resultTarget(list[2]!)).toEqual({ page: 'post', postId: 'p1' });
+    expect(resultTarget(list[3]!)).toEqual({ page: 'group', handle: 'chess-club' });
+    expect(resultTarget(list[4]!)).toEqual({ page: 'tag', tag: 'chess' });
   });
 });
 
@@ -91,6 +101,53 @@ describe('SearchPanel', () => {
     expect(store.get(searchOpenAtom)).toBe(false);
     expect(store.get(routeAtom)).toEqual({ page: 'profile', userId: 'u2' });
     expect(sessionStorage.getItem('campus.viewedUserId')).toBe('u2');
+  });
+
+  it('shows groups and tags with their kind; a tag opens its page', async () => {
+    installFakeFetch({
+      '/api/search': () =>
+        ok({
+          results: [
+            { type: 'group', id: 'g1', title: 'Chess Club', subtitle: 'Club · Public · 12 members', avatar: '', url: '/g/chess-club' },
+            { type: 'tag', id: 'chess', title: '#chess', subtitle: '12 posts', avatar: '', url: '/tags/chess' },
+          ],
+        }),
+    });
+    const store = renderPanel();
+    type('chess');
+    await act(async () => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS + 50));
+    const group = await screen.findByRole('button', { name: /Chess Club.*Group/ });
+    expect(group.textContent).toContain('Club · Public · 12 members');
+    const tag = screen.getByRole('button', { name: /#chess.*12 posts.*Tag/ });
+    expect(tag.querySelector('.avatar')).toBeNull(); // a '#' instead of an avatar
+    act(() => tag.click());
+    expect(store.get(searchOpenAtom)).toBe(false);
+    expect(store.get(routeAtom)).toEqual({ page: 'tag', tag: 'chess' });
+  });
+
+  it('shows what it is given while nothing is typed, and not while searching', async () => {
+    installFakeFetch({ '/api/search': () => ok({ results: [] }) });
+    const store = createStore();
+    const Idle = ({ close }: { close: () => void }) => (
+      <button type="button" className="search-result" onClick={close}>
+        Trending thing
+      </button>
+    );
+    render(
+      <Provider store={store}>
+        <SearchPanel Idle={Idle} />
+      </Provider>,
+    );
+    act(() => store.set(setSearchOpenAtom, true));
+    const idle = screen.getByRole('button', { name: 'Trending thing' });
+    // The arrow keys reach it from the field.
+    fireEvent.keyDown(screen.getByRole('searchbox', { name: 'Search Campus' }), { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(idle);
+    type('ab');
+    expect(screen.queryByRole('button', { name: 'Trending thing' })).toBeNull();
+    type('');
+    act(() => screen.getByRole('button', { name: 'Trending thing' }).click());
+    expect(store.get(searchOpenAtom)).toBe(false);
   });
 
   it('says when nothing was found', async () => {
