@@ -182,10 +182,12 @@ type trendSnapshot struct {
 }
 
 // trendTag is a tag's standing: its contributions (each author's best post
-// with it, by value, most first) and the people who posted it where
-// anyone may read it.
+// with it, by value, most first; at most trendContribsKept of its authors
+// alone), how many authors posted it, and how many of them where anyone may
+// read it.
 type trendTag struct {
 	tag      string
+	authors  int
 	people   int
 	contribs []trendContrib
 }
@@ -252,7 +254,7 @@ func (a *Tags) computeTrend(ctx context.Context) (*trendSnapshot, error) {
 	}
 	tags := make([]scored, 0, len(byTag))
 	for t, authors := range byTag {
-		s := scored{trendTag: trendTag{tag: t}}
+		s := scored{trendTag: trendTag{tag: t, authors: len(authors)}}
 		for _, ab := range authors {
 			s.score += ab.best.value
 			s.contribs = append(s.contribs, ab.best)
@@ -311,7 +313,13 @@ func (a *Tags) Trending(ctx context.Context, p Principal) (TrendingResult, error
 		if seen == 0 {
 			continue
 		}
-		s.People = max(t.people, seen)
+		// Every author kept: the people the reader sees, exactly. Else the
+		// people anyone may see posting it (a blocked one among many
+		// changes little).
+		s.People = seen
+		if t.authors > len(t.contribs) {
+			s.People = max(t.people, seen)
+		}
 		s.PeopleLabel = domain.TrendPeopleLabel(s.People)
 		tags = append(tags, s)
 	}

@@ -290,6 +290,11 @@ func TestTrending(t *testing.T) {
 	if slices.Contains(posts, "warm") || slices.Contains(tags, "quietcorner") || slices.Contains(posts, "newer") {
 		t.Errorf("after blocking warm's author, within the minute: %q, %q", tags, posts)
 	}
+	// #exams now counts only the person the reader still sees.
+	if got, err := a.Trending(ctx, Principal{UserID: c.reader}); err != nil || len(got.Tags) == 0 || got.Tags[0].Tag != "exams" ||
+		got.Tags[0].People != 1 || got.Tags[0].PeopleLabel != "1 person posting" {
+		t.Errorf("#exams after the block: %+v, %v", got.Tags, err)
+	}
 	a.trend.mu.Lock()
 	a.trend.entries[struct{}{}].at = time.Now().Add(-2 * trendTTL)
 	a.trend.mu.Unlock()

@@ -163,7 +163,8 @@ export function TrendingInSearch({ close }: { close: () => void }) {
   const navigate = useSetAtom(navigateAtom);
   if (status !== 'ready' || (tags.length === 0 && postIds.length === 0)) return null;
   return (
-    <section className="search-trending" aria-labelledby="search-trending-title">
+    // Not a landmark: the feed's card behind the overlay is the page's "Trending on campus" region.
+    <div className="search-trending">
       <h3 id="search-trending-title" className="search-trending__title">
         Trending on campus
       </h3>
@@ -193,6 +194,6 @@ export function TrendingInSearch({ close }: { close: () => void }) {
           <SearchPost key={id} id={id} close={close} />
         ))}
       </ul>
-    </section>
+    </div>
   );
 }
