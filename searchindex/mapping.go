@@ -19,8 +19,9 @@ import (
 
 // schemaVersion names the layout of the documents below. An index built
 // with another version is rebuilt at open; bump it with every change to the
-// analyzers or fields.
-const schemaVersion = "3"
+// analyzers or fields. 4: posts' tags (postTagsField); "3" is the mentions
+// branch's handles, so an index of either is rebuilt with both.
+const schemaVersion = "4"
 
 // textAnalyzer splits words, folds accents and lower-cases.
 const textAnalyzer = "campus_text"

@@ -36,16 +36,40 @@ func (x *Index) Tags(ctx context.Context, q string, limit int) ([]Hit, error) {
 }
 
 func (x *Index) tags(key string, limit int) ([]Hit, error) {
-	_, release, err := x.acquire() // x.bi stays this index until released
+	bi, release, err := x.acquire() // x.bi stays this index until released
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	terms, err := x.completions(postTagsField, key)
+	// The tag and the tags it starts, as the dictionary has them: most
+	// queries name no tag, and then nothing more is read.
+	d, err := bi.FieldDictPrefix(postTagsField, []byte(key))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("searchindex: tags: %w", err)
 	}
-	terms = append(terms, key)
+	var terms []string
+	for range maxDictScan {
+		e, err := d.Next()
+		if err != nil {
+			d.Close()
+			return nil, fmt.Errorf("searchindex: tags: %w", err)
+		}
+		if e == nil {
+			break
+		}
+		terms = append(terms, e.Term)
+	}
+	if err := d.Close(); err != nil {
+		return nil, fmt.Errorf("searchindex: tags: %w", err)
+	}
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	// Many: the shortest are the likeliest (as completions picks them).
+	if len(terms) > maxCandidates {
+		slices.SortStableFunc(terms, func(a, b string) int { return cmp.Compare(len(a), len(b)) })
+		terms = terms[:maxCandidates]
+	}
 	freq, err := x.docFreqs(postTagsField, terms)
 	if err != nil {
 		return nil, err
