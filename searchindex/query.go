@@ -143,6 +143,11 @@ func wordQuery(f kindFields, w string) query.Query {
 	fq := bleve.NewFuzzyQuery(w) // edit distance 0 scores highest
 	fq.SetField(f.text)
 	fq.SetFuzziness(edits)
+	if edits > 1 {
+		// Two edits reach many terms: only those with the same first
+		// letter are walked (a swap or a slip is rarely the first letter).
+		fq.SetPrefix(1)
+	}
 	if !isName(f) {
 		return fq
 	}
