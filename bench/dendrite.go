@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -46,6 +47,8 @@ type dendriteEnv struct {
 	// otherConns are the connections other software may hold on that
 	// Postgres at once; Dendrite's pool is sized to leave them room.
 	otherConns int
+	// maxPool caps Dendrite's pool (0: the sample's 90).
+	maxPool int
 	// keep leaves the database in place at close (--keep).
 	keep     bool
 	dial     *dialer
@@ -91,7 +94,7 @@ func startDendrite(ctx context.Context, env dendriteEnv) (*dendriteProc, *dendri
 	if err := os.MkdirAll(env.dir, 0o700); err != nil {
 		return nil, nil, fmt.Errorf("dendrite: %w", err)
 	}
-	ddb, err := createDendriteDB(ctx, env.adminDSN, env.otherConns)
+	ddb, err := createDendriteDB(ctx, env.adminDSN, env.otherConns, cmp.Or(env.maxPool, dendriteMaxConns))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -242,7 +245,7 @@ type dendriteDB struct {
 // max_connections with the other software's pools open (the docs'
 // optimisation page: Dendrite's max_open_conns must fit the connection
 // limit left by whatever else uses the server).
-func createDendriteDB(ctx context.Context, adminDSN string, otherConns int) (*dendriteDB, error) {
+func createDendriteDB(ctx context.Context, adminDSN string, otherConns, maxPool int) (*dendriteDB, error) {
 	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(adminDSN), pgdriver.WithTimeout(30*time.Second),
 		pgdriver.WithApplicationName("campus-bench-dendrite")))
 	defer admin.Close()
@@ -252,7 +255,7 @@ func createDendriteDB(ctx context.Context, adminDSN string, otherConns int) (*de
 		Scan(&maxConn, &reserved); err != nil {
 		return nil, fmt.Errorf("dendrite: postgres connection limit: %w", err)
 	}
-	pool := min(dendriteMaxConns, maxConn-reserved-otherConns)
+	pool := min(maxPool, maxConn-reserved-otherConns)
 	if pool < 10 {
 		return nil, fmt.Errorf("dendrite: postgres max_connections %d leaves %d connections for Dendrite beside %d of others", maxConn, pool, otherConns)
 	}
