@@ -294,7 +294,9 @@ func (d *dendriteTarget) setup(ctx context.Context, people int, direct [][2]int,
 	}
 	done.Store(0)
 	stop = d.ticker(func() string { return fmt.Sprintf("dendrite setup: %d of %d rooms created", done.Load(), convs) })
-	err = parallel(ctx, convs, 16, func(ctx context.Context, c int) error {
+	// The groups first: each invites up to hundreds, the longest tasks.
+	err = parallel(ctx, convs, 16, func(ctx context.Context, i int) error {
+		c := (i + len(direct)) % convs
 		ms := members[c]
 		body := map[string]any{"invite": d.userIDs(ms[1:])}
 		if c < len(direct) {
@@ -323,11 +325,20 @@ func (d *dendriteTarget) setup(ctx context.Context, people int, direct [][2]int,
 	for c, r := range d.rooms {
 		d.convOf[r] = c
 	}
+	// Round-robin over the rooms: Dendrite's room server takes one room's
+	// events one at a time, so workers on different rooms run in parallel
+	// where workers on one room would queue behind each other.
 	type join struct{ c, p int }
 	var joins []join
-	for c, ms := range members {
-		for _, p := range ms[1:] {
-			joins = append(joins, join{c, p})
+	for k := 1; ; k++ {
+		n := len(joins)
+		for c, ms := range members {
+			if k < len(ms) {
+				joins = append(joins, join{c, ms[k]})
+			}
+		}
+		if len(joins) == n {
+			break
 		}
 	}
 	d.env.progress("dendrite setup: %d rooms created after %.1fs; %d joins to go", convs, time.Since(began).Seconds(), len(joins))
