@@ -46,7 +46,8 @@ type dendriteTarget struct {
 	// What the client did beyond one request per call, for the log at
 	// close: requests sent again (5xx, connection error), 429s waited
 	// out, timelines that came back limited and were filled from /messages.
-	retried, rateLimited, gapsFilled atomic.Int64
+	// Long polls given up unanswered after timeout+30 s count separately.
+	retried, rateLimited, gapsFilled, pollsAbandoned atomic.Int64
 }
 
 // mxPerson is one registered, signed-in user.
@@ -85,6 +86,11 @@ func startDendriteTarget(ctx context.Context, env dendriteEnv) (*dendriteTarget,
 	if err != nil {
 		return nil, err
 	}
+	return newDendriteClient(env, proc, db), nil
+}
+
+// newDendriteClient is the target's client of a running dendrite.
+func newDendriteClient(env dendriteEnv, proc *dendriteProc, db *dendriteDB) *dendriteTarget {
 	dial := (&net.Dialer{Timeout: 10 * time.Second}).DialContext
 	if env.dial != nil {
 		// Spread over 127.0.0.x sources, as the bench's other clients.
@@ -107,7 +113,7 @@ func startDendriteTarget(ctx context.Context, env dendriteEnv) (*dendriteTarget,
 		hc:   &http.Client{Transport: tr},
 		// A quarter of the pool: the other requests keep theirs.
 		firstSyncs: make(chan struct{}, max(1, db.maxConns/4)),
-	}, nil
+	}
 }
 
 func (d *dendriteTarget) name() string { return "Dendrite " + dendriteVersion }
@@ -356,9 +362,45 @@ func (d *dendriteTarget) setup(ctx context.Context, people int, direct [][2]int,
 	if err != nil {
 		return err
 	}
+	d.env.progress("dendrite setup: %d joins after %.1fs", len(joins), time.Since(began).Seconds())
+	d.settle(ctx, 10*time.Minute)
 	d.env.progress("dendrite setup: done after %.1fs (%d people, %d rooms, %d joins)",
 		time.Since(began).Seconds(), people, convs, len(joins))
-	return nil
+	return ctx.Err()
+}
+
+// settle waits, up to limit, until dendrite is idle (under a tenth of a
+// core in two 2-second windows running). Its sync API digests the setup's
+// events (room creations, thousands of invites and joins) behind the room
+// server, each join waking every member's long poll: listening before it
+// has caught up would measure the setup, not the workload.
+func (d *dendriteTarget) settle(ctx context.Context, limit time.Duration) {
+	began := time.Now()
+	quiet := 0
+	prev, _, err := procCPU(d.proc.pid())
+	for err == nil && quiet < 2 && time.Since(began) < limit {
+		if !sleepCtx(ctx, 2*time.Second) {
+			return
+		}
+		var now time.Duration
+		if now, _, err = procCPU(d.proc.pid()); err != nil {
+			break
+		}
+		if busy := (now - prev).Seconds() / 2; busy < 0.1 {
+			quiet++
+		} else {
+			quiet = 0
+		}
+		prev = now
+	}
+	switch {
+	case err != nil:
+		d.env.progress("dendrite: settle: %v", err)
+	case quiet < 2:
+		d.env.progress("dendrite: still busy %s after the setup; going on", limit)
+	default:
+		d.env.progress("dendrite: idle %.1fs after the last join", time.Since(began).Seconds())
+	}
 }
 
 func (d *dendriteTarget) userIDs(ps []int) []string {
@@ -496,6 +538,11 @@ func (d *dendriteTarget) poll(ctx context.Context, auth, since string, deliver f
 		pctx, cancel := context.WithTimeout(ctx, mxPollTimeout+30*time.Second)
 		err := d.call(pctx, http.MethodGet, "/_matrix/client/v3/sync?timeout="+timeout+"&since="+url.QueryEscape(since)+"&filter="+filter, auth, nil, &s)
 		cancel()
+		if err != nil && pctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+			// Dendrite took the poll and never answered: a stuck server
+			// (its pool deadlocked) rather than a refusing one.
+			d.pollsAbandoned.Add(1)
+		}
 		if err != nil {
 			// The policy's retries are spent: the server is down or
 			// refusing; keep the position and try again, as a client does.
@@ -636,8 +683,8 @@ func (d *dendriteTarget) stored(ctx context.Context, c int) ([]msgStored, error)
 // close stops dendrite and drops its database (unless --keep), and logs
 // what the client had to do beyond one request per call.
 func (d *dendriteTarget) close() {
-	if r, l, g := d.retried.Load(), d.rateLimited.Load(), d.gapsFilled.Load(); r+l+g > 0 {
-		d.env.progress("dendrite: %d requests sent again after a 5xx or connection error, %d 429s waited out, %d limited timelines filled", r, l, g)
+	if n := d.notes(); n != "" {
+		d.env.progress("dendrite: %s", n)
 	}
 	if err := d.proc.stop(30 * time.Second); err != nil {
 		d.env.progress("dendrite: stop: %v", err)
@@ -649,4 +696,24 @@ func (d *dendriteTarget) close() {
 	if err := d.db.drop(); err != nil {
 		d.env.progress("dendrite: %v", err)
 	}
+}
+
+// notes says what the client had to do beyond one request per call (empty
+// when nothing), for the scenario's report.
+func (d *dendriteTarget) notes() string {
+	var parts []string
+	for _, n := range []struct {
+		v    int64
+		what string
+	}{
+		{d.retried.Load(), "requests sent again after a 5xx or connection error"},
+		{d.rateLimited.Load(), "429s waited out"},
+		{d.gapsFilled.Load(), "limited timelines filled from /messages"},
+		{d.pollsAbandoned.Load(), "long polls abandoned unanswered after 60 s"},
+	} {
+		if n.v > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n.v, n.what))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
