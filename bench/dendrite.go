@@ -32,9 +32,9 @@ const dendriteDatabase = "dendrite"
 // dendriteMaxConns is the sample config's global pool (max_open_conns).
 const dendriteMaxConns = 90
 
-// benchPoolConns is the bench's own pool on the same Postgres (openDB in
+// dendriteBenchPool is the bench's own pool on the same Postgres (openDB in
 // bench.setup); with Campus's it is what Dendrite's pool must leave room for.
-const benchPoolConns = 64
+const dendriteBenchPool = 64
 
 // dendriteEnv is where a Dendrite runs and what it shares.
 type dendriteEnv struct {
@@ -67,7 +67,7 @@ func newDendriteTarget(ctx context.Context, b *bench) (msgTarget, error) {
 		dir:      dir,
 		// Campus's node pool, a few LISTEN connections beside it, and the
 		// bench's pool.
-		otherConns: persistence.DefaultMaxConns + 10 + benchPoolConns,
+		otherConns: persistence.DefaultMaxConns + 10 + dendriteBenchPool,
 		keep:       b.o.keep,
 		dial:       b.dial,
 		progress:   b.progress,
@@ -108,7 +108,7 @@ func startDendrite(ctx context.Context, env dendriteEnv) (*dendriteProc, *dendri
 	if out, err := exec.CommandContext(ctx, filepath.Join(bins, "generate-keys"), "--private-key", keyPath).CombinedOutput(); err != nil {
 		return nil, nil, fmt.Errorf("dendrite: generate-keys: %w: %s", err, out)
 	}
-	secret, err := randomHex(32)
+	secret, err := dendriteRandomHex(32)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -244,7 +244,15 @@ type dendriteDB struct {
 // The pool: the sample's 90 unless that would break the server's
 // max_connections with the other software's pools open (the docs'
 // optimisation page: Dendrite's max_open_conns must fit the connection
-// limit left by whatever else uses the server).
+// limit left by whatever else uses the server). On the bench's embedded
+// server (200) beside Campus's and the bench's pools that leaves 73.
+//
+// Dendrite needs about two connections per /sync in flight: a woken long
+// poll holds a snapshot transaction and, inside it, takes more connections
+// from the same pool (room server and user API queries). Once the woken
+// polls hold the whole pool it deadlocks until clients give their polls up
+// (Dendrite issue 3230). Its long polls then go unanswered: notes()
+// counts them.
 func createDendriteDB(ctx context.Context, adminDSN string, otherConns, maxPool int) (*dendriteDB, error) {
 	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(adminDSN), pgdriver.WithTimeout(30*time.Second),
 		pgdriver.WithApplicationName("campus-bench-dendrite")))
@@ -259,7 +267,7 @@ func createDendriteDB(ctx context.Context, adminDSN string, otherConns, maxPool 
 	if pool < 10 {
 		return nil, fmt.Errorf("dendrite: postgres max_connections %d leaves %d connections for Dendrite beside %d of others", maxConn, pool, otherConns)
 	}
-	pw, err := randomHex(16)
+	pw, err := dendriteRandomHex(16)
 	if err != nil {
 		return nil, err
 	}
@@ -328,13 +336,13 @@ func (p *dendriteProc) waitReady(ctx context.Context, timeout time.Duration) err
 		}
 		select {
 		case <-p.done:
-			return fmt.Errorf("dendrite exited during start (%v); log tail:\n%s", p.waitErr, fileTail(p.logPath, 20))
+			return fmt.Errorf("dendrite exited during start (%v); log tail:\n%s", p.waitErr, dendriteLogTail(p.logPath, 20))
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-	return fmt.Errorf("dendrite not ready after %s (last: %s); log tail:\n%s", timeout, last, fileTail(p.logPath, 20))
+	return fmt.Errorf("dendrite not ready after %s (last: %s); log tail:\n%s", timeout, last, dendriteLogTail(p.logPath, 20))
 }
 
 // stop asks dendrite to shut down (SIGTERM) and kills it after timeout.
@@ -355,7 +363,7 @@ func (p *dendriteProc) stop(timeout time.Duration) error {
 	}
 }
 
-func randomHex(n int) (string, error) {
+func dendriteRandomHex(n int) (string, error) {
 	b := make([]byte, n)
 	if _, err := rand.Read(b); err != nil {
 		return "", fmt.Errorf("random: %w", err)

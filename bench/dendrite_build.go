@@ -44,14 +44,14 @@ func dendriteCached() (string, bool) {
 		return "", false
 	}
 	for _, c := range dendriteCmds {
-		if !isExecutableFile(filepath.Join(dir, c)) {
+		if !dendriteIsExec(filepath.Join(dir, c)) {
 			return dir, false
 		}
 	}
 	return dir, true
 }
 
-func isExecutableFile(path string) bool {
+func dendriteIsExec(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
 }
@@ -124,7 +124,7 @@ func buildDendrite(ctx context.Context, dir string, progress func(format string,
 	cmd.Stdout = logf
 	cmd.Stderr = pw
 	progress("dendrite: building %s@%s with %s (once, into %s; minutes on two cores; log %s)",
-		dendriteModule, dendriteVersion, goVersion(goBin), dir, logPath)
+		dendriteModule, dendriteVersion, dendriteGoVersion(goBin), dir, logPath)
 	began := time.Now()
 	if err := cmd.Start(); err != nil {
 		pw.Close()
@@ -160,10 +160,10 @@ func buildDendrite(ctx context.Context, dir string, progress func(format string,
 			<-scanned
 			if err != nil {
 				return fmt.Errorf("dendrite: go install %s@%s failed after %s: %w; log tail:\n%s",
-					dendriteModule, dendriteVersion, time.Since(began).Round(time.Second), err, fileTail(logPath, 20))
+					dendriteModule, dendriteVersion, time.Since(began).Round(time.Second), err, dendriteLogTail(logPath, 20))
 			}
 			for _, c := range dendriteCmds {
-				if !isExecutableFile(filepath.Join(stage, c)) {
+				if !dendriteIsExec(filepath.Join(stage, c)) {
 					return fmt.Errorf("dendrite: go install left no %s in %s", c, stage)
 				}
 			}
@@ -184,8 +184,8 @@ func buildDendrite(ctx context.Context, dir string, progress func(format string,
 	}
 }
 
-// goVersion is `go env GOVERSION` for the progress line.
-func goVersion(goBin string) string {
+// dendriteGoVersion is `go env GOVERSION` for the progress line.
+func dendriteGoVersion(goBin string) string {
 	out, err := exec.Command(goBin, "env", "GOVERSION").Output()
 	if err != nil {
 		return "go"
@@ -193,8 +193,8 @@ func goVersion(goBin string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// fileTail is the last n lines of a file, indented.
-func fileTail(path string, n int) string {
+// dendriteLogTail is the last n lines of a file, indented.
+func dendriteLogTail(path string, n int) string {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return "  (no log: " + err.Error() + ")"

@@ -69,15 +69,20 @@ const (
 	mxPollTimeout = 30 * time.Second
 )
 
-// The client's retry policy, as the Campus target's: a 5xx or a connection
-// error is sent again (same transaction ID) after a jittered pause, up to
-// mxRetries times; a 429 is waited out for its retry_after_ms (Matrix
-// clients do), up to mxLimitedWaits times.
+// The client's retry policy, as the cluster scenario's web client's: a 5xx
+// or a connection error is sent again (same transaction ID) after a
+// jittered pause, up to mxRetries times; a 429 is waited out for its
+// retry_after_ms (Matrix clients do), up to mxLimitedWaits times.
 const (
 	mxRetries      = 3
 	mxJitterLo     = 50 * time.Millisecond
 	mxJitterHi     = 150 * time.Millisecond
 	mxLimitedWaits = 50
+	// A send attempt unanswered after mxSendTimeout is sent again (the
+	// same transaction ID joins the original if it did land); a read
+	// (a first sync, a page of /messages) after mxReadTimeout.
+	mxSendTimeout = 30 * time.Second
+	mxReadTimeout = 60 * time.Second
 )
 
 // startDendriteTarget starts Dendrite for env and returns the target.
@@ -172,16 +177,24 @@ func (d *dendriteTarget) do(ctx context.Context, method, path, auth string, body
 		return nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("%s %s: decode: %w", method, path, err)
+		return fmt.Errorf("%s %s: decode: %w", method, mxRedactPath(path), err)
 	}
 	return nil
 }
 
-// call is do under the client's retry policy.
-func (d *dendriteTarget) call(ctx context.Context, method, path, auth string, body, out any) error {
+// call is do under the client's retry policy, each attempt given up after
+// attempt (0: bounded by ctx alone) and counted as a connection error: a
+// server that takes a request and never answers fails the call after the
+// retries instead of hanging the run.
+func (d *dendriteTarget) call(ctx context.Context, attempt time.Duration, method, path, auth string, body, out any) error {
 	retries, waits := 0, 0
 	for {
-		err := d.do(ctx, method, path, auth, body, out)
+		actx, cancel := ctx, context.CancelFunc(func() {})
+		if attempt > 0 {
+			actx, cancel = context.WithTimeout(ctx, attempt)
+		}
+		err := d.do(actx, method, path, auth, body, out)
+		cancel()
 		if err == nil || ctx.Err() != nil {
 			return err
 		}
@@ -204,22 +217,22 @@ func (d *dendriteTarget) call(ctx context.Context, method, path, auth string, bo
 				return ctx.Err()
 			}
 		default:
-			return fmt.Errorf("dendrite: %s %s: %w", method, redactPath(path), err)
+			return fmt.Errorf("dendrite: %s %s: %w", method, mxRedactPath(path), err)
 		}
 	}
 }
 
-// redactPath drops the query (a filter, a since token) from an error.
-func redactPath(p string) string {
+// mxRedactPath drops the query (a filter, a since token) from an error.
+func mxRedactPath(p string) string {
 	if i := strings.IndexByte(p, '?'); i >= 0 {
 		return p[:i]
 	}
 	return p
 }
 
-// parallel runs fn(0..n-1) on workers goroutines and returns the first
-// error (the rest are skipped once one fails).
-func parallel(ctx context.Context, n, workers int, fn func(ctx context.Context, i int) error) error {
+// dendriteParallel runs fn(0..n-1) on workers goroutines and returns the
+// first error (the rest are skipped once one fails).
+func dendriteParallel(ctx context.Context, n, workers int, fn func(ctx context.Context, i int) error) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var next atomic.Int64
@@ -244,7 +257,7 @@ func parallel(ctx context.Context, n, workers int, fn func(ctx context.Context, 
 	return context.Cause(ctx)
 }
 
-// setup registers and logs in the people and makes one room per
+// setup registers the people (each signed in by it) and makes one room per
 // conversation: a direct one (is_direct, the other invited and joining) or
 // a group (the first member creates it inviting the rest; each joins).
 func (d *dendriteTarget) setup(ctx context.Context, people int, direct [][2]int, groups [][]int) error {
@@ -264,7 +277,7 @@ func (d *dendriteTarget) setup(ctx context.Context, people int, direct [][2]int,
 		}
 	}
 	began := time.Now()
-	password, err := randomHex(12)
+	password, err := dendriteRandomHex(12)
 	if err != nil {
 		return err
 	}
@@ -273,7 +286,7 @@ func (d *dendriteTarget) setup(ctx context.Context, people int, direct [][2]int,
 	stop := d.ticker(func() string { return fmt.Sprintf("dendrite setup: %d of %d people registered", done.Load(), people) })
 	// Registration hashes the password (bcrypt, cost 10): the server's
 	// cores are the limit, a few requests at once fill them.
-	err = parallel(ctx, people, 8, func(ctx context.Context, i int) error {
+	err = dendriteParallel(ctx, people, 8, func(ctx context.Context, i int) error {
 		p, err := d.register(ctx, fmt.Sprintf("p%d", i), password)
 		if err != nil {
 			return err
@@ -301,7 +314,7 @@ func (d *dendriteTarget) setup(ctx context.Context, people int, direct [][2]int,
 	done.Store(0)
 	stop = d.ticker(func() string { return fmt.Sprintf("dendrite setup: %d of %d rooms created", done.Load(), convs) })
 	// The groups first: each invites up to hundreds, the longest tasks.
-	err = parallel(ctx, convs, 16, func(ctx context.Context, i int) error {
+	err = dendriteParallel(ctx, convs, 16, func(ctx context.Context, i int) error {
 		c := (i + len(direct)) % convs
 		ms := members[c]
 		body := map[string]any{"invite": d.userIDs(ms[1:])}
@@ -316,7 +329,7 @@ func (d *dendriteTarget) setup(ctx context.Context, people int, direct [][2]int,
 		var out struct {
 			RoomID string `json:"room_id"`
 		}
-		if err := d.call(ctx, http.MethodPost, "/_matrix/client/v3/createRoom", d.people[ms[0]].token, body, &out); err != nil {
+		if err := d.call(ctx, 0, http.MethodPost, "/_matrix/client/v3/createRoom", d.people[ms[0]].token, body, &out); err != nil {
 			return fmt.Errorf("conversation %d: %w", c, err)
 		}
 		d.rooms[c], d.reader[c] = out.RoomID, ms[0]
@@ -350,7 +363,7 @@ func (d *dendriteTarget) setup(ctx context.Context, people int, direct [][2]int,
 	d.env.progress("dendrite setup: %d rooms created after %.1fs; %d joins to go", convs, time.Since(began).Seconds(), len(joins))
 	done.Store(0)
 	stop = d.ticker(func() string { return fmt.Sprintf("dendrite setup: %d of %d joined", done.Load(), len(joins)) })
-	err = parallel(ctx, len(joins), 16, func(ctx context.Context, i int) error {
+	err = dendriteParallel(ctx, len(joins), 16, func(ctx context.Context, i int) error {
 		j := joins[i]
 		if err := d.join(ctx, j.p, d.rooms[j.c]); err != nil {
 			return fmt.Errorf("conversation %d, person %d: %w", j.c, j.p, err)
@@ -442,7 +455,7 @@ func (d *dendriteTarget) register(ctx context.Context, localpart, password strin
 	var nonce struct {
 		Nonce string `json:"nonce"`
 	}
-	if err := d.call(ctx, http.MethodGet, "/_synapse/admin/v1/register", "", nil, &nonce); err != nil {
+	if err := d.call(ctx, 0, http.MethodGet, "/_synapse/admin/v1/register", "", nil, &nonce); err != nil {
 		return mxPerson{}, err
 	}
 	mac := hmac.New(sha1.New, []byte(d.proc.secret))
@@ -451,7 +464,7 @@ func (d *dendriteTarget) register(ctx context.Context, localpart, password strin
 		UserID      string `json:"user_id"`
 		AccessToken string `json:"access_token"`
 	}
-	if err := d.call(ctx, http.MethodPost, "/_synapse/admin/v1/register", "", map[string]any{
+	if err := d.call(ctx, 0, http.MethodPost, "/_synapse/admin/v1/register", "", map[string]any{
 		"nonce":    nonce.Nonce,
 		"username": localpart,
 		"password": password,
@@ -470,7 +483,7 @@ func (d *dendriteTarget) register(ctx context.Context, localpart, password strin
 func (d *dendriteTarget) join(ctx context.Context, p int, room string) error {
 	path := "/_matrix/client/v3/rooms/" + url.PathEscape(room) + "/join"
 	for attempt := 0; ; attempt++ {
-		err := d.call(ctx, http.MethodPost, path, d.people[p].token, map[string]any{}, nil)
+		err := d.call(ctx, 0, http.MethodPost, path, d.people[p].token, map[string]any{}, nil)
 		var me *mxError
 		// createRoom answers once the room exists; an invite it sent may
 		// still be on its way through the room server.
@@ -518,7 +531,7 @@ func (d *dendriteTarget) listen(ctx context.Context, p int, deliver func(msgDeli
 		return ctx.Err()
 	}
 	var first mxSync
-	err := d.call(ctx, http.MethodGet, "/_matrix/client/v3/sync?timeout=0&filter="+url.QueryEscape(mxSyncFilter), auth, nil, &first)
+	err := d.call(ctx, mxReadTimeout, http.MethodGet, "/_matrix/client/v3/sync?timeout=0&filter="+url.QueryEscape(mxSyncFilter), auth, nil, &first)
 	<-d.firstSyncs
 	if err != nil {
 		return fmt.Errorf("person %d: first sync: %w", p, err)
@@ -536,7 +549,7 @@ func (d *dendriteTarget) poll(ctx context.Context, auth, since string, deliver f
 		// A long poll that does not answer well after its timeout is a
 		// hung connection: drop it and poll again.
 		pctx, cancel := context.WithTimeout(ctx, mxPollTimeout+30*time.Second)
-		err := d.call(pctx, http.MethodGet, "/_matrix/client/v3/sync?timeout="+timeout+"&since="+url.QueryEscape(since)+"&filter="+filter, auth, nil, &s)
+		err := d.call(pctx, 0, http.MethodGet, "/_matrix/client/v3/sync?timeout="+timeout+"&since="+url.QueryEscape(since)+"&filter="+filter, auth, nil, &s)
 		cancel()
 		if err != nil && pctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
 			// Dendrite took the poll and never answered: a stuck server
@@ -609,7 +622,7 @@ func (d *dendriteTarget) fillGap(ctx context.Context, auth, room, from, since st
 			End   string    `json:"end"`
 		}
 		q := url.Values{"dir": {"b"}, "from": {from}, "to": {since}, "limit": {"100"}, "filter": {mxMessagesFilter}}
-		if err := d.call(ctx, http.MethodGet, "/_matrix/client/v3/rooms/"+url.PathEscape(room)+"/messages?"+q.Encode(), auth, nil, &page); err != nil {
+		if err := d.call(ctx, mxReadTimeout, http.MethodGet, "/_matrix/client/v3/rooms/"+url.PathEscape(room)+"/messages?"+q.Encode(), auth, nil, &page); err != nil {
 			return nil, err
 		}
 		for _, ev := range page.Chunk {
@@ -634,7 +647,7 @@ func (d *dendriteTarget) fillGap(ctx context.Context, auth, room, from, since st
 func (d *dendriteTarget) send(ctx context.Context, p, c int, clientID, body string) (msgAck, error) {
 	path := "/_matrix/client/v3/rooms/" + url.PathEscape(d.rooms[c]) + "/send/m.room.message/" + url.PathEscape(clientID)
 	content := map[string]string{"msgtype": "m.text", "body": body, mxClientIDField: clientID}
-	if err := d.call(ctx, http.MethodPut, path, d.people[p].token, content, nil); err != nil {
+	if err := d.call(ctx, mxSendTimeout, http.MethodPut, path, d.people[p].token, content, nil); err != nil {
 		return msgAck{}, fmt.Errorf("person %d, conversation %d: %w", p, c, err)
 	}
 	return msgAck{at: time.Now()}, nil
@@ -657,7 +670,7 @@ func (d *dendriteTarget) stored(ctx context.Context, c int) ([]msgStored, error)
 			Chunk []mxEvent `json:"chunk"`
 			End   string    `json:"end"`
 		}
-		if err := d.call(ctx, http.MethodGet, path+q.Encode(), auth, nil, &page); err != nil {
+		if err := d.call(ctx, mxReadTimeout, http.MethodGet, path+q.Encode(), auth, nil, &page); err != nil {
 			return nil, fmt.Errorf("conversation %d: %w", c, err)
 		}
 		fresh := 0

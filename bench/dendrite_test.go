@@ -55,13 +55,13 @@ func startTestDendrite(t *testing.T, ctx context.Context) *dendriteTarget {
 	return d
 }
 
-// inbox is what each person's live connection delivered, in order.
-type inbox struct {
+// dendriteInbox is what each person's live connection delivered, in order.
+type dendriteInbox struct {
 	mu  sync.Mutex
 	got map[int][]msgDelivery // by person
 }
 
-func (in *inbox) deliver(p int) func(msgDelivery) {
+func (in *dendriteInbox) deliver(p int) func(msgDelivery) {
 	return func(m msgDelivery) {
 		in.mu.Lock()
 		defer in.mu.Unlock()
@@ -70,7 +70,7 @@ func (in *inbox) deliver(p int) func(msgDelivery) {
 }
 
 // ids is person p's deliveries in conversation c, as client IDs.
-func (in *inbox) ids(p, c int) []string {
+func (in *dendriteInbox) ids(p, c int) []string {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	var out []string
@@ -95,7 +95,7 @@ func TestDendriteTarget(t *testing.T) {
 	if err := tg.setup(ctx, people, direct, groups); err != nil {
 		t.Fatal(err)
 	}
-	in := &inbox{got: map[int][]msgDelivery{}}
+	in := &dendriteInbox{got: map[int][]msgDelivery{}}
 	lctx, stopListening := context.WithCancel(ctx)
 	defer stopListening()
 	for p := range people {
