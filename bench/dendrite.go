@@ -91,6 +91,11 @@ func startDendrite(ctx context.Context, env dendriteEnv) (*dendriteProc, *dendri
 	if err != nil {
 		return nil, nil, err
 	}
+	// A fresh dir as the database is fresh: JetStream's streams and the
+	// media store belong to the database they were written beside.
+	if err := os.RemoveAll(env.dir); err != nil {
+		return nil, nil, fmt.Errorf("dendrite: %w", err)
+	}
 	if err := os.MkdirAll(env.dir, 0o700); err != nil {
 		return nil, nil, fmt.Errorf("dendrite: %w", err)
 	}
