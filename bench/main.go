@@ -78,9 +78,12 @@ type opts struct {
 	// closed-loop level's measured length, the history conversation's
 	// messages, and whether the peers (Dendrite) run the same workload.
 	msgPeople, msgGroups, msgGroupSize int
-	msgPace, msgLevel                  time.Duration
-	msgHistory                         int
-	peers                              bool
+	// msgPeerPeople is the size Campus and a peer both run at again when
+	// the peer did not carry the full one (0: never).
+	msgPeerPeople     int
+	msgPace, msgLevel time.Duration
+	msgHistory        int
+	peers             bool
 
 	feedConc   int
 	queries    int
@@ -222,6 +225,7 @@ func parseFlags(args []string) (opts, error) {
 	fs.DurationVar(&o.msgPace, "msg-pace", 0, "messages: each person's mean time between sends in the paced phases, Poisson (default 10s)")
 	fs.DurationVar(&o.msgLevel, "msg-level", 0, "messages: measured length of each closed-loop level (default 5s; quick 1s)")
 	fs.IntVar(&o.msgHistory, "msg-history", 0, "messages: messages in the history conversation (default 10000)")
+	fs.IntVar(&o.msgPeerPeople, "msg-peer-people", 300, "messages: when a peer fails at --msg-people, both run again at this size for a ratio (0: never)")
 	fs.BoolVar(&o.peers, "peers", true, "messages: run the same workload on the peers (Dendrite) too (default true; false with --quick)")
 	fs.Float64Var(&o.nmRate, "netem-rate", 200, "netem: likes/s offered over every node, open loop")
 	fs.IntVar(&o.nmPosts, "netem-posts", 20, "netem: posts liked")
