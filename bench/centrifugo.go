@@ -58,7 +58,7 @@ func centrifugoConfig(port, apiPort int, apiKey string, secret []byte) ([]byte, 
 		},
 		"log": map[string]any{"level": "error"},
 		"client": map[string]any{
-			"token":                                map[string]any{"hmac_secret_key": string(secret)},
+			"token":                                 map[string]any{"hmac_secret_key": string(secret)},
 			"allow_anonymous_connect_without_token": false,
 			"disallow_anonymous_connection_tokens":  true,
 		},
