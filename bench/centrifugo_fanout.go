@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	mrand "math/rand/v2"
+	"net/http"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fasthttp/websocket"
@@ -43,6 +47,9 @@ type fanoutResult struct {
 	push       dist    // Campus: like → delivery; Centrifugo: publish → delivery
 	cpu        cpuWindow
 	rss0, rss1 int64 // KiB, before the sockets and with them idle
+	// The Go heap and stacks in use (from the server's /metrics), bytes,
+	// before the sockets and with them idle; 0: unknown.
+	mem0, mem1 float64
 	// Campus only: acknowledged likes in the window, the Postgres CPU.
 	likes int
 	// Centrifugo only: publications, and deliveries that never came.
@@ -50,12 +57,23 @@ type fanoutResult struct {
 	behind     int // ticks the publisher started late by more than a tick
 }
 
-// rssPerSocket is the idle sockets' RSS, KiB each; -1 when unknown.
-func (r fanoutResult) rssPerSocket() float64 {
+// rssPerSocket is the idle sockets' RSS, KiB each (it can come out
+// negative when the process returned memory meanwhile); ok false when a
+// reading is missing.
+func (r fanoutResult) rssPerSocket() (float64, bool) {
 	if r.rss0 <= 0 || r.rss1 <= 0 || r.sockets == 0 {
-		return -1
+		return 0, false
 	}
-	return float64(r.rss1-r.rss0) / float64(r.sockets)
+	return float64(r.rss1-r.rss0) / float64(r.sockets), true
+}
+
+// memPerSocket is the idle sockets' Go heap and stacks, KiB each; ok
+// false when a reading is missing.
+func (r fanoutResult) memPerSocket() (float64, bool) {
+	if r.mem0 <= 0 || r.mem1 <= 0 || r.sockets == 0 {
+		return 0, false
+	}
+	return (r.mem1 - r.mem0) / 1024 / float64(r.sockets), true
 }
 
 // cpuPerFrame is the server's CPU per delivered count frame, µs.
@@ -132,8 +150,9 @@ func (b *bench) peers(ctx context.Context) {
 // watching watch[i], and measures Campus's side of the comparison.
 func (b *bench) campusFanout(ctx context.Context, sc string, pid int, posts []uuid.UUID, watch [][]uuid.UUID, pace time.Duration) (fanoutResult, *likeRun, bool) {
 	var r fanoutResult
-	time.Sleep(time.Second) // the server settles before the reading
-	r.rss0, _ = rssKiB(pid)
+	metrics := "http://" + b.addr + "/metrics"
+	r.rss0 = settledRSS(ctx, pid)
+	r.mem0 = goMemInUse(metrics)
 	p, err := b.viewers(ctx, "peers: Campus viewers", len(watch), posts, func(i int) []uuid.UUID { return watch[i] })
 	defer p.close()
 	if err != nil {
@@ -143,6 +162,7 @@ func (b *bench) campusFanout(ctx context.Context, sc string, pid int, posts []uu
 	r.sockets = len(p.vs)
 	time.Sleep(2 * time.Second) // sessions settle; nothing is sent on idle sockets
 	r.rss1, _ = rssKiB(pid)
+	r.mem1 = goMemInUse(metrics)
 
 	picker := func(rg *mrand.Rand) func() int {
 		z := mrand.NewZipf(rg, 1.1, 1, uint64(len(posts)-1))
@@ -247,8 +267,9 @@ func (b *bench) centrifugoFanout(ctx context.Context, cf *centrifugoProc, posts 
 			return r, err
 		}
 	}
-	time.Sleep(time.Second)
-	r.rss0, _ = rssKiB(cf.pid())
+	metrics := "http://" + cf.apiAddr + "/metrics"
+	r.rss0 = settledRSS(ctx, cf.pid())
+	r.mem0 = goMemInUse(metrics)
 	p, err := b.dialPool(ctx, dialSpec{
 		label: "peers: Centrifugo viewers", n: len(watch), posts: posts, conc: 64,
 		open: func(ctx context.Context, d *websocket.Dialer, i int) (*websocket.Conn, error) {
@@ -263,6 +284,7 @@ func (b *bench) centrifugoFanout(ctx context.Context, cf *centrifugoProc, posts 
 	r.sockets = len(p.vs)
 	time.Sleep(2 * time.Second)
 	r.rss1, _ = rssKiB(cf.pid())
+	r.mem1 = goMemInUse(metrics)
 
 	expected := 0
 	for _, t := range sched {
@@ -404,6 +426,65 @@ func (b *bench) measureWindow(ctx context.Context, pid int, from, to int64) func
 	return func() cpuWindow { return <-ch }
 }
 
+// settledRSS reads pid's RSS (KiB) once it has held within 1 MiB for
+// three readings half a second apart (at most 30 s): after the seeding
+// and the index's merges the Go runtime returns freed memory over
+// seconds, and a baseline read meanwhile makes the sockets look free or
+// even negative. 0: unknown.
+func settledRSS(ctx context.Context, pid int) int64 {
+	prev, _ := rssKiB(pid)
+	steady := 0
+	for i := 0; i < 60 && steady < 2 && ctx.Err() == nil; i++ {
+		time.Sleep(500 * time.Millisecond)
+		cur, err := rssKiB(pid)
+		if err != nil {
+			return 0
+		}
+		if d := cur - prev; d < 1024 && d > -1024 {
+			steady++
+		} else {
+			steady = 0
+		}
+		prev = cur
+	}
+	return prev
+}
+
+// goMemInUse is a Go server's heap and stacks in use, bytes, from the
+// Prometheus Go collector's series at url (both servers export them);
+// 0 when it cannot be read. Unlike RSS it does not count memory the
+// runtime holds free, so it is the steadier per-socket figure.
+func goMemInUse(url string) float64 {
+	c := &http.Client{Timeout: 5 * time.Second}
+	resp, err := c.Get(url)
+	if err != nil {
+		return 0
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return 0
+	}
+	var heap, stack float64
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 2 {
+			continue
+		}
+		switch f[0] {
+		case "go_memstats_heap_inuse_bytes":
+			heap, _ = strconv.ParseFloat(f[1], 64)
+		case "go_memstats_stack_inuse_bytes":
+			stack, _ = strconv.ParseFloat(f[1], 64)
+		}
+	}
+	if heap <= 0 {
+		return 0
+	}
+	return heap + stack
+}
+
 // peerRows adds the comparison: Campus's figure, Centrifugo's as the
 // baseline, and the ratio.
 func (b *bench) peerRows(sc string, c, f fanoutResult, pace time.Duration, offered string) {
@@ -449,11 +530,20 @@ func (b *bench) peerRows(sc string, c, f fanoutResult, pace time.Duration, offer
 		pp.note("%s: no pushes matched", peer)
 	}
 
-	cr, fr := c.rssPerSocket(), f.rssPerSocket()
-	if cr >= 0 && fr > 0 {
+	cr, cok := c.rssPerSocket()
+	fr, fok := f.rssPerSocket()
+	if cok && fok {
 		r.add(sc, "server RSS per idle socket", cr, "KiB").
 			vs(fmt.Sprintf("%s %.1f KiB", peer, fr), fr).
 			note("%d posts watched (subscribed) each; VmRSS Campus %.1f → %.1f MiB, %s %.1f → %.1f MiB; Campus's process has run the earlier scenarios (the connections scenario reads its figure on a fresh one)",
 				b.o.evWatch, float64(c.rss0)/1024, float64(c.rss1)/1024, peer, float64(f.rss0)/1024, float64(f.rss1)/1024)
+	}
+	cm, cok := c.memPerSocket()
+	fm, fok := f.memPerSocket()
+	if cok && fok {
+		r.add(sc, "Go heap + stacks per idle socket", cm, "KiB").
+			vs(fmt.Sprintf("%s %.1f KiB", peer, fm), fm).
+			note("from each server's /metrics (go_memstats_heap_inuse_bytes + stack_inuse): memory the runtime holds free, which RSS counts, left out; Campus %.1f → %.1f MiB, %s %.1f → %.1f MiB",
+				c.mem0/(1<<20), c.mem1/(1<<20), peer, f.mem0/(1<<20), f.mem1/(1<<20))
 	}
 }
