@@ -126,7 +126,7 @@ func startCentrifugo(ctx context.Context, dir string, progress func(format strin
 		secret:  []byte(secret),
 		done:    make(chan struct{}),
 	}
-	p.api = &fasthttp.HostClient{Addr: p.apiAddr, MaxConns: 4, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second}
+	p.api = &fasthttp.HostClient{Addr: p.apiAddr, MaxConns: 64, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second}
 	logf, err := os.OpenFile(p.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("centrifugo: log: %w", err)
