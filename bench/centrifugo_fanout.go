@@ -48,6 +48,7 @@ type fanoutResult struct {
 	push       dist    // Campus: like → delivery; Centrifugo: publish → delivery
 	cpu        cpuWindow
 	rss0, rss1 int64 // KiB, before the sockets and with them idle
+	rssSettled bool  // rss0 held still before the sockets opened
 	// The Go heap and stacks in use (from the server's /metrics), bytes,
 	// before the sockets and with them idle; 0: unknown.
 	mem0, mem1 float64
@@ -154,7 +155,7 @@ func (b *bench) peers(ctx context.Context) {
 func (b *bench) campusFanout(ctx context.Context, sc string, pid int, posts []uuid.UUID, watch [][]uuid.UUID, pace time.Duration) (fanoutResult, *likeRun, bool) {
 	var r fanoutResult
 	metrics := "http://" + b.addr + "/metrics"
-	r.rss0 = settledRSS(ctx, pid)
+	r.rss0, r.rssSettled = settledRSS(ctx, pid)
 	r.mem0 = goMemInUse(metrics)
 	p, err := b.viewers(ctx, "peers: Campus viewers", len(watch), posts, func(i int) []uuid.UUID { return watch[i] })
 	defer p.close()
@@ -271,7 +272,7 @@ func (b *bench) centrifugoFanout(ctx context.Context, cf *centrifugoProc, posts 
 		}
 	}
 	metrics := "http://" + cf.apiAddr + "/metrics"
-	r.rss0 = settledRSS(ctx, cf.pid())
+	r.rss0, r.rssSettled = settledRSS(ctx, cf.pid())
 	r.mem0 = goMemInUse(metrics)
 	p, err := b.dialPool(ctx, dialSpec{
 		label: "peers: Centrifugo viewers", n: len(watch), posts: posts, conc: 64,
@@ -464,28 +465,32 @@ func (b *bench) measureWindow(ctx context.Context, pid int, from, to int64) func
 	return func() cpuWindow { return <-ch }
 }
 
-// settledRSS reads pid's RSS (KiB) once it has held within 1 MiB for
-// three readings half a second apart (at most 30 s): after the seeding
-// and the index's merges the Go runtime returns freed memory over
-// seconds, and a baseline read meanwhile makes the sockets look free or
-// even negative. 0: unknown.
-func settledRSS(ctx context.Context, pid int) int64 {
-	prev, _ := rssKiB(pid)
+// settledRSS reads pid's RSS (KiB) once it has held within 256 KiB for
+// five readings a second apart (at most a minute): after the seeding and
+// the index's merges the Go runtime returns freed memory to the system
+// over tens of seconds, and a baseline read meanwhile makes the sockets
+// look free or even negative. ok false when it was still moving or
+// could not be read.
+func settledRSS(ctx context.Context, pid int) (kib int64, ok bool) {
+	prev, err := rssKiB(pid)
+	if err != nil {
+		return 0, false
+	}
 	steady := 0
-	for i := 0; i < 60 && steady < 2 && ctx.Err() == nil; i++ {
-		time.Sleep(500 * time.Millisecond)
+	for i := 0; i < 60 && steady < 5 && ctx.Err() == nil; i++ {
+		time.Sleep(time.Second)
 		cur, err := rssKiB(pid)
 		if err != nil {
-			return 0
+			return 0, false
 		}
-		if d := cur - prev; d < 1024 && d > -1024 {
+		if d := cur - prev; d < 256 && d > -256 {
 			steady++
 		} else {
 			steady = 0
 		}
 		prev = cur
 	}
-	return prev
+	return prev, steady >= 5
 }
 
 // goMemInUse is a Go server's heap and stacks in use, bytes, from the
@@ -553,6 +558,10 @@ func (b *bench) peerRows(sc string, c, f fanoutResult, pace time.Duration, offer
 			target("≤ "+peer+"'s", cpf <= fpf).
 			note("Campus's also carries the likes, their commits and the watch checks: %.2f cores for %s frames in %.1f s; %s %.2f cores",
 				c.cpu.cores(), group(int64(c.frames)), c.cpu.wall.Seconds(), peer, f.cpu.cores())
+		if c.cpu.msgs > 0 && f.cpu.msgs > 0 {
+			x.note("per websocket message: Campus %.1f µs, %s %.1f µs",
+				float64(c.cpu.server.Microseconds())/float64(c.cpu.msgs), peer, float64(f.cpu.server.Microseconds())/float64(f.cpu.msgs))
+		}
 	}
 	if c.likes > 0 && c.cpu.known {
 		r.add(sc, "server CPU per acknowledged like", float64(c.cpu.server.Microseconds())/float64(c.likes), "µs").
@@ -575,6 +584,14 @@ func (b *bench) peerRows(sc string, c, f fanoutResult, pace time.Duration, offer
 			vs(fmt.Sprintf("%s %.1f KiB", peer, fr), fr).
 			note("%d posts watched (subscribed) each; VmRSS Campus %.1f → %.1f MiB, %s %.1f → %.1f MiB; Campus's process has run the earlier scenarios and reuses the memory they freed (the connections scenario reads its figure on a fresh one)",
 				b.o.evWatch, float64(c.rss0)/1024, float64(c.rss1)/1024, peer, float64(f.rss0)/1024, float64(f.rss1)/1024)
+		for _, s := range []struct {
+			name string
+			r    fanoutResult
+		}{{"Campus", c}, {peer, f}} {
+			if !s.r.rssSettled {
+				x.note("%s's RSS was still moving after a minute: its baseline is the last reading", s.name)
+			}
+		}
 		cm, cok := c.memPerSocket()
 		fm, fok := f.memPerSocket()
 		if cok && fok {
