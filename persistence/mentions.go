@@ -240,6 +240,15 @@ func SuggestUsers(ctx context.Context, db bun.IDB, viewer uuid.UUID, q domain.Me
 	if q.Empty() || limit <= 0 {
 		return out, nil
 	}
+	query, args := suggestSQL(viewer, q, limit)
+	if err := db.NewRaw(query, args...).Scan(ctx, &out); err != nil {
+		return nil, fmt.Errorf("persistence: suggest users: %w", err)
+	}
+	return out, nil
+}
+
+// suggestSQL is SuggestUsers's query and its arguments (q not empty).
+func suggestSQL(viewer uuid.UUID, q domain.MentionQuery, limit int) (string, []any) {
 	// A name matches when each word starts one of its words; a handle
 	// when it starts with q.Handle. The words are letters and digits only,
 	// safe in a tsquery.
@@ -250,13 +259,22 @@ func SuggestUsers(ctx context.Context, db bun.IDB, viewer uuid.UUID, q domain.Me
 		}
 		tsq += w + ":*"
 	}
+	// Each way of matching reads the columns shown, so that no join back
+	// to users reads more than the candidates (a hash join of every user,
+	// the planner's pick when it expects many candidates, is what a
+	// keystroke must not cost); friends come marked.
+	const cols = `u.id, u.name, u.handle, u.role, u.university_id, u.department, u.course, u.batch,
+		u.avatar_url, u.avatar_key, u.avatar_variants, u.email_verified_at`
 	var branches []string
 	args := []any{viewer, q.Handle, tsq, limit}
+	limit200 := " LIMIT " + fmt.Sprint(suggestCandidates)
 	if q.Handle != "" {
-		branches = append(branches, `(SELECT id FROM users WHERE handle ~>=~ ?1 AND handle ~<~ (?1 || '{') ORDER BY handle LIMIT `+fmt.Sprint(suggestCandidates)+`)`)
+		branches = append(branches, `(SELECT false AS friend, `+cols+` FROM users u
+			WHERE u.handle ~>=~ ?1 AND u.handle ~<~ (?1 || '{') ORDER BY u.handle`+limit200+`)`)
 	}
 	if tsq != "" {
-		branches = append(branches, `(SELECT id FROM users WHERE to_tsvector('simple', name) @@ to_tsquery('simple', ?2) LIMIT `+fmt.Sprint(suggestCandidates)+`)`)
+		branches = append(branches, `(SELECT false AS friend, `+cols+` FROM users u
+			WHERE to_tsvector('simple', u.name) @@ to_tsquery('simple', ?2)`+limit200+`)`)
 	}
 	match := "false"
 	if q.Handle != "" {
@@ -265,27 +283,25 @@ func SuggestUsers(ctx context.Context, db bun.IDB, viewer uuid.UUID, q domain.Me
 	if tsq != "" {
 		match += ` OR to_tsvector('simple', u.name) @@ to_tsquery('simple', ?2)`
 	}
-	branches = append(branches, `(SELECT u.id FROM friendships f
+	branches = append(branches, `(SELECT true AS friend, `+cols+` FROM friendships f
 		JOIN users u ON u.id = CASE WHEN f.user_low = ?0 THEN f.user_high ELSE f.user_low END
 		WHERE (f.user_low = ?0 OR f.user_high = ?0) AND (`+match+`))`)
 	query := `WITH me AS (SELECT course, batch, department FROM users WHERE id = ?0),
-	cand AS (` + strings.Join(branches, " UNION ") + `)
+	cand AS (` + strings.Join(branches, " UNION ALL ") + `),
+	uniq AS (SELECT DISTINCT ON (c.id) c.* FROM cand c ORDER BY c.id, c.friend DESC)
 	SELECT s.* FROM (SELECT u.id, u.name, u.handle, u.role, u.university_id, u.department, u.course, u.batch,
 		u.avatar_url, u.avatar_key, u.avatar_variants,
-		CASE WHEN EXISTS (SELECT FROM friendships f WHERE f.user_low = least(u.id, ?0) AND f.user_high = greatest(u.id, ?0)) THEN 'friend'
-			WHEN u.course <> '' AND u.course = me.course AND u.batch <> '' AND u.batch = me.batch THEN 'batch'
-			WHEN u.course <> '' AND u.course = me.course THEN 'course'
-			WHEN u.department <> '' AND u.department = me.department THEN 'department'
+		CASE WHEN u.friend THEN '` + RelationFriend + `'
+			WHEN u.course <> '' AND u.course = me.course AND u.batch <> '' AND u.batch = me.batch THEN '` + RelationBatch + `'
+			WHEN u.course <> '' AND u.course = me.course THEN '` + RelationCourse + `'
+			WHEN u.department <> '' AND u.department = me.department THEN '` + RelationDepartment + `'
 			ELSE '' END AS relation
-		FROM cand JOIN users u ON u.id = cand.id CROSS JOIN me
+		FROM uniq u CROSS JOIN me
 		WHERE u.id <> ?0 AND u.email_verified_at IS NOT NULL AND ` + notSuspendedSQL("u.id") + `
 			AND NOT EXISTS (SELECT FROM user_blocks b
 				WHERE (b.blocker_id = u.id AND b.blocked_id = ?0) OR (b.blocker_id = ?0 AND b.blocked_id = u.id))) s
-	ORDER BY CASE s.relation WHEN 'friend' THEN 0 WHEN 'batch' THEN 1 WHEN '' THEN 3 ELSE 2 END,
+	ORDER BY CASE s.relation WHEN '` + RelationFriend + `' THEN 0 WHEN '` + RelationBatch + `' THEN 1 WHEN '' THEN 3 ELSE 2 END,
 		s.handle = ?1 DESC, lower(s.name), s.id
 	LIMIT ?3`
-	if err := db.NewRaw(query, args...).Scan(ctx, &out); err != nil {
-		return nil, fmt.Errorf("persistence: suggest users: %w", err)
-	}
-	return out, nil
+	return query, args
 }
