@@ -3,6 +3,7 @@ package persistence_test
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"campus/domain"
 	"campus/persistence"
 	"campus/persistence/testdb"
+	"campus/protocol"
 )
 
 // member makes a verified user named name (the e-mail made unique).
@@ -455,5 +457,26 @@ func TestSuggestPlanReadsIndexes(t *testing.T) {
 	p := explain(t, db, "EXPLAIN "+query, args...)
 	if !strings.Contains(p, "users_handle_key") || !strings.Contains(p, "users_name_words_idx") || strings.Contains(p, "Seq Scan on users") {
 		t.Errorf("the typeahead should read the handle and name indexes:\n%s", p)
+	}
+}
+
+// TestNotificationKindsOnTheWire: the kinds the schema lets a notification
+// have are the ones the protocol names, the new mention among them.
+func TestNotificationKindsOnTheWire(t *testing.T) {
+	db := testdb.New(t)
+	var def string
+	if err := db.QueryRowContext(context.Background(), `SELECT pg_get_constraintdef(oid) FROM pg_constraint
+		WHERE conname = 'notifications_type_check'`).Scan(&def); err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, m := range regexp.MustCompile(`'([a-z_]+)'`).FindAllStringSubmatch(def, -1) {
+		kinds = append(kinds, m[1])
+	}
+	want := slices.Clone(protocol.NotificationKinds)
+	slices.Sort(kinds)
+	slices.Sort(want)
+	if !slices.Equal(kinds, want) || !slices.Contains(kinds, persistence.NotifyMention) {
+		t.Fatalf("the schema allows %v, the protocol names %v", kinds, want)
 	}
 }
