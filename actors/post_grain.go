@@ -423,15 +423,23 @@ func (g *postGrain) notifyAuthor(res persistence.PostBatchResult) {
 			SenderId: u.String(), PostId: g.idText})
 	}
 	for _, c := range res.NewComments {
-		if c.UserID != res.AuthorID {
-			items = append(items, &Notify{Id: persistence.NewID().String(), Type: persistence.NotifyComment,
-				SenderId: c.UserID.String(), PostId: g.idText, CommentId: c.ID.String()})
-		}
 		// The people the comment mentions, each by their own grain (the
-		// batch stored the mentions and chose whom to notify).
+		// batch stored the mentions and chose whom to notify). The post's
+		// author, when among them, is told of the mention instead of the
+		// comment: "mentioned you in a comment" says more, and once.
+		mentioned := false
 		for _, u := range c.MentionNotices {
+			if u == res.AuthorID {
+				mentioned = true
+				items = append(items, mentionItem(c.UserID, g.id, c.ID))
+				continue
+			}
 			g.live.notifying.Add(1)
 			go g.live.notify(g.cluster, u, []*Notify{mentionItem(c.UserID, g.id, c.ID)})
+		}
+		if c.UserID != res.AuthorID && !mentioned {
+			items = append(items, &Notify{Id: persistence.NewID().String(), Type: persistence.NotifyComment,
+				SenderId: c.UserID.String(), PostId: g.idText, CommentId: c.ID.String()})
 		}
 	}
 	if len(items) == 0 {

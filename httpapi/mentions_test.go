@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -145,6 +146,32 @@ func TestMentions(t *testing.T) {
 		cs := data(env)["comments"].([]any)
 		if len(cs) != 1 || fmt.Sprint(mentionHandles(t, cs[0].(map[string]any))) != "[bikramsen]" {
 			t.Fatalf("comments %v", cs)
+		}
+	})
+
+	t.Run("the post's author mentioned in a comment is told of the mention, not the comment", func(t *testing.T) {
+		status, env := st.call(t, "POST", "/api/posts/"+postID+"/comments", bikramTok, map[string]any{"content": "@anilauthor thanks"})
+		if status != 201 && status != 200 {
+			t.Fatalf("comment %d %v", status, env)
+		}
+		var ns []map[string]any
+		for deadline := time.Now().Add(10 * time.Second); len(ns) == 0; {
+			ns = st.mentionNotifications(t, authorTok)
+			if time.Now().After(deadline) {
+				t.Fatal("no mention notification")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if ns[0]["message"] != "Bikram Sen mentioned you in a comment" {
+			t.Fatalf("mention %v", ns[0])
+		}
+		// The comment's notification would have come in the same statement.
+		_, env = st.call(t, "GET", "/api/notifications", authorTok, nil)
+		for _, n := range data(env)["notifications"].([]any) {
+			m := n.(map[string]any)
+			if m["type"] == "comment" && m["sender"].(map[string]any)["id"] == bikram.ID.String() {
+				t.Fatalf("also a comment notification: %v", m)
+			}
 		}
 	})
 

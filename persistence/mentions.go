@@ -48,16 +48,14 @@ type StoredMentions struct {
 // author either way (anyone else stays text). With each, whether a
 // notification may reach them — not the author, not muting the author, not
 // suspended, able to read the post (outside groups, a public group, or a
-// group they are a member of), and for a comment not the post's author
-// (whom the comment notifies anyway) — and whether an earlier version of
-// the post notified them, and how many it notified in all.
+// group they are a member of) — and whether an earlier version of the post
+// notified them, and how many it notified in all.
 var resolveMentionsSQL = `SELECT u.id, u.handle,
 	u.id <> ?1
 	AND NOT EXISTS (SELECT FROM user_mutes m WHERE m.muter_id = u.id AND m.muted_id = ?1)
 	AND ` + notSuspendedSQL("u.id") + `
 	AND (p.group_id IS NULL OR g.visibility = 'public' OR EXISTS (SELECT FROM group_members gm
-		WHERE gm.group_id = p.group_id AND gm.user_id = u.id AND gm.status = 'member'))
-	AND NOT (?3 AND u.id = p.user_id),
+		WHERE gm.group_id = p.group_id AND gm.user_id = u.id AND gm.status = 'member')),
 	coalesce(x.notified, false),
 	CASE WHEN ?3 THEN 0 ELSE (SELECT count(*) FROM mentions c WHERE c.post_id = p.id AND c.comment_id IS NULL AND c.notified) END
 FROM unnest(?0::text[]) WITH ORDINALITY AS h (handle, ord)

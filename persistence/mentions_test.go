@@ -265,8 +265,9 @@ func TestMentionEdits(t *testing.T) {
 }
 
 // TestCommentMentions: a comment's mentions are stored with it by the post
-// batch; the post's author, whom the comment notifies anyway, is not
-// notified of being mentioned in it; the comment list shows them.
+// batch, and notify the people they name (the post's author too: the post
+// grain then tells them of the mention instead of the comment); the comment
+// list shows them.
 func TestCommentMentions(t *testing.T) {
 	ctx := context.Background()
 	w := newMentionWorld(t)
@@ -284,7 +285,7 @@ func TestCommentMentions(t *testing.T) {
 	if got := handlesOf(c.Mentions); fmt.Sprint(got) != "[anilauthor bendas]" {
 		t.Errorf("comment mentions %v", got)
 	}
-	if got := w.handles(c.MentionNotices); fmt.Sprint(got) != "[bendas]" {
+	if got := w.handles(c.MentionNotices); fmt.Sprint(got) != "[anilauthor bendas]" {
 		t.Errorf("comment notifies %v", got)
 	}
 	cs, _, err := persistence.Comments(ctx, db, p.ID, w.chitra.ID, persistence.Keyset{}, 10)
