@@ -356,6 +356,36 @@ func TestMentionNotificationsRollUp(t *testing.T) {
 		t.Fatalf("list %d %v", len(list), err)
 	}
 
+	// Ben deletes his comment: the post's mention still stands behind the
+	// roll-up, which stays, without the comment.
+	if _, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: p.ID,
+		Removals: []persistence.CommentRemoval{{CommentID: c, UserID: w.ben.ID}}}); err != nil {
+		t.Fatal(err)
+	}
+	list, err = persistence.NotificationsOf(ctx, db, w.asha.ID, persistence.Keyset{}, 10)
+	if err != nil || len(list) != 1 || list[0].ID != first.ID || list[0].CommentID != uuid.Nil {
+		t.Fatalf("after the comment went %+v %v", list, err)
+	}
+	// A roll-up only a comment stood behind goes with the comment.
+	p2 := newPost(t, db, w.author, "no mention here", 0)
+	c2 := &persistence.Comment{ID: persistence.NewID(), UserID: w.ben.ID, Content: "@" + w.asha.Handle + " look"}
+	res, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: p2.ID, Comments: []*persistence.Comment{c2}})
+	if err != nil || len(res.NewComments) != 1 || len(c2.MentionNotices) != 1 {
+		t.Fatalf("comment on p2: %+v %v", c2, err)
+	}
+	if _, err := persistence.CreateNotifications(ctx, db, w.asha.ID, []*persistence.Notification{{ID: persistence.NewID(),
+		UserID: w.asha.ID, Type: persistence.NotifyMention, SenderID: w.ben.ID, PostID: p2.ID, CommentID: c2.ID}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := persistence.ApplyPostBatch(ctx, db, persistence.PostBatch{PostID: p2.ID,
+		Removals: []persistence.CommentRemoval{{CommentID: c2.ID, UserID: w.ben.ID}}}); err != nil {
+		t.Fatal(err)
+	}
+	list, err = persistence.NotificationsOf(ctx, db, w.asha.ID, persistence.Keyset{}, 10)
+	if err != nil || len(list) != 1 || list[0].ID != first.ID {
+		t.Fatalf("after the only comment went %+v %v", list, err)
+	}
+
 	// A block takes the blocked one out of the roll-up.
 	if _, err := persistence.BlockUser(ctx, db, w.asha.ID, w.ben.ID); err != nil {
 		t.Fatal(err)

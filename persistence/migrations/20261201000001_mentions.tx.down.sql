@@ -1,3 +1,5 @@
+DROP TRIGGER comments_keep_mention_rollups ON comments;
+DROP FUNCTION comments_keep_mention_rollups();
 DELETE FROM notifications WHERE type = 'mention';
 DROP INDEX notifications_mention_rollup_key;
 ALTER TABLE notifications DROP CONSTRAINT notifications_type_check;

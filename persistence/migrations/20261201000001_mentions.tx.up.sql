@@ -98,3 +98,19 @@ ALTER TABLE notifications ADD CONSTRAINT notifications_type_check
     CHECK (type IN ('friend_request', 'friend_accepted', 'like', 'comment', 'other', 'moderation',
         'group_join_request', 'group_join_approved', 'group_invitation', 'group_post', 'profile_like', 'mention'));
 CREATE UNIQUE INDEX notifications_mention_rollup_key ON notifications (user_id, post_id) WHERE type = 'mention';
+
+-- A roll-up names the comment of its newest mention, and a deleted comment
+-- takes its notifications with it (the foreign key's cascade): a roll-up
+-- that other mentions of that person on that post still stand behind stays,
+-- without the comment, before the cascade runs.
+CREATE FUNCTION comments_keep_mention_rollups() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE notifications n SET comment_id = NULL
+    WHERE n.comment_id = OLD.id AND n.type = 'mention'
+        AND EXISTS (SELECT FROM mentions m WHERE m.user_id = n.user_id AND m.post_id = n.post_id AND m.notified
+            AND m.comment_id IS DISTINCT FROM OLD.id);
+    RETURN OLD;
+END
+$$;
+CREATE TRIGGER comments_keep_mention_rollups BEFORE DELETE ON comments
+    FOR EACH ROW EXECUTE FUNCTION comments_keep_mention_rollups();
