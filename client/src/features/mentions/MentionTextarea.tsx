@@ -60,9 +60,11 @@ export function MentionTextarea({
   const token = caret === null ? null : activeMention(value, caret);
   const query = token && token.start !== dismissed ? token.query.toLowerCase() : '';
 
+  // Out of a mention, Escape's choice is forgotten: the next one opens.
+  const inMention = token !== null;
   useEffect(() => {
-    if (!token) setDismissed(null);
-  }, [token]);
+    if (!inMention) setDismissed(null);
+  }, [inMention]);
 
   useEffect(() => {
     if (!query) return undefined;
