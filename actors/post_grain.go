@@ -396,7 +396,8 @@ func (g *postGrain) publishCounts() {
 }
 
 // notifyAuthor asks the author's user grain to notify of new likes (which
-// it rolls up per post) and comments by others. The grain does not wait:
+// it rolls up per post) and comments by others, and the grains of the
+// people new comments mention. The grain does not wait:
 // notifications are live extras, and the like is already answered.
 func (g *postGrain) notifyAuthor(res persistence.PostBatchResult) {
 	if res.AuthorID == uuid.Nil {
@@ -422,7 +423,21 @@ func (g *postGrain) notifyAuthor(res persistence.PostBatchResult) {
 			SenderId: u.String(), PostId: g.idText})
 	}
 	for _, c := range res.NewComments {
-		if c.UserID != res.AuthorID {
+		// The people the comment mentions, each by their own grain (the
+		// batch stored the mentions and chose whom to notify). The post's
+		// author, when among them, is told of the mention instead of the
+		// comment: "mentioned you in a comment" says more, and once.
+		mentioned := false
+		for _, u := range c.MentionNotices {
+			if u == res.AuthorID {
+				mentioned = true
+				items = append(items, mentionItem(c.UserID, g.id, c.ID))
+				continue
+			}
+			g.live.notifying.Add(1)
+			go g.live.notify(g.cluster, u, []*Notify{mentionItem(c.UserID, g.id, c.ID)})
+		}
+		if c.UserID != res.AuthorID && !mentioned {
 			items = append(items, &Notify{Id: persistence.NewID().String(), Type: persistence.NotifyComment,
 				SenderId: c.UserID.String(), PostId: g.idText, CommentId: c.ID.String()})
 		}

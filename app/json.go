@@ -160,6 +160,20 @@ func (v *PostView) appendTail(b []byte) []byte {
 		b = appendJSONString(b, g.Visibility)
 		b = append(b, '}')
 	}
+	if len(v.Mentions) > 0 {
+		b = append(b, `,"mentions":[`...)
+		for i, m := range v.Mentions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"id":`...)
+			b = appendJSONString(b, m.ID)
+			b = append(b, `,"handle":`...)
+			b = appendJSONString(b, m.Handle)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
 	return append(b, '}')
 }
 

@@ -79,6 +79,13 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 			if rng.IntN(3) == 0 {
 				v.Group = &PostGroupView{ID: randString(), Handle: randString(), Name: randString(), Visibility: randString()}
 			}
+			if rng.IntN(3) == 0 {
+				// An empty list is left out as omitempty leaves it.
+				v.Mentions = make([]MentionView, rng.IntN(3))
+				for k := range v.Mentions {
+					v.Mentions[k] = MentionView{ID: randString(), Handle: randString()}
+				}
+			}
 			page.Posts = append(page.Posts, v)
 		}
 		if rng.IntN(2) == 0 {

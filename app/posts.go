@@ -45,6 +45,10 @@ type PostGrains interface {
 	RemoveComment(ctx context.Context, postID, commentID, userID uuid.UUID) (comments int, version int64, err error)
 	// PostDeleted tells the post's watchers on every node.
 	PostDeleted(ctx context.Context, postID uuid.UUID) error
+	// NotifyMentioned has each of users notified that author mentioned
+	// them in the post (commentID zero) or one of its comments, through
+	// their user grains (rolled up per person and post).
+	NotifyMentioned(ctx context.Context, author, postID, commentID uuid.UUID, users []uuid.UUID) error
 }
 
 // PostsDeps are what the post use cases need.
@@ -112,6 +116,9 @@ type PostView struct {
 	UpdatedAt     time.Time   `json:"updatedAt"`
 	// Group is the post's group; null outside groups.
 	Group *PostGroupView `json:"group"`
+	// Mentions are the people the text names by @handle; left out when
+	// none. An @handle not among them names no one and stays text.
+	Mentions []MentionView `json:"mentions,omitempty"`
 }
 
 // PostGroupView is the group a post belongs to.
@@ -142,7 +149,7 @@ func NewPostView(r *persistence.PostRow) PostView {
 		ID: r.ID.String(), Content: r.Content, Images: images, Visibility: r.Visibility,
 		LikesCount: r.LikesCount, IsLiked: r.IsLiked, CommentsCount: r.CommentsCount, CountsVersion: r.CountsVersion,
 		Author: author, User: author, UserID: r.UserID.String(),
-		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Mentions: mentionViews(r.Mentions),
 	}
 	if g := r.Group; g != nil {
 		v.Group = &PostGroupView{ID: g.ID.String(), Handle: g.Handle, Name: g.Name, Visibility: g.Visibility}
@@ -162,11 +169,14 @@ type CommentView struct {
 	Content   string      `json:"content"`
 	User      UserSummary `json:"user"`
 	CreatedAt time.Time   `json:"createdAt"`
+	// Mentions are the people the text names, as a post's.
+	Mentions []MentionView `json:"mentions,omitempty"`
 }
 
 // NewCommentView renders c; author is c's author.
 func NewCommentView(c *persistence.Comment, author *persistence.User) CommentView {
-	v := CommentView{ID: c.ID.String(), PostID: c.PostID.String(), Content: c.Content, CreatedAt: c.CreatedAt}
+	v := CommentView{ID: c.ID.String(), PostID: c.PostID.String(), Content: c.Content, CreatedAt: c.CreatedAt,
+		Mentions: mentionViews(c.Mentions)}
 	if author != nil {
 		v.User = NewUserSummary(author)
 	}
@@ -265,6 +275,7 @@ func (a *Posts) Create(ctx context.Context, p Principal, in domain.PostInput, im
 	row := &persistence.Post{ID: persistence.NewID(), UserID: p.UserID, Content: post.Content, Visibility: post.Visibility,
 		GroupID: groupID}
 	var notices []notice
+	var mentions persistence.StoredMentions
 	rows := make([]*persistence.PostImage, len(saved))
 	for i, im := range saved {
 		rows[i] = &persistence.PostImage{
@@ -277,10 +288,15 @@ func (a *Posts) Create(ctx context.Context, p Principal, in domain.PostInput, im
 		if err := persistence.InsertPost(ctx, tx, row, rows); err != nil {
 			return err
 		}
+		var err error
+		mentions, err = persistence.StoreMentions(ctx, tx, persistence.MentionSource{PostID: row.ID, AuthorID: p.UserID,
+			Handles: domain.MentionHandles(post.Content)})
+		if err != nil {
+			return err
+		}
 		if groupID == uuid.Nil {
 			return nil
 		}
-		var err error
 		notices, err = groupPostNotices(ctx, tx, groupID, row.ID, p.UserID)
 		return err
 	})
@@ -289,6 +305,7 @@ func (a *Posts) Create(ctx context.Context, p Principal, in domain.PostInput, im
 		return PostResult{}, err
 	}
 	pushNotices(ctx, a.d.DB, a.d.Pusher, a.d.Log, p.UserID, notices)
+	notifyMentioned(ctx, a.d.Grains, a.d.Log, p.UserID, row.ID, mentions.Notify)
 	view, err := persistence.PostByID(ctx, a.d.DB, row.ID, p.UserID)
 	if err != nil {
 		return PostResult{}, err
@@ -441,8 +458,10 @@ func (a *Posts) moderatorMayRead(ctx context.Context, p Principal, id uuid.UUID,
 }
 
 // Update replaces the text of the caller's own post and, when the request
-// carries them, its images' descriptions.
+// carries them, its images' descriptions. Only the people the new text
+// mentions and no earlier version did are notified.
 func (a *Posts) Update(ctx context.Context, p Principal, id uuid.UUID, in domain.PostEditInput) (PostResult, error) {
+	var mentions persistence.StoredMentions
 	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		lp, err := a.ownPost(ctx, tx, p, id)
 		if err != nil {
@@ -455,17 +474,24 @@ func (a *Posts) Update(ctx context.Context, p Principal, id uuid.UUID, in domain
 		if err := persistence.SetPostImageAlts(ctx, tx, id, alts); err != nil {
 			return err
 		}
-		return persistence.SetPostContent(ctx, tx, id, content)
+		if err := persistence.SetPostContent(ctx, tx, id, content); err != nil {
+			return err
+		}
+		mentions, err = persistence.StoreMentions(ctx, tx, persistence.MentionSource{PostID: id, AuthorID: p.UserID,
+			Handles: domain.MentionHandles(content), Edit: true})
+		return err
 	})
 	if err != nil {
 		return PostResult{}, err
 	}
+	notifyMentioned(ctx, a.d.Grains, a.d.Log, p.UserID, id, mentions.Notify)
 	row, err := persistence.PostByID(ctx, a.d.DB, id, p.UserID)
 	if err != nil {
 		return PostResult{}, err
 	}
 	view := NewPostView(row)
-	ev := PostEditedEvent{PostID: view.ID, Content: view.Content, Images: view.Images, UpdatedAt: view.UpdatedAt}
+	ev := PostEditedEvent{PostID: view.ID, Content: view.Content, Images: view.Images, UpdatedAt: view.UpdatedAt,
+		Mentions: view.Mentions}
 	// Its watchers see the post now; the author's friends may have it in a
 	// feed further down, outside the viewport that watches. A socket in
 	// both gets it twice, which the client applies idempotently.
@@ -630,7 +656,12 @@ func (a *Posts) AddComment(ctx context.Context, p Principal, postID uuid.UUID, i
 	if err != nil {
 		return CommentResult{}, err
 	}
-	return CommentResult{Comment: NewCommentView(c, author), CommentsCount: n.Count, CountsVersion: n.Version}, nil
+	view := NewCommentView(c, author)
+	// The grain stored them with the comment (and has them notified).
+	if view.Mentions, err = commentMentions(ctx, a.d.DB, c); err != nil {
+		return CommentResult{}, err
+	}
+	return CommentResult{Comment: view, CommentsCount: n.Count, CountsVersion: n.Version}, nil
 }
 
 // DeleteComment removes a comment the caller wrote or that is on the

@@ -109,6 +109,7 @@ func (s *Search) search(ctx context.Context, q string, limit int, reader uuid.UU
 		ids[h.Kind] = append(ids[h.Kind], h.ID)
 	}
 	shown := map[uuid.UUID]SearchResult{}
+	handles := map[uuid.UUID]string{}
 	users, err := persistence.ShownUsersByIDs(ctx, s.d.DB, ids[domain.SearchUser])
 	if err != nil {
 		return out, err
@@ -116,6 +117,7 @@ func (s *Search) search(ctx context.Context, q string, limit int, reader uuid.UU
 	for i := range users {
 		if !hide[users[i].ID] {
 			shown[users[i].ID] = userResult(&users[i])
+			handles[users[i].ID] = users[i].Handle
 		}
 	}
 	posts, err := persistence.SearchPostsByIDs(ctx, s.d.DB, ids[domain.SearchPost], reader)
@@ -160,9 +162,10 @@ func (s *Search) search(ctx context.Context, q string, limit int, reader uuid.UU
 		if !ok {
 			continue // deleted since it was indexed
 		}
-		list = append(list, ranked{r, domain.SearchRanking{
-			Kind: h.Kind, Exact: domain.IsExactMatch(q, r.Title, r.Subtitle), Score: h.Score,
-		}})
+		// A person's handle typed in full (with or without its @) is an
+		// exact match too.
+		exact := domain.IsExactMatch(q, r.Title, r.Subtitle) || (handles[h.ID] != "" && domain.NormalizeUserHandle(q) == handles[h.ID])
+		list = append(list, ranked{r, domain.SearchRanking{Kind: h.Kind, Exact: exact, Score: h.Score}})
 	}
 	slices.SortStableFunc(list, func(a, b ranked) int { return domain.CompareSearch(a.rank, b.rank) })
 	for _, r := range list[:min(len(list), limit)] {

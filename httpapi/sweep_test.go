@@ -213,8 +213,9 @@ var sweepRoutes = map[string]sweepRoute{
 	"DELETE /api/posts/{id}/like":           {params: withID("post")},
 	"PATCH /api/posts/{id}/like":            {params: withID("post")},
 
-	"GET /api/search":       {},
-	"GET /api/users/search": {},
+	"GET /api/search":        {},
+	"GET /api/users/search":  {},
+	"GET /api/users/suggest": {},
 
 	"GET /api/safety/blocks":         {},
 	"POST /api/safety/blocks/{id}":   {params: withID("other")},

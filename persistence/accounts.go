@@ -46,6 +46,9 @@ func InsertUser(ctx context.Context, db bun.IDB, u *User) error {
 func ReplacePendingUser(ctx context.Context, db bun.IDB, u *User) (bool, error) {
 	res, err := db.NewUpdate().Model(u).
 		Column("name", "password_hash", "role", "university_id", "college_id", "department", "course", "batch").
+		// Nobody has seen the handle made from the first name: the
+		// database makes it again from this one.
+		Set("handle = NULL").
 		Set("updated_at = now()").
 		Where("id = ? AND email_verified_at IS NULL", u.ID).Exec(ctx)
 	if err != nil {
@@ -241,6 +244,15 @@ func DeleteAccount(ctx context.Context, tx bun.Tx, id uuid.UUID) (DeletedAccount
 			WHERE pl.liker_id = ?0 AND n.user_id = pl.user_id AND n.type = 'profile_like'`},
 		{"empty profile like notifications", `DELETE FROM notifications n USING profile_likes pl
 			WHERE pl.liker_id = ?0 AND n.user_id = pl.user_id AND n.type = 'profile_like' AND n.actor_count = 0`},
+		// Mention roll-ups of the posts they mentioned people on (their
+		// comments on others' posts: their own posts go with their
+		// notifications) the same way.
+		{"mention notifications", `UPDATE notifications n SET actor_ids = array_remove(n.actor_ids, ?0),
+				actor_count = greatest(n.actor_count - 1, 0)
+			FROM (SELECT DISTINCT user_id, post_id FROM mentions WHERE author_id = ?0 AND notified) m
+			WHERE n.type = 'mention' AND n.user_id = m.user_id AND n.post_id = m.post_id`},
+		{"empty mention notifications", `DELETE FROM notifications n WHERE n.type = 'mention' AND n.actor_count = 0
+			AND EXISTS (SELECT FROM mentions m WHERE m.author_id = ?0 AND m.user_id = n.user_id AND m.post_id = n.post_id)`},
 		// Groups lose a member and their posts; a group they owned passes to
 		// its longest-standing admin, else its longest-standing member.
 		{"group member counters", `UPDATE groups g SET members_count = g.members_count - 1

@@ -5,3 +5,6 @@ var MigrationFiles = migrationFiles
 
 // LikeStatement exposes the batch's like statement to the plan test.
 const LikeStatement = likeStatement
+
+// SuggestSQL exposes the typeahead's query to the plan test.
+var SuggestSQL = suggestSQL

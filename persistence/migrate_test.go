@@ -22,7 +22,7 @@ func TestMain(m *testing.M) { testdb.Main(m) }
 // tables are every table the schema must have.
 var tables = []string{
 	"account_capabilities", "account_suspensions",
-	"app_secrets", "comments", "conversation_members", "conversations", "experience", "friend_requests", "friendships", "group_members", "groups", "mail_outbox", "message_images", "message_reactions",
+	"app_secrets", "comments", "conversation_members", "conversations", "experience", "friend_requests", "friendships", "group_members", "groups", "mail_outbox", "mentions", "message_images", "message_reactions",
 	"message_settings", "messages", "moderation_audit",
 	"node_status", "notifications", "otp_codes", "post_images", "post_likes", "posts", "profile_likes", "profiles", "push_outbox",
 	"push_subscriptions",

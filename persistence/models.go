@@ -25,9 +25,13 @@ func NewID() uuid.UUID {
 type User struct {
 	bun.BaseModel `bun:"table:users,alias:u"`
 
-	ID    uuid.UUID `bun:"id,pk,type:uuid,nullzero"`
-	Name  string    `bun:"name,notnull"`
-	Email string    `bun:"email,notnull"`
+	ID   uuid.UUID `bun:"id,pk,type:uuid,nullzero"`
+	Name string    `bun:"name,notnull"`
+	// Handle is what an @mention names the account by (domain.ValidUserHandle).
+	// The database makes it from the name when the account is inserted
+	// without one (migration 20261201000001); it does not follow renames.
+	Handle string `bun:"handle,nullzero"`
+	Email  string `bun:"email,notnull"`
 	// EmailVerifiedAt is zero until the signup code is confirmed.
 	EmailVerifiedAt time.Time `bun:"email_verified_at,nullzero"`
 	PasswordHash    string    `bun:"password_hash,notnull"`
@@ -196,6 +200,12 @@ type Comment struct {
 	UpdatedAt time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 
 	Author *User `bun:"rel:belongs-to,join:user_id=id"`
+	// Mentions are the people the comment names (filled by the queries
+	// that read comments for display, and by the batch that stores it).
+	Mentions []MentionRef `bun:"-"`
+	// MentionNotices are the people its mentions notify: set by the batch
+	// that stored it, for the post grain to tell them.
+	MentionNotices []uuid.UUID `bun:"-"`
 }
 
 // Friend request statuses.
@@ -269,6 +279,9 @@ const (
 	// NotifyProfileLike rolls up like NotifyLike, one row per user rather
 	// than per post (migration 20261124000007).
 	NotifyProfileLike = "profile_like"
+	// NotifyMention rolls up like NotifyLike, one row per person and post
+	// (migration 20261201000001).
+	NotifyMention = "mention"
 )
 
 // Notification is something that happened to UserID. SenderID, PostID and

@@ -51,6 +51,8 @@ type PostRow struct {
 	Removed bool `bun:"-"`
 	// Group is the post's group; nil for a post outside groups.
 	Group *PostGroup `bun:"-"`
+	// Mentions are the people the post's text names (StoreMentions).
+	Mentions []MentionRef `bun:"-"`
 }
 
 // PostGroup is the group a post belongs to, as posts show it.
@@ -143,7 +145,8 @@ func postsSQLHiding(where string, limit int, mutes bool) string {
 		FROM post_images pi WHERE pi.post_id = p.id),
 	ARRAY(SELECT v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
 		WHERE EXISTS (SELECT FROM post_likes pl WHERE pl.post_id = p.id AND pl.user_id = v.u) ORDER BY v.i),
-	` + hiddenSQL(mutes) + `, p.removed_at IS NOT NULL, p.group_id, g.handle, g.name, g.visibility
+	` + hiddenSQL(mutes) + `, p.removed_at IS NOT NULL, p.group_id, g.handle, g.name, g.visibility,
+	` + postMentionsSQL + `
 FROM (SELECT id, user_id, content, visibility, likes_count, comments_count, counts_version, created_at, updated_at, removed_at, group_id
 	FROM posts` + where + `
 	ORDER BY created_at DESC, id DESC LIMIT ` + strconv.Itoa(limit) + `) AS p
@@ -170,16 +173,20 @@ func queryPosts(ctx context.Context, db bun.IDB, query string, args ...any) ([]*
 		var likedBy, hiddenFor []byte
 		var groupID uuid.NullUUID
 		var gHandle, gName, gVis sql.NullString
+		var mentions []byte
 		if err := rows.Scan(&r.ID, &r.UserID, &r.Content, &r.Visibility, &r.LikesCount, &r.CommentsCount, &r.CountsVersion,
 			&created, &updated, &r.Author.Name, &r.Author.Role, &univ, &r.Author.Department,
 			&r.Author.AvatarURL, &r.Author.AvatarKey, &r.Author.AvatarVariants, &images, &likedBy, &hiddenFor, &r.Removed,
-			&groupID, &gHandle, &gName, &gVis); err != nil {
+			&groupID, &gHandle, &gName, &gVis, &mentions); err != nil {
 			return nil, err
 		}
 		if groupID.Valid {
 			r.Group = &PostGroup{ID: groupID.UUID, Handle: gHandle.String, Name: gName.String, Visibility: gVis.String}
 		}
 		var err error
+		if r.Mentions, err = parseMentions(mentions); err != nil {
+			return nil, err
+		}
 		if r.LikedBy, err = parsePositions(likedBy); err != nil {
 			return nil, fmt.Errorf("liked by: %w", err)
 		}
@@ -378,6 +385,9 @@ func Comments(ctx context.Context, db bun.IDB, postID, viewer uuid.UUID, after K
 	more := len(cs) > limit
 	if more {
 		cs = cs[:limit]
+	}
+	if err := fillCommentMentions(ctx, db, cs); err != nil {
+		return nil, false, err
 	}
 	return cs, more, nil
 }
@@ -954,12 +964,23 @@ func insertComments(ctx context.Context, db bun.IDB, postID uuid.UUID, cs []*Com
 		}
 		return 0, fmt.Errorf("persistence: insert comments: %w", err)
 	}
+	first := len(res.NewComments)
 	n, err := scanCreated(rows, byID, func(c *Comment) { res.NewComments = append(res.NewComments, c) })
 	if err != nil {
 		if isPostGoneViolation(err) {
 			return 0, ErrPostGone
 		}
 		return 0, fmt.Errorf("persistence: insert comments: %w", err)
+	}
+	// Their mentions, in the same transaction: a comment is never stored
+	// without them.
+	for _, c := range res.NewComments[first:] {
+		m, err := StoreMentions(ctx, db, MentionSource{PostID: postID, CommentID: c.ID, AuthorID: c.UserID,
+			Handles: domain.MentionHandles(c.Content)})
+		if err != nil {
+			return 0, err
+		}
+		c.Mentions, c.MentionNotices = m.Refs, m.Notify
 	}
 	if len(byID) > 0 { // retries: already stored, read their time
 		var missing []string

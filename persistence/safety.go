@@ -58,15 +58,16 @@ func BlockUser(ctx context.Context, tx bun.IDB, blocker, blocked uuid.UUID) (boo
 		blocker, blocked); err != nil {
 		return false, fmt.Errorf("persistence: block: notifications: %w", err)
 	}
-	// A like roll-up names its likers in actor_ids, not sender_id: one that
-	// names only the other goes, the other leaves the rest.
+	// A like (or mention) roll-up names its people in actor_ids, not
+	// sender_id: one that names only the other goes, the other leaves the
+	// rest.
 	for _, pair := range [][2]uuid.UUID{{blocker, blocked}, {blocked, blocker}} {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM notifications WHERE user_id = ?0 AND type IN (?2, ?3)
-			AND actor_ids = ARRAY[?1]::uuid[]`, pair[0], pair[1], NotifyLike, NotifyProfileLike); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM notifications WHERE user_id = ?0 AND type IN (?2, ?3, ?4)
+			AND actor_ids = ARRAY[?1]::uuid[]`, pair[0], pair[1], NotifyLike, NotifyProfileLike, NotifyMention); err != nil {
 			return false, fmt.Errorf("persistence: block: like roll-ups: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE notifications SET actor_ids = array_remove(actor_ids, ?1)
-			WHERE user_id = ?0 AND type IN (?2, ?3) AND ?1 = ANY (actor_ids)`, pair[0], pair[1], NotifyLike, NotifyProfileLike); err != nil {
+			WHERE user_id = ?0 AND type IN (?2, ?3, ?4) AND ?1 = ANY (actor_ids)`, pair[0], pair[1], NotifyLike, NotifyProfileLike, NotifyMention); err != nil {
 			return false, fmt.Errorf("persistence: block: like roll-ups: %w", err)
 		}
 	}

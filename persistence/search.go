@@ -14,7 +14,7 @@ import (
 // result page shows.
 
 // searchUserColumns are the user columns search indexes and shows.
-var searchUserColumns = []string{"id", "name", "role", "university_id", "department", "course", "batch", "avatar_url", "avatar_key", "avatar_variants"}
+var searchUserColumns = []string{"id", "name", "handle", "role", "university_id", "department", "course", "batch", "avatar_url", "avatar_key", "avatar_variants"}
 
 // SearchText is the searchable text of a post or comment.
 type SearchText struct {

@@ -16,8 +16,12 @@ export interface FromUser {
  */
 export interface ServerNotification {
   id: string;
-  /** profile_like (issue 16) rolls up like `like`: one per person, its actors the newest likers. */
-  type: 'friend_request' | 'friend_accepted' | 'like' | 'comment' | 'other' | 'profile_like' | string;
+  /**
+   * profile_like (issue 16) rolls up like `like`: one per person, its actors the newest likers.
+   * mention (issue 27) rolls up per post: its actors the newest people who named the
+   * recipient there (in the post or its comments), actorCount how many did.
+   */
+  type: 'friend_request' | 'friend_accepted' | 'like' | 'comment' | 'other' | 'profile_like' | 'mention' | string;
   sender?: FromUser;
   actors?: FromUser[];
   actorCount?: number;
@@ -63,8 +67,11 @@ export interface ServerEvents {
    * pressed. Not sent for authors the reader muted or shares a block with.
    */
   'post:new': { postId: string; authorId: string };
-  /** Issue 16: the author edited a post this socket watches or may show (a friend's). */
-  'post:edited': { postId: string; content: string; images?: unknown[]; updatedAt: string };
+  /**
+   * Issue 16: the author edited a post this socket watches or may show (a
+   * friend's). `mentions` (issue 27): the people the new text names; absent for none.
+   */
+  'post:edited': { postId: string; content: string; images?: unknown[]; updatedAt: string; mentions?: unknown[] };
   /**
    * Issue 16: fromUser declined the viewer's request ('declined'),
    * cancelled the request they sent ('cancelled') or ended the friendship

@@ -189,7 +189,7 @@ export function PostCard({
       {post.content && (
         <div className="post-card__content">
           <p>
-            <RichText text={text} />
+            <RichText text={text} mentions={post.mentions} />
           </p>
           {long && (
             <button type="button" className="link-button" onClick={() => setExpanded(true)}>

@@ -6,9 +6,11 @@ import {
   idOf,
   isRecord,
   normalizeImage,
+  normalizeMentions,
   normalizeUserSummary,
   num,
   str,
+  type Mention,
   type UserSummary,
   normalizeVariants,
 } from '../../api/models';
@@ -54,6 +56,8 @@ export interface Post {
   editedAt: string;
   /** The group it was posted in; null for an ordinary post. */
   group: PostGroup | null;
+  /** The people its text names by @handle (issue 27): they link to their profiles. */
+  mentions: Mention[];
 }
 
 export function normalizePostGroup(v: unknown): PostGroup | null {
@@ -78,6 +82,8 @@ export interface Comment {
   content: string;
   user: UserSummary;
   createdAt: string;
+  /** The people its text names by @handle, as a post's. */
+  mentions: Mention[];
 }
 
 export function normalizeImages(v: unknown, legacyMedia?: unknown): PostImage[] {
@@ -124,6 +130,7 @@ export function normalizePost(v: unknown): Post {
     createdAt: str(r.createdAt),
     editedAt: str(r.editedAt) || editedAtOf(str(r.createdAt), str(r.updatedAt)),
     group: normalizePostGroup(r.group),
+    mentions: normalizeMentions(r.mentions),
   };
 }
 
@@ -135,6 +142,7 @@ export function normalizeComment(v: unknown, postId = ''): Comment {
     content: str(r.content),
     user: normalizeUserSummary(isRecord(r.user) ? r.user : r.author),
     createdAt: str(r.createdAt),
+    mentions: normalizeMentions(r.mentions),
   };
 }
 

@@ -6,6 +6,7 @@
 import { atom, type Atom, type Getter, type Setter } from 'jotai';
 import { deletePost, setLike } from './postsApi';
 import type { PostCounts } from '../../api/protocol';
+import { normalizeMentions } from '../../api/models';
 import { editedAtOf, normalizeImages, type Post } from './model';
 
 const postsByIdAtom = atom<Record<string, Post>>({});
@@ -175,10 +176,12 @@ export const bumpCommentsCountAtom = atom(null, (get, set, e: { postId: string; 
  */
 export const applyPostEditedAtom = atom(
   null,
-  (get, set, e: { postId: string; content: string; images?: unknown[]; updatedAt: string }) => {
+  (get, set, e: { postId: string; content: string; images?: unknown[]; updatedAt: string; mentions?: unknown[] }) => {
     const cur = get(postsByIdAtom)[e.postId];
     if (!cur) return;
     const patch: Partial<Post> = { content: e.content, editedAt: editedAtOf(cur.createdAt, e.updatedAt) || cur.editedAt };
+    // The new text's mentions: an event without them names no one.
+    patch.mentions = normalizeMentions(e.mentions);
     if (Array.isArray(e.images)) patch.images = normalizeImages(e.images);
     patchPost(get, set, e.postId, patch);
   },

@@ -15,6 +15,7 @@ export function makePost(over: Partial<Post> = {}): Post {
     createdAt: '2025-01-01T10:00:00Z',
     editedAt: '',
     group: null,
+    mentions: [],
     ...over,
   };
 }
