@@ -45,8 +45,8 @@ const (
 	// the post's watches with it.
 	EventPostDeleted = "post:deleted"
 	// EventPostCounts {posts: [{postId, likesCount, commentsCount,
-	// countsVersion}]}: the watched posts whose counts changed, at most one
-	// frame per socket and count interval (CountSlots).
+	// repostsCount, countsVersion}]}: the watched posts whose counts
+	// changed, at most one frame per socket and count interval (CountSlots).
 	EventPostCounts = "post:counts"
 	// EventNotification {…notification, unreadCount}: a new or rolled-up
 	// notification.
