@@ -536,6 +536,23 @@ func (l *Live) NotifyUser(ctx context.Context, userID uuid.UUID, typ string, sen
 	return failure(r.Failure)
 }
 
+// NotifyPost asks the user's grain to create one notification of typ
+// about post from sender (app.PostGrains: a repost, rolled up per post like
+// likes), and answers once it is committed and pushed.
+func (l *Live) NotifyPost(ctx context.Context, userID uuid.UUID, typ string, sender, post uuid.UUID) error {
+	msg := &NotifyRequest{Items: []*Notify{{Id: persistence.NewID().String(), Type: typ, SenderId: sender.String(),
+		PostId: post.String()}}}
+	res, err := l.request(ctx, userID.String(), UserKind, msg)
+	if err != nil {
+		return err
+	}
+	r, ok := res.(*NotifyResponse)
+	if !ok {
+		return fmt.Errorf("actors: user grain answered %T", res)
+	}
+	return failure(r.Failure)
+}
+
 // notify asks the user's grain to create notifications, retrying once: the
 // ids make a repeat harmless. Called from a post grain's goroutine, after
 // the grain counted it in notifying.

@@ -45,6 +45,13 @@ type PostGrains interface {
 	RemoveComment(ctx context.Context, postID, commentID, userID uuid.UUID) (comments int, version int64, err error)
 	// PostDeleted tells the post's watchers on every node.
 	PostDeleted(ctx context.Context, postID uuid.UUID) error
+	// PublishCounts sends counts committed outside the grain (a repost) to
+	// the post's watchers with the next count tick, through the batcher
+	// the grains' own counts go through.
+	PublishCounts(postID uuid.UUID, likes, comments, reposts int, version int64)
+	// NotifyPost creates a notification of typ about post from sender
+	// through userID's user grain (rolled up where the kind rolls up).
+	NotifyPost(ctx context.Context, userID uuid.UUID, typ string, sender, post uuid.UUID) error
 }
 
 // PostsDeps are what the post use cases need.
@@ -95,13 +102,18 @@ type PostImageView struct {
 // summary: clients read either. Visibility is "public" outside groups and
 // the group's visibility (public, closed, secret) inside one.
 type PostView struct {
-	ID            string          `json:"id"`
-	Content       string          `json:"content"`
-	Images        []PostImageView `json:"images"`
-	Visibility    string          `json:"visibility"`
-	LikesCount    int             `json:"likesCount"`
-	IsLiked       bool            `json:"isLiked"`
-	CommentsCount int             `json:"commentsCount"`
+	ID         string          `json:"id"`
+	Content    string          `json:"content"`
+	Images     []PostImageView `json:"images"`
+	Visibility string          `json:"visibility"`
+	LikesCount int             `json:"likesCount"`
+	IsLiked    bool            `json:"isLiked"`
+	// Saved and Reposted are whether the reader bookmarked and reposted
+	// the post (private to the reader, like isLiked).
+	Saved         bool `json:"saved"`
+	Reposted      bool `json:"reposted"`
+	CommentsCount int  `json:"commentsCount"`
+	RepostsCount  int  `json:"repostsCount"`
 	// CountsVersion orders copies of the post's counts (a page, a like's
 	// answer, a post:counts entry): the higher is the newer.
 	CountsVersion int64       `json:"countsVersion"`
@@ -112,6 +124,34 @@ type PostView struct {
 	UpdatedAt     time.Time   `json:"updatedAt"`
 	// Group is the post's group; null outside groups.
 	Group *PostGroupView `json:"group"`
+	// RepostOf makes this entry a repost (as Mastodon's reblog): ID,
+	// Author, Content (the comment) and CreatedAt are the repost's, and
+	// RepostOf is the original the card shows, with the reader's isLiked,
+	// saved and reposted of it; a repost's own counts are 0 and its own
+	// flags false. Absent on a post of its own.
+	RepostOf *PostView `json:"repostOf,omitempty"`
+}
+
+// target is the post a card shows and acts on: the original of a repost,
+// else v.
+func (v *PostView) target() *PostView {
+	if v.RepostOf != nil {
+		return v.RepostOf
+	}
+	return v
+}
+
+// withViewer is v with the reader's flags set on its target (copied, so
+// that other readers' copies of the page keep theirs).
+func (v PostView) withViewer(liked, saved, reposted bool) PostView {
+	if v.RepostOf != nil {
+		o := *v.RepostOf
+		o.IsLiked, o.Saved, o.Reposted = liked, saved, reposted
+		v.RepostOf = &o
+		return v
+	}
+	v.IsLiked, v.Saved, v.Reposted = liked, saved, reposted
+	return v
 }
 
 // PostGroupView is the group a post belongs to.
@@ -122,8 +162,29 @@ type PostGroupView struct {
 	Visibility string `json:"visibility"`
 }
 
-// NewPostView renders a post row for its viewer.
+// NewPostView renders a post row for its viewer: a repost as its entry
+// wrapping the original, the images and the reader's flags the original's.
 func NewPostView(r *persistence.PostRow) PostView {
+	if r.Original != nil {
+		o := *r.Original
+		o.ImageList = r.ImageList
+		orig := newPostView(&o)
+		orig.IsLiked, orig.Saved, orig.Reposted = r.IsLiked, r.IsSaved, r.IsReposted
+		var reposter UserSummary
+		if r.Author != nil {
+			reposter = NewUserSummary(r.Author)
+		}
+		return PostView{ID: r.ID.String(), Content: r.Content, Images: []PostImageView{}, Visibility: domain.VisibilityPublic,
+			Author: reposter, User: reposter, UserID: r.UserID.String(), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+			RepostOf: &orig}
+	}
+	v := newPostView(r)
+	v.Saved, v.Reposted = r.IsSaved, r.IsReposted
+	return v
+}
+
+// newPostView renders a post of its own.
+func newPostView(r *persistence.PostRow) PostView {
 	images := make([]PostImageView, len(r.ImageList))
 	for i, im := range r.ImageList {
 		images[i] = PostImageView{
@@ -140,8 +201,9 @@ func NewPostView(r *persistence.PostRow) PostView {
 	}
 	v := PostView{
 		ID: r.ID.String(), Content: r.Content, Images: images, Visibility: r.Visibility,
-		LikesCount: r.LikesCount, IsLiked: r.IsLiked, CommentsCount: r.CommentsCount, CountsVersion: r.CountsVersion,
-		Author: author, User: author, UserID: r.UserID.String(),
+		LikesCount: r.LikesCount, IsLiked: r.IsLiked, CommentsCount: r.CommentsCount, RepostsCount: r.RepostsCount,
+		CountsVersion: r.CountsVersion,
+		Author:        author, User: author, UserID: r.UserID.String(),
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
 	if g := r.Group; g != nil {
@@ -448,6 +510,9 @@ func (a *Posts) Update(ctx context.Context, p Principal, id uuid.UUID, in domain
 		if err != nil {
 			return err
 		}
+		if lp.RepostOf != uuid.Nil {
+			return errPostNotFound // a repost's comment stays as it was posted
+		}
 		content, alts, err := in.Validate(lp.Images)
 		if err != nil {
 			return err
@@ -506,6 +571,7 @@ func (a *Posts) fanOut(ctx context.Context, author, group uuid.UUID, send func(c
 // notifications, then tells the post's watchers.
 func (a *Posts) Delete(ctx context.Context, p Principal, id uuid.UUID) (MessageResult, error) {
 	var keys []string
+	var repostOf uuid.UUID
 	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if lp, err := a.ownPost(ctx, tx, p, id); errors.Is(err, errNotYourPost) {
 			if admin, aerr := groupPostAdmin(ctx, tx, lp.GroupID, p.UserID); aerr != nil {
@@ -515,6 +581,9 @@ func (a *Posts) Delete(ctx context.Context, p Principal, id uuid.UUID) (MessageR
 			}
 		} else if err != nil {
 			return err
+		} else if lp.RepostOf != uuid.Nil {
+			repostOf = lp.RepostOf // undone below, which moves the original's count
+			return nil
 		}
 		var err error
 		keys, err = persistence.DeletePost(ctx, tx, id)
@@ -522,6 +591,12 @@ func (a *Posts) Delete(ctx context.Context, p Principal, id uuid.UUID) (MessageR
 	})
 	if err != nil {
 		return MessageResult{}, err
+	}
+	if repostOf != uuid.Nil {
+		if _, err := a.Unrepost(ctx, p, repostOf); err != nil {
+			return MessageResult{}, err
+		}
+		return MessageResult{Message: "Repost removed"}, nil
 	}
 	// This node's next request sees the post gone without waiting for the
 	// NOTIFY DeletePost sent; other nodes hear that.
