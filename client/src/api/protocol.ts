@@ -16,8 +16,11 @@ export interface FromUser {
  */
 export interface ServerNotification {
   id: string;
-  /** profile_like (issue 16) rolls up like `like`: one per person, its actors the newest likers. */
-  type: 'friend_request' | 'friend_accepted' | 'like' | 'comment' | 'other' | 'profile_like' | string;
+  /**
+   * profile_like (issue 16) rolls up like `like`: one per person, its actors the newest likers;
+   * repost (issue 27) rolls up per post, its actors the newest reposters.
+   */
+  type: 'friend_request' | 'friend_accepted' | 'like' | 'comment' | 'other' | 'profile_like' | 'repost' | string;
   sender?: FromUser;
   actors?: FromUser[];
   actorCount?: number;
@@ -36,6 +39,8 @@ export interface PostCounts {
   postId: string;
   likesCount: number;
   commentsCount: number;
+  /** Issue 27: how many reposted it (absent from older servers). */
+  repostsCount?: number;
   /** The post's counts version with them: the higher is the newer (absent: unknown). */
   countsVersion?: number;
 }

@@ -156,3 +156,41 @@ export async function deleteComment(postId: string, commentId: string): Promise<
   const data = await apiDelete<unknown>(`/posts/${encodeURIComponent(postId)}/comments/${encodeURIComponent(commentId)}`);
   return { commentsCount: countOf(data), countsVersion: versionOf(data) };
 }
+
+/** Issue 27: PUT (save) or DELETE (unsave) the bookmark; answers the state the server kept. */
+export async function setBookmark(postId: string, saved: boolean): Promise<boolean> {
+  const path = `/posts/${encodeURIComponent(postId)}/bookmark`;
+  const data = saved ? await apiPut<unknown>(path) : await apiDelete<unknown>(path);
+  const r = isRecord(data) ? data : {};
+  if (typeof r.saved !== 'boolean') throw new Error('Invalid response from server');
+  return r.saved;
+}
+
+/** The viewer's saved posts, newest saved first (issue 27: private to them). */
+export async function fetchSaved(cursor: string | null, limit = FEED_PAGE_SIZE): Promise<Page<Post>> {
+  return postsPage(await apiGet<unknown>(`/me/bookmarks${query({ limit, cursor })}`));
+}
+
+export interface RepostAnswer {
+  reposted: boolean;
+  repostsCount: number;
+  countsVersion?: number;
+  /** The viewer's repost entry (absent after undoing). */
+  entry: Post | null;
+}
+
+function repostAnswer(data: unknown): RepostAnswer {
+  const r = isRecord(data) ? data : {};
+  if (typeof r.reposted !== 'boolean' || typeof r.repostsCount !== 'number') throw new Error('Invalid response from server');
+  const entry = isRecord(r.repost) ? normalizePost(r.repost) : null;
+  return { reposted: r.reposted, repostsCount: r.repostsCount, countsVersion: versionOf(r), entry: entry?.id ? entry : null };
+}
+
+/** Issue 27: repost with an optional comment (a repeat answers the repost there is). */
+export async function repost(postId: string, comment: string): Promise<RepostAnswer> {
+  return repostAnswer(await apiPost<unknown>(`/posts/${encodeURIComponent(postId)}/repost`, { comment }));
+}
+
+export async function unrepost(postId: string): Promise<RepostAnswer> {
+  return repostAnswer(await apiDelete<unknown>(`/posts/${encodeURIComponent(postId)}/repost`));
+}
