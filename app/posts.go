@@ -437,7 +437,7 @@ func (a *Posts) page(ctx context.Context, p Principal, author uuid.UUID, limit i
 func (a *Posts) Get(ctx context.Context, p Principal, id uuid.UUID) (PostDetail, error) {
 	row, err := persistence.PostByID(ctx, a.d.DB, id, p.UserID)
 	if errors.Is(err, domain.ErrNotFound) {
-		return PostDetail{}, errPostNotFound
+		return a.repostEntry(ctx, p, id)
 	}
 	if err != nil {
 		return PostDetail{}, err
@@ -464,6 +464,24 @@ func (a *Posts) Get(ctx context.Context, p Principal, id uuid.UUID) (PostDetail,
 		d.Moderation = &HiddenMarks{Removed: row.Removed, AuthorSuspended: suspended}
 	}
 	return d, nil
+}
+
+// repostEntry is a repost's entry (what post:new announced) with its
+// original's first comments, as Get answers it; errPostNotFound when there
+// is none or a block stands between the reader and either person on it.
+func (a *Posts) repostEntry(ctx context.Context, p Principal, id uuid.UUID) (PostDetail, error) {
+	row, err := persistence.RepostEntryByID(ctx, a.d.DB, id, p.UserID)
+	if errors.Is(err, domain.ErrNotFound) || (err == nil && len(row.HiddenFor) > 0) {
+		return PostDetail{}, errPostNotFound
+	}
+	if err != nil {
+		return PostDetail{}, err
+	}
+	cs, err := a.comments(ctx, p, row.RepostOf, 0, "")
+	if err != nil {
+		return PostDetail{}, err
+	}
+	return PostDetail{Post: NewPostView(row), Comments: cs.Comments, NextCursor: cs.NextCursor}, nil
 }
 
 // authorSuspended reports whether author is suspended now, from the gate

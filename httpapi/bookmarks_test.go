@@ -223,7 +223,11 @@ func TestRepostRules(t *testing.T) {
 	sw.must(t, 404, "POST", "/api/posts/"+id+"/like", rTok, nil)
 	sw.must(t, 404, "PUT", "/api/posts/"+id+"/bookmark", rTok, nil)
 	sw.must(t, 404, "PUT", "/api/posts/"+id, rTok, map[string]any{"content": "edited"})
-	sw.must(t, 404, "GET", "/api/posts/"+id, rTok, nil)
+	// Read by its id (what post:new announces) it is the entry again.
+	if got := data(sw.must(t, 200, "GET", "/api/posts/"+id, rTok, nil))["post"].(map[string]any); got["repostOf"].(map[string]any)["id"] != post {
+		t.Fatalf("GET of the repost's id: %v", got)
+	}
+	sw.must(t, 404, "GET", "/api/posts/"+id, kTok, nil) // the blocker blocked the reposter
 	for range 2 {
 		if env := sw.must(t, 200, "DELETE", "/api/posts/"+post+"/repost", rTok, nil); data(env)["repostsCount"] != float64(0) {
 			t.Fatalf("undo answered %v", env)

@@ -125,6 +125,22 @@ func RepostByUser(ctx context.Context, db bun.IDB, original, user, viewer uuid.U
 	return rows[0], nil
 }
 
+// RepostEntryByID loads the repost row id as viewer sees it, with its
+// original, when the reposter is not suspended and the original is listed
+// (not removed, its author not suspended); domain.ErrNotFound otherwise.
+// HiddenFor says whether a block stands between viewer and either person.
+func RepostEntryByID(ctx context.Context, db bun.IDB, id, viewer uuid.UUID) (*PostRow, error) {
+	rows, err := queryPosts(ctx, db, postsSQL(" WHERE id = $2 AND repost_of IS NOT NULL AND user_id NOT IN ("+
+		suspendedUsersSQL+")"+repostShownSQL(""), 1), uuidArray([]uuid.UUID{viewer}), id)
+	if err != nil {
+		return nil, fmt.Errorf("persistence: repost entry: %w", err)
+	}
+	if len(rows) == 0 || rows[0].Original == nil {
+		return nil, notFound(sql.ErrNoRows, "persistence: repost entry")
+	}
+	return rows[0], nil
+}
+
 // isRepostOfGoneViolation reports a violation of a repost's foreign key to
 // its original: the original was deleted under the insert.
 func isRepostOfGoneViolation(err error) bool {

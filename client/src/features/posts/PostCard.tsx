@@ -64,7 +64,7 @@ function RepostEntry({ entry, original }: { entry: Post; original: Post }) {
         <RepostIcon size={14} />
         <button type="button" id={`post-${entry.id}-author`} className="post-card__author" onClick={() => navigate({ page: 'profile', userId: author.id })}>
           {author.name}
-        </button>
+        </button>{' '}
         <span>reposted</span>
         {entry.createdAt && (
           <time dateTime={entry.createdAt} title={fullDate(entry.createdAt)}>
