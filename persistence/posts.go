@@ -174,14 +174,16 @@ func hiddenFromSQL(n int, mutes bool) string {
 // repostShownSQL is the condition that a row, when it is a repost, shares
 // an original that is listed too: not removed, its author not suspended
 // (and, with hidden, not among those). A probe of the original's primary
-// key for the few rows that are reposts.
+// key for the few rows that are reposts: a scalar subquery, which the
+// planner cannot turn into a hash of every post as it did an EXISTS (the
+// OR keeps it from a join, and a hashed subplan read the whole table for
+// one page of the feed).
 func repostShownSQL(hidden string) string {
-	q := ` AND (posts.repost_of IS NULL OR EXISTS (SELECT FROM posts o WHERE o.id = posts.repost_of
-		AND o.removed_at IS NULL AND o.user_id NOT IN (` + suspendedUsersSQL + `)`
+	q := ` AND (posts.repost_of IS NULL OR (SELECT o.removed_at IS NULL AND o.user_id NOT IN (` + suspendedUsersSQL + `)`
 	if hidden != "" {
 		q += ` AND o.user_id NOT IN (` + hidden + `)`
 	}
-	return q + `))`
+	return q + ` FROM posts o WHERE o.id = posts.repost_of))`
 }
 
 // The inner lists postsSQLHiding reads from: every post (the feed, a
@@ -200,7 +202,11 @@ const (
 // block or are blocked by the author (and who mute the author, with
 // mutes). A repost's original comes in by one lateral primary-key lookup
 // (nothing for the other rows); its images and the readers' likes, saves
-// and reposts are looked up on the original.
+// and reposts are looked up on the original. A save and a repost are
+// looked up by scalar subqueries on both columns of their unique keys: an
+// EXISTS was flattened into a join that probed by the post alone and
+// filtered the readers after, every save or repost of a popular post read
+// for each reader.
 func postsSQLHiding(source, where, sortKey string, limit int, mutes bool) string {
 	return `SELECT p.id, p.user_id, p.content, p.visibility, p.likes_count, p.comments_count, p.reposts_count, p.counts_version,
 	(extract(epoch FROM p.created_at) * 1000000)::int8, (extract(epoch FROM p.updated_at) * 1000000)::int8,
@@ -212,9 +218,9 @@ func postsSQLHiding(source, where, sortKey string, limit int, mutes bool) string
 	ARRAY(SELECT v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
 		WHERE EXISTS (SELECT FROM post_likes pl WHERE pl.post_id = coalesce(p.repost_of, p.id) AND pl.user_id = v.u) ORDER BY v.i),
 	ARRAY(SELECT v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
-		WHERE EXISTS (SELECT FROM post_bookmarks pb WHERE pb.user_id = v.u AND pb.post_id = coalesce(p.repost_of, p.id)) ORDER BY v.i),
+		WHERE (SELECT true FROM post_bookmarks pb WHERE pb.user_id = v.u AND pb.post_id = coalesce(p.repost_of, p.id)) ORDER BY v.i),
 	ARRAY(SELECT v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
-		WHERE EXISTS (SELECT FROM posts r WHERE r.repost_of = coalesce(p.repost_of, p.id) AND r.user_id = v.u) ORDER BY v.i),
+		WHERE (SELECT true FROM posts r WHERE r.repost_of = coalesce(p.repost_of, p.id) AND r.user_id = v.u) ORDER BY v.i),
 	` + hiddenSQL(mutes) + `, p.removed_at IS NOT NULL, p.group_id, g.handle, g.name, g.visibility, p.repost_of, o.body
 FROM (` + source + where + `
 	ORDER BY ` + sortKey + ` DESC, id DESC LIMIT ` + strconv.Itoa(limit) + `) AS p
@@ -339,6 +345,21 @@ func queryPosts(ctx context.Context, db bun.IDB, query string, args ...any) ([]*
 
 // Posts answers a page of posts, newest first, and whether there are more.
 func Posts(ctx context.Context, db bun.IDB, pq PostQuery) ([]*PostRow, bool, error) {
+	query, args := postsQuery(pq)
+	rows, err := queryPosts(ctx, db, query, args...)
+	if err != nil {
+		return nil, false, fmt.Errorf("persistence: posts: %w", err)
+	}
+	more := len(rows) > pq.Limit
+	if more {
+		rows = rows[:pq.Limit]
+	}
+	return rows, more, nil
+}
+
+// postsQuery is the statement and arguments of Posts (one row more than
+// the page, which tells whether more follow).
+func postsQuery(pq PostQuery) (string, []any) {
 	args := []any{uuidArray(pq.Viewers)}
 	// Removed posts are never listed, nor a suspended account's; a
 	// reader's mutes hide posts from the feed only (not from the author's
@@ -376,15 +397,7 @@ func Posts(ctx context.Context, db bun.IDB, pq PostQuery) ([]*PostRow, bool, err
 	if pq.Group == uuid.Nil {
 		where += repostShownSQL(hidden)
 	}
-	rows, err := queryPosts(ctx, db, postsSQLHiding(source, where, sortKey, pq.Limit+1, mutes), args...)
-	if err != nil {
-		return nil, false, fmt.Errorf("persistence: posts: %w", err)
-	}
-	more := len(rows) > pq.Limit
-	if more {
-		rows = rows[:pq.Limit]
-	}
-	return rows, more, nil
+	return postsSQLHiding(source, where, sortKey, pq.Limit+1, mutes), args
 }
 
 // PostByID loads one post as viewer sees it; domain.ErrNotFound if none.

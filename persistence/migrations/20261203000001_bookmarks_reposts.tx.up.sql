@@ -1,17 +1,17 @@
 -- Bookmarks and reposts (issue 27).
 
 -- A bookmark is private: one row per (reader, post), listed newest saved
--- first. A post that goes takes its bookmarks with it.
+-- first. A post that goes takes its bookmarks with it. The key is post
+-- first, as post_likes': a page's "saved by this reader" is one probe of
+-- both columns per post (and the cascade of a deleted post reads it too).
 CREATE TABLE post_bookmarks (
-    user_id    uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     post_id    uuid NOT NULL REFERENCES posts (id) ON DELETE CASCADE,
+    user_id    uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     created_at timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (user_id, post_id)
+    PRIMARY KEY (post_id, user_id)
 );
--- The Saved list's keyset: newest saved first.
+-- The Saved list's keyset, newest saved first (and a deleted account's cascade).
 CREATE INDEX post_bookmarks_list_idx ON post_bookmarks (user_id, created_at DESC, post_id DESC);
--- For the cascade of a deleted post.
-CREATE INDEX post_bookmarks_post_idx ON post_bookmarks (post_id);
 
 -- A repost is a row of posts whose repost_of is the original (as Mastodon
 -- keeps a reblog as a status): it takes its place in the feed and on the
