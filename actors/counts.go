@@ -46,7 +46,8 @@ func (l *Live) publishCounts(postID string, likes, comments, reposts int, versio
 	if cur := b.pending[postID]; cur != nil && cur.GetVersion() > version {
 		return // newer counts of the post are already waiting
 	}
-	b.pending[postID] = &PostCount{PostId: postID, Likes: int64(likes), Comments: int64(comments), Reposts: int64(reposts),
+	r := int64(reposts)
+	b.pending[postID] = &PostCount{PostId: postID, Likes: int64(likes), Comments: int64(comments), Reposts: &r,
 		Version: version}
 	if b.scheduled {
 		return

@@ -59,6 +59,18 @@ func TestCountsFrame(t *testing.T) {
 	}
 }
 
+// TestCountEntryWithoutReposts: counts from a node that predates reposts
+// leave repostsCount out, so that clients keep the count they show.
+func TestCountEntryWithoutReposts(t *testing.T) {
+	var got map[string]any
+	if err := json.Unmarshal(protocol.AppendCountEntry(nil, "p", 1, 2, -1, 3), &got); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got["repostsCount"]; ok || got["likesCount"] != float64(1) || got["countsVersion"] != float64(3) {
+		t.Fatalf("entry %v: want likes and version, no repostsCount", got)
+	}
+}
+
 func TestFrame(t *testing.T) {
 	tests := []struct {
 		name  string

@@ -163,7 +163,7 @@ func TestCountsSpreadOverTheTick(t *testing.T) {
 		select {
 		case at := <-s.stamps:
 			periods[at.UnixNano()/period] = append(periods[at.UnixNano()/period], i)
-			want := `{"event":"post:counts","data":{"posts":[{"postId":"` + post.String() + `","likesCount":2,"commentsCount":3,"repostsCount":0,"countsVersion":2}]}}`
+			want := `{"event":"post:counts","data":{"posts":[{"postId":"` + post.String() + `","likesCount":2,"commentsCount":3,"countsVersion":2}]}}`
 			if got := string(<-s.frames); got != want {
 				t.Fatalf("session %d: frame %s, want %s", i, got, want)
 			}
