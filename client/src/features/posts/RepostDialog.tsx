@@ -1,13 +1,27 @@
-import { useAtomValue, useSetAtom } from 'jotai';
+import { atom, useAtomValue, useSetAtom } from 'jotai';
 import { useId, useState, type FormEvent } from 'react';
+import { apiPost } from '../../api/http';
 import { Modal } from '../../ui/Modal';
 import { showToastAtom } from '../../ui/toast';
-import { postAtom, repostAtom } from './postsAtoms';
+import { repostAnswer } from './postsApi';
+import { applyRepostAnswerAtom, postAtom, postCreatedAtom } from './postsAtoms';
 import './RepostDialog.css';
 
 export const MSG_REPOSTED = 'Reposted to your feed';
 /** The comment's limit: a post's (the server checks it too). */
 const MAX_COMMENT = 2000;
+
+/**
+ * Reposts a post with an optional comment (a repeat answers the repost
+ * there is); the viewer's entry goes to the top of their feed and profile.
+ * Rejects with the server's error, which the dialog shows. Here, in the
+ * dialog's chunk, out of the feed's first load.
+ */
+export const repostAtom = atom(null, async (_get, set, e: { postId: string; comment: string }) => {
+  const r = repostAnswer(await apiPost<unknown>(`/posts/${encodeURIComponent(e.postId)}/repost`, { comment: e.comment }));
+  set(applyRepostAnswerAtom, { ...r, postId: e.postId });
+  if (r.entry) set(postCreatedAtom, r.entry);
+});
 
 /**
  * Issue 27: repost a post to the viewer's own feed with an optional comment

@@ -4,12 +4,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { installFakeFetch, json } from '../../test/fakeFetch';
 import { normalizePost } from './model';
 import { PostCard } from './PostCard';
+import { repostAtom } from './RepostDialog';
 import {
   applyPostCountsAtom,
   createdPostIdsAtom,
   postAtom,
   removePostAtom,
-  repostAtom,
   toggleSaveAtom,
   unrepostAtom,
   upsertPostsAtom,

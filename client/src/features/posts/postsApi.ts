@@ -166,11 +166,6 @@ export async function setBookmark(postId: string, saved: boolean): Promise<boole
   return r.saved;
 }
 
-/** The viewer's saved posts, newest saved first (issue 27: private to them). */
-export async function fetchSaved(cursor: string | null, limit = FEED_PAGE_SIZE): Promise<Page<Post>> {
-  return postsPage(await apiGet<unknown>(`/me/bookmarks${query({ limit, cursor })}`));
-}
-
 export interface RepostAnswer {
   reposted: boolean;
   repostsCount: number;
@@ -179,16 +174,12 @@ export interface RepostAnswer {
   entry: Post | null;
 }
 
-function repostAnswer(data: unknown): RepostAnswer {
+/** A repost call's answer (the repost dialog's call is in its own chunk). */
+export function repostAnswer(data: unknown): RepostAnswer {
   const r = isRecord(data) ? data : {};
   if (typeof r.reposted !== 'boolean' || typeof r.repostsCount !== 'number') throw new Error('Invalid response from server');
   const entry = isRecord(r.repost) ? normalizePost(r.repost) : null;
   return { reposted: r.reposted, repostsCount: r.repostsCount, countsVersion: versionOf(r), entry: entry?.id ? entry : null };
-}
-
-/** Issue 27: repost with an optional comment (a repeat answers the repost there is). */
-export async function repost(postId: string, comment: string): Promise<RepostAnswer> {
-  return repostAnswer(await apiPost<unknown>(`/posts/${encodeURIComponent(postId)}/repost`, { comment }));
 }
 
 export async function unrepost(postId: string): Promise<RepostAnswer> {

@@ -4,7 +4,7 @@
 // Primitive atoms stay private; screens use the derived and action atoms.
 
 import { atom, type Atom, type Getter, type Setter } from 'jotai';
-import { deletePost, repost, setBookmark, setLike, unrepost } from './postsApi';
+import { deletePost, setBookmark, setLike, unrepost } from './postsApi';
 import type { PostCounts } from '../../api/protocol';
 import { editedAtOf, normalizeImages, type Post } from './model';
 
@@ -308,7 +308,8 @@ export const toggleSaveAtom = atom(null, async (get, set, postId: string): Promi
 });
 
 /** The repost count and the viewer's state from a repost call's answer, unless newer counts came. */
-function applyRepostAnswer(get: Getter, set: Setter, postId: string, r: { reposted: boolean; repostsCount: number; countsVersion?: number }): void {
+export const applyRepostAnswerAtom = atom(null, (get, set, r: { postId: string; reposted: boolean; repostsCount: number; countsVersion?: number }) => {
+  const postId = r.postId;
   const cur = get(postsByIdAtom)[postId];
   if (!cur) return;
   if (isStale(r.countsVersion, cur.countsVersion)) {
@@ -320,23 +321,12 @@ function applyRepostAnswer(get: Getter, set: Setter, postId: string, r: { repost
     repostsCount: Math.max(0, r.repostsCount),
     countsVersion: Math.max(cur.countsVersion, r.countsVersion ?? 0),
   });
-}
-
-/**
- * Issue 27: reposts a post with an optional comment; the viewer's repost
- * entry goes to the top of their feed and profile. Rejects with the
- * server's error (the dialog shows it).
- */
-export const repostAtom = atom(null, async (get, set, e: { postId: string; comment: string }) => {
-  const r = await repost(e.postId, e.comment);
-  applyRepostAnswer(get, set, e.postId, r);
-  if (r.entry) set(postCreatedAtom, r.entry);
 });
 
 /** Undoes the viewer's repost of a post: its entry leaves every list here. Rejects with the server's error. */
 export const unrepostAtom = atom(null, async (get, set, e: { postId: string; meId: string }) => {
   const r = await unrepost(e.postId);
-  applyRepostAnswer(get, set, e.postId, r);
+  set(applyRepostAnswerAtom, { ...r, postId: e.postId });
   const mine = Object.values(get(postsByIdAtom)).filter((p) => p.repostOf?.id === e.postId && p.author.id === e.meId);
   if (mine.length > 0) {
     const next = { ...get(postsByIdAtom) };

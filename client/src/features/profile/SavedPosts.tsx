@@ -1,10 +1,16 @@
 import { useSetAtom } from 'jotai';
 import { useCallback, useEffect, useState } from 'react';
-import { isApiError } from '../../api/http';
+import { apiGet, isApiError } from '../../api/http';
+import { FEED_PAGE_SIZE } from '../../constants';
 import { PostSkeleton } from '../../ui/Skeleton';
 import { PostCard } from '../posts/PostCard';
-import { fetchSaved } from '../posts/postsApi';
+import { postsPage, query } from '../posts/postsApi';
 import { upsertPostsAtom } from '../posts/postsAtoms';
+
+/** GET /me/bookmarks: the viewer's saved posts, newest saved first. */
+async function fetchSaved(cursor: string | null) {
+  return postsPage(await apiGet<unknown>(`/me/bookmarks${query({ limit: FEED_PAGE_SIZE, cursor })}`));
+}
 
 /**
  * Issue 27: the viewer's saved posts, newest saved first, on their own
