@@ -206,9 +206,17 @@ const (
 // looked up by scalar subqueries on both columns of their unique keys: an
 // EXISTS was flattened into a join that probed by the post alone and
 // filtered the readers after, every save or repost of a popular post read
-// for each reader.
+// for each reader. And only for the readers who saved (reposted) anything
+// at all (savers, reposters: one probe per reader): a page shared by
+// hundreds of readers at an event, most of whom never saved a post, costs
+// no more than before but those few probes.
 func postsSQLHiding(source, where, sortKey string, limit int, mutes bool) string {
-	return `SELECT p.id, p.user_id, p.content, p.visibility, p.likes_count, p.comments_count, p.reposts_count, p.counts_version,
+	return `WITH savers AS MATERIALIZED (SELECT v.u, v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
+	WHERE (SELECT max(b.created_at) FROM post_bookmarks b WHERE b.user_id = v.u) IS NOT NULL
+), reposters AS MATERIALIZED (SELECT v.u, v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
+	WHERE (SELECT max(r.created_at) FROM posts r WHERE r.user_id = v.u AND r.repost_of IS NOT NULL) IS NOT NULL
+)
+SELECT p.id, p.user_id, p.content, p.visibility, p.likes_count, p.comments_count, p.reposts_count, p.counts_version,
 	(extract(epoch FROM p.created_at) * 1000000)::int8, (extract(epoch FROM p.updated_at) * 1000000)::int8,
 	(extract(epoch FROM p.sort_at) * 1000000)::int8,
 	u.name, u.role, u.university_id, u.department, u.avatar_url, u.avatar_key, u.avatar_variants,
@@ -217,10 +225,10 @@ func postsSQLHiding(source, where, sortKey string, limit int, mutes bool) string
 		FROM post_images pi WHERE pi.post_id = coalesce(p.repost_of, p.id)),
 	ARRAY(SELECT v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
 		WHERE EXISTS (SELECT FROM post_likes pl WHERE pl.post_id = coalesce(p.repost_of, p.id) AND pl.user_id = v.u) ORDER BY v.i),
-	ARRAY(SELECT v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
-		WHERE (SELECT true FROM post_bookmarks pb WHERE pb.user_id = v.u AND pb.post_id = coalesce(p.repost_of, p.id)) ORDER BY v.i),
-	ARRAY(SELECT v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
-		WHERE (SELECT true FROM posts r WHERE r.repost_of = coalesce(p.repost_of, p.id) AND r.user_id = v.u) ORDER BY v.i),
+	ARRAY(SELECT s.i FROM savers s
+		WHERE (SELECT true FROM post_bookmarks pb WHERE pb.user_id = s.u AND pb.post_id = coalesce(p.repost_of, p.id)) ORDER BY s.i),
+	ARRAY(SELECT s.i FROM reposters s
+		WHERE (SELECT true FROM posts r WHERE r.repost_of = coalesce(p.repost_of, p.id) AND r.user_id = s.u) ORDER BY s.i),
 	` + hiddenSQL(mutes) + `, p.removed_at IS NOT NULL, p.group_id, g.handle, g.name, g.visibility, p.repost_of, o.body
 FROM (` + source + where + `
 	ORDER BY ` + sortKey + ` DESC, id DESC LIMIT ` + strconv.Itoa(limit) + `) AS p

@@ -13,6 +13,7 @@ BEGIN
         || replace(def, ', ''repost''::text', '');
 END $$;
 DELETE FROM posts WHERE repost_of IS NOT NULL;
+DROP INDEX posts_reposts_by_user_idx;
 DROP INDEX posts_repost_key;
 ALTER TABLE posts DROP CONSTRAINT posts_repost_outside_groups,
     DROP COLUMN reposts_count, DROP COLUMN repost_of;

@@ -22,6 +22,9 @@ ALTER TABLE posts ADD COLUMN repost_of uuid REFERENCES posts (id) ON DELETE CASC
     ADD COLUMN reposts_count integer NOT NULL DEFAULT 0 CHECK (reposts_count >= 0),
     ADD CONSTRAINT posts_repost_outside_groups CHECK (repost_of IS NULL OR group_id IS NULL);
 CREATE UNIQUE INDEX posts_repost_key ON posts (repost_of, user_id) WHERE repost_of IS NOT NULL;
+-- Whether a reader reposted anything at all: a page's readers who did not
+-- are not probed post by post.
+CREATE INDEX posts_reposts_by_user_idx ON posts (user_id, created_at) WHERE repost_of IS NOT NULL;
 
 -- Reposts notify the original's author, rolled up per post like likes. The
 -- kinds are read from the constraint as it stands, so this migration adds
