@@ -202,8 +202,7 @@ func newPostView(r *persistence.PostRow) PostView {
 	v := PostView{
 		ID: r.ID.String(), Content: r.Content, Images: images, Visibility: r.Visibility,
 		LikesCount: r.LikesCount, IsLiked: r.IsLiked, CommentsCount: r.CommentsCount, RepostsCount: r.RepostsCount,
-		CountsVersion: r.CountsVersion,
-		Author:        author, User: author, UserID: r.UserID.String(),
+		CountsVersion: r.CountsVersion, Author: author, User: author, UserID: r.UserID.String(),
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
 	if g := r.Group; g != nil {
