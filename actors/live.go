@@ -576,6 +576,13 @@ func (l *Live) requestNotify(ctx context.Context, user uuid.UUID, item *Notify) 
 	return failure(r.Failure)
 }
 
+// NotifyPost asks the user's grain to create one notification of typ
+// about post from sender (app.PostGrains: a repost, rolled up per post like
+// likes), and answers once it is committed and pushed.
+func (l *Live) NotifyPost(ctx context.Context, userID uuid.UUID, typ string, sender, post uuid.UUID) error {
+	return l.requestNotify(ctx, userID, &Notify{Id: persistence.NewID().String(), Type: typ, SenderId: sender.String(), PostId: post.String()})
+}
+
 // notify asks the user's grain to create notifications, retrying once: the
 // ids make a repeat harmless. Called from a post grain's goroutine, after
 // the grain counted it in notifying.

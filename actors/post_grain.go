@@ -43,11 +43,11 @@ type postGrain struct {
 	recent *answerCache
 	// Live counts: the last ones committed and the last ones handed to the
 	// node's count batcher.
-	likes, comments         int
-	version                 int64 // the post's counts_version with them
-	sentLikes, sentComments int
-	known                   bool // counts known (a batch committed)
-	flushWaiters            []*actor.PID
+	likes, comments, reposts             int
+	version                              int64 // the post's counts_version with them
+	sentLikes, sentComments, sentReposts int
+	known                                bool // counts known (a batch committed)
+	flushWaiters                         []*actor.PID
 	// notified are the likers whose like notification this activation has
 	// asked for (bounded by maxNotified).
 	notified map[uuid.UUID]struct{}
@@ -321,6 +321,7 @@ func (g *postGrain) done(ctx actor.Context, d *batchDone) {
 func (g *postGrain) committed(ctx actor.Context, d *batchDone) {
 	res := d.res
 	g.author, g.likes, g.comments, g.known = res.AuthorID, res.LikesCount, res.CommentsCount, true
+	g.reposts = res.RepostsCount
 	g.version = res.CountsVersion
 	li, ci, ri := 0, 0, 0
 	for _, op := range d.ops {
@@ -388,11 +389,11 @@ func send(ctx actor.Context, op *postOp, r any) {
 // a post's counts at most once per interval, the last one always, a change
 // within an interval of it happening.
 func (g *postGrain) publishCounts() {
-	if !g.known || (g.likes == g.sentLikes && g.comments == g.sentComments) {
+	if !g.known || (g.likes == g.sentLikes && g.comments == g.sentComments && g.reposts == g.sentReposts) {
 		return
 	}
-	g.sentLikes, g.sentComments = g.likes, g.comments
-	g.live.publishCounts(g.idText, g.likes, g.comments, g.version)
+	g.sentLikes, g.sentComments, g.sentReposts = g.likes, g.comments, g.reposts
+	g.live.publishCounts(g.idText, g.likes, g.comments, g.reposts, g.version)
 }
 
 // notifyAuthor asks the author's user grain to notify of new likes (which

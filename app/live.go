@@ -166,6 +166,8 @@ func NewNotificationView(n *persistence.Notification) NotificationView {
 		v.Message = domain.RollupActors(names(v.Actors), v.ActorCount) + " liked your post"
 	case persistence.NotifyProfileLike:
 		v.Message = domain.RollupActors(names(v.Actors), v.ActorCount) + " liked your profile"
+	case persistence.NotifyRepost:
+		v.Message = domain.RollupActors(names(v.Actors), v.ActorCount) + " reposted your post"
 	case persistence.NotifyComment:
 		v.Message = name + " commented on your post"
 	case persistence.NotifyMention:

@@ -49,6 +49,13 @@ type PostGrains interface {
 	// them in the post (commentID zero) or one of its comments, through
 	// their user grains (rolled up per person and post).
 	NotifyMentioned(ctx context.Context, author, postID, commentID uuid.UUID, users []uuid.UUID) error
+	// PublishCounts sends counts committed outside the grain (a repost) to
+	// the post's watchers with the next count tick, through the batcher
+	// the grains' own counts go through.
+	PublishCounts(postID uuid.UUID, likes, comments, reposts int, version int64)
+	// NotifyPost creates a notification of typ about post from sender
+	// through userID's user grain (rolled up where the kind rolls up).
+	NotifyPost(ctx context.Context, userID uuid.UUID, typ string, sender, post uuid.UUID) error
 }
 
 // PostsDeps are what the post use cases need.
@@ -99,13 +106,18 @@ type PostImageView struct {
 // summary: clients read either. Visibility is "public" outside groups and
 // the group's visibility (public, closed, secret) inside one.
 type PostView struct {
-	ID            string          `json:"id"`
-	Content       string          `json:"content"`
-	Images        []PostImageView `json:"images"`
-	Visibility    string          `json:"visibility"`
-	LikesCount    int             `json:"likesCount"`
-	IsLiked       bool            `json:"isLiked"`
-	CommentsCount int             `json:"commentsCount"`
+	ID         string          `json:"id"`
+	Content    string          `json:"content"`
+	Images     []PostImageView `json:"images"`
+	Visibility string          `json:"visibility"`
+	LikesCount int             `json:"likesCount"`
+	IsLiked    bool            `json:"isLiked"`
+	// Saved and Reposted are whether the reader bookmarked and reposted
+	// the post (private to the reader, like isLiked).
+	Saved         bool `json:"saved"`
+	Reposted      bool `json:"reposted"`
+	CommentsCount int  `json:"commentsCount"`
+	RepostsCount  int  `json:"repostsCount"`
 	// CountsVersion orders copies of the post's counts (a page, a like's
 	// answer, a post:counts entry): the higher is the newer.
 	CountsVersion int64       `json:"countsVersion"`
@@ -119,6 +131,34 @@ type PostView struct {
 	// Mentions are the people the text names by @handle; left out when
 	// none. An @handle not among them names no one and stays text.
 	Mentions []MentionView `json:"mentions,omitempty"`
+	// RepostOf makes this entry a repost (as Mastodon's reblog): ID,
+	// Author, Content (the comment) and CreatedAt are the repost's, and
+	// RepostOf is the original the card shows, with the reader's isLiked,
+	// saved and reposted of it; a repost's own counts are 0 and its own
+	// flags false. Absent on a post of its own.
+	RepostOf *PostView `json:"repostOf,omitempty"`
+}
+
+// target is the post a card shows and acts on: the original of a repost,
+// else v.
+func (v *PostView) target() *PostView {
+	if v.RepostOf != nil {
+		return v.RepostOf
+	}
+	return v
+}
+
+// withViewer is v with the reader's flags set on its target (copied, so
+// that other readers' copies of the page keep theirs).
+func (v PostView) withViewer(liked, saved, reposted bool) PostView {
+	if v.RepostOf != nil {
+		o := *v.RepostOf
+		o.IsLiked, o.Saved, o.Reposted = liked, saved, reposted
+		v.RepostOf = &o
+		return v
+	}
+	v.IsLiked, v.Saved, v.Reposted = liked, saved, reposted
+	return v
 }
 
 // PostGroupView is the group a post belongs to.
@@ -129,8 +169,29 @@ type PostGroupView struct {
 	Visibility string `json:"visibility"`
 }
 
-// NewPostView renders a post row for its viewer.
+// NewPostView renders a post row for its viewer: a repost as its entry
+// wrapping the original, the images and the reader's flags the original's.
 func NewPostView(r *persistence.PostRow) PostView {
+	if r.Original != nil {
+		o := *r.Original
+		o.ImageList = r.ImageList
+		orig := newPostView(&o)
+		orig.IsLiked, orig.Saved, orig.Reposted = r.IsLiked, r.IsSaved, r.IsReposted
+		var reposter UserSummary
+		if r.Author != nil {
+			reposter = NewUserSummary(r.Author)
+		}
+		return PostView{ID: r.ID.String(), Content: r.Content, Images: []PostImageView{}, Visibility: domain.VisibilityPublic,
+			Author: reposter, User: reposter, UserID: r.UserID.String(), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+			RepostOf: &orig}
+	}
+	v := newPostView(r)
+	v.Saved, v.Reposted = r.IsSaved, r.IsReposted
+	return v
+}
+
+// newPostView renders a post of its own.
+func newPostView(r *persistence.PostRow) PostView {
 	images := make([]PostImageView, len(r.ImageList))
 	for i, im := range r.ImageList {
 		images[i] = PostImageView{
@@ -147,8 +208,8 @@ func NewPostView(r *persistence.PostRow) PostView {
 	}
 	v := PostView{
 		ID: r.ID.String(), Content: r.Content, Images: images, Visibility: r.Visibility,
-		LikesCount: r.LikesCount, IsLiked: r.IsLiked, CommentsCount: r.CommentsCount, CountsVersion: r.CountsVersion,
-		Author: author, User: author, UserID: r.UserID.String(),
+		LikesCount: r.LikesCount, IsLiked: r.IsLiked, CommentsCount: r.CommentsCount, RepostsCount: r.RepostsCount,
+		CountsVersion: r.CountsVersion, Author: author, User: author, UserID: r.UserID.String(),
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Mentions: mentionViews(r.Mentions),
 	}
 	if g := r.Group; g != nil {
@@ -392,7 +453,7 @@ func (a *Posts) page(ctx context.Context, p Principal, author uuid.UUID, limit i
 func (a *Posts) Get(ctx context.Context, p Principal, id uuid.UUID) (PostDetail, error) {
 	row, err := persistence.PostByID(ctx, a.d.DB, id, p.UserID)
 	if errors.Is(err, domain.ErrNotFound) {
-		return PostDetail{}, errPostNotFound
+		return a.repostEntry(ctx, p, id)
 	}
 	if err != nil {
 		return PostDetail{}, err
@@ -419,6 +480,24 @@ func (a *Posts) Get(ctx context.Context, p Principal, id uuid.UUID) (PostDetail,
 		d.Moderation = &HiddenMarks{Removed: row.Removed, AuthorSuspended: suspended}
 	}
 	return d, nil
+}
+
+// repostEntry is a repost's entry (what post:new announced) with its
+// original's first comments, as Get answers it; errPostNotFound when there
+// is none or a block stands between the reader and either person on it.
+func (a *Posts) repostEntry(ctx context.Context, p Principal, id uuid.UUID) (PostDetail, error) {
+	row, err := persistence.RepostEntryByID(ctx, a.d.DB, id, p.UserID)
+	if errors.Is(err, domain.ErrNotFound) || (err == nil && len(row.HiddenFor) > 0) {
+		return PostDetail{}, errPostNotFound
+	}
+	if err != nil {
+		return PostDetail{}, err
+	}
+	cs, err := a.comments(ctx, p, row.RepostOf, 0, "")
+	if err != nil {
+		return PostDetail{}, err
+	}
+	return PostDetail{Post: NewPostView(row), Comments: cs.Comments, NextCursor: cs.NextCursor}, nil
 }
 
 // authorSuspended reports whether author is suspended now, from the gate
@@ -466,6 +545,9 @@ func (a *Posts) Update(ctx context.Context, p Principal, id uuid.UUID, in domain
 		lp, err := a.ownPost(ctx, tx, p, id)
 		if err != nil {
 			return err
+		}
+		if lp.RepostOf != uuid.Nil {
+			return errPostNotFound // a repost's comment stays as it was posted
 		}
 		content, alts, err := in.Validate(lp.Images)
 		if err != nil {
@@ -532,6 +614,7 @@ func (a *Posts) fanOut(ctx context.Context, author, group uuid.UUID, send func(c
 // notifications, then tells the post's watchers.
 func (a *Posts) Delete(ctx context.Context, p Principal, id uuid.UUID) (MessageResult, error) {
 	var keys []string
+	var repostOf uuid.UUID
 	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if lp, err := a.ownPost(ctx, tx, p, id); errors.Is(err, errNotYourPost) {
 			if admin, aerr := groupPostAdmin(ctx, tx, lp.GroupID, p.UserID); aerr != nil {
@@ -541,6 +624,9 @@ func (a *Posts) Delete(ctx context.Context, p Principal, id uuid.UUID) (MessageR
 			}
 		} else if err != nil {
 			return err
+		} else if lp.RepostOf != uuid.Nil {
+			repostOf = lp.RepostOf // undone below, which moves the original's count
+			return nil
 		}
 		var err error
 		keys, err = persistence.DeletePost(ctx, tx, id)
@@ -548,6 +634,12 @@ func (a *Posts) Delete(ctx context.Context, p Principal, id uuid.UUID) (MessageR
 	})
 	if err != nil {
 		return MessageResult{}, err
+	}
+	if repostOf != uuid.Nil {
+		if _, err := a.Unrepost(ctx, p, repostOf); err != nil {
+			return MessageResult{}, err
+		}
+		return MessageResult{Message: "Repost removed"}, nil
 	}
 	// This node's next request sees the post gone without waiting for the
 	// NOTIFY DeletePost sent; other nodes hear that.

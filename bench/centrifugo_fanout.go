@@ -247,7 +247,7 @@ func countSchedule(lr *likeRun, nPosts int, runStart int64) []countTickPubs {
 // countFrame is the post:counts frame of one post, as Campus's hub builds
 // it (protocol.CountsFrame of one protocol.AppendCountEntry).
 func countFrame(post uuid.UUID, likes int32) []byte {
-	entry := protocol.AppendCountEntry(nil, post.String(), int64(likes), 0, int64(likes))
+	entry := protocol.AppendCountEntry(nil, post.String(), int64(likes), 0, 0, int64(likes))
 	return protocol.CountsFrame(1, func(int) []byte { return entry })
 }
 

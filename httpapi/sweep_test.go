@@ -212,6 +212,11 @@ var sweepRoutes = map[string]sweepRoute{
 	"POST /api/posts/{id}/like":             {params: withID("post")},
 	"DELETE /api/posts/{id}/like":           {params: withID("post")},
 	"PATCH /api/posts/{id}/like":            {params: withID("post")},
+	"PUT /api/posts/{id}/bookmark":          {params: withID("post")},
+	"DELETE /api/posts/{id}/bookmark":       {params: withID("post")},
+	"GET /api/me/bookmarks":                 {},
+	"POST /api/posts/{id}/repost":           {params: withID("post"), body: func(*sweepFixtures) any { return map[string]any{"comment": "look"} }},
+	"DELETE /api/posts/{id}/repost":         {params: withID("post")},
 
 	"GET /api/search":        {},
 	"GET /api/users/search":  {},

@@ -8,3 +8,6 @@ const LikeStatement = likeStatement
 
 // SuggestSQL exposes the typeahead's query to the plan test.
 var SuggestSQL = suggestSQL
+
+// PostsQuery exposes the statement behind Posts to the plan test.
+var PostsQuery = postsQuery

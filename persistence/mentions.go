@@ -191,8 +191,14 @@ func mayMention(text string) bool { return strings.IndexByte(text, '@') >= 0 }
 
 // postMentionsSQL is the select-list expression of the mentions of the post
 // p (a JSON array, NULL for none); a post without an @ reads nothing.
-const postMentionsSQL = `CASE WHEN strpos(p.content, '@') > 0 THEN (SELECT json_agg(json_build_object('id', mu.id, 'handle', mu.handle) ORDER BY mu.handle)
-		FROM mentions pm JOIN users mu ON mu.id = pm.user_id WHERE pm.post_id = p.id AND pm.comment_id IS NULL AND pm.in_text) END`
+var postMentionsSQL = mentionsOfSQL("p")
+
+// mentionsOfSQL is postMentionsSQL for the post under alias (a repost's
+// original is "op").
+func mentionsOfSQL(alias string) string {
+	return `CASE WHEN strpos(` + alias + `.content, '@') > 0 THEN (SELECT json_agg(json_build_object('id', mu.id, 'handle', mu.handle) ORDER BY mu.handle)
+		FROM mentions pm JOIN users mu ON mu.id = pm.user_id WHERE pm.post_id = ` + alias + `.id AND pm.comment_id IS NULL AND pm.in_text) END`
+}
 
 // parseMentions reads a postMentionsSQL value.
 func parseMentions(b []byte) ([]MentionRef, error) {

@@ -24,7 +24,7 @@ var tables = []string{
 	"account_capabilities", "account_suspensions",
 	"app_secrets", "comments", "conversation_members", "conversations", "experience", "friend_requests", "friendships", "group_members", "groups", "mail_outbox", "mentions", "message_images", "message_reactions",
 	"message_settings", "messages", "moderation_audit",
-	"node_status", "notifications", "otp_codes", "post_images", "post_likes", "posts", "profile_likes", "profiles", "push_outbox",
+	"node_status", "notifications", "otp_codes", "post_bookmarks", "post_images", "post_likes", "posts", "profile_likes", "profiles", "push_outbox",
 	"push_subscriptions",
 	"reports", "search_outbox", "sso_flows", "sso_replay", "sso_tickets", "user_blocks", "user_identities", "user_mutes", "users",
 }

@@ -147,11 +147,17 @@ type Post struct {
 	Visibility    string    `bun:"visibility,nullzero,notnull,default:'public'"`
 	LikesCount    int       `bun:"likes_count,notnull"`
 	CommentsCount int       `bun:"comments_count,notnull"`
-	// CountsVersion grows with every commit that moves LikesCount or
-	// CommentsCount: of two copies of a post's counts the higher is newer.
+	// RepostsCount is how many people reposted the post.
+	RepostsCount int `bun:"reposts_count,notnull"`
+	// CountsVersion grows with every commit that moves LikesCount,
+	// CommentsCount or RepostsCount: of two copies of a post's counts the
+	// higher is newer.
 	CountsVersion int64 `bun:"counts_version,notnull"`
 	// GroupID is the post's group; zero (NULL) outside groups.
-	GroupID   uuid.UUID `bun:"group_id,type:uuid,nullzero"`
+	GroupID uuid.UUID `bun:"group_id,type:uuid,nullzero"`
+	// RepostOf makes the row a repost of that post, Content its comment;
+	// zero (NULL) for a post of its own.
+	RepostOf  uuid.UUID `bun:"repost_of,type:uuid,nullzero"`
 	CreatedAt time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 	UpdatedAt time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 
@@ -282,6 +288,9 @@ const (
 	// NotifyMention rolls up like NotifyLike, one row per person and post
 	// (migration 20261201000001).
 	NotifyMention = "mention"
+	// NotifyRepost rolls up like NotifyLike, one row per post: someone
+	// reposted the user's post (migration 20261203000001).
+	NotifyRepost = "repost"
 )
 
 // Notification is something that happened to UserID. SenderID, PostID and

@@ -20,8 +20,9 @@ export interface ServerNotification {
    * profile_like (issue 16) rolls up like `like`: one per person, its actors the newest likers.
    * mention (issue 27) rolls up per post: its actors the newest people who named the
    * recipient there (in the post or its comments), actorCount how many did.
+   * repost (issue 27) rolls up per post, its actors the newest reposters.
    */
-  type: 'friend_request' | 'friend_accepted' | 'like' | 'comment' | 'other' | 'profile_like' | 'mention' | string;
+  type: 'friend_request' | 'friend_accepted' | 'like' | 'comment' | 'other' | 'profile_like' | 'mention' | 'repost' | string;
   sender?: FromUser;
   actors?: FromUser[];
   actorCount?: number;
@@ -40,6 +41,8 @@ export interface PostCounts {
   postId: string;
   likesCount: number;
   commentsCount: number;
+  /** Issue 27: how many reposted it (absent from older servers). */
+  repostsCount?: number;
   /** The post's counts version with them: the higher is the newer (absent: unknown). */
   countsVersion?: number;
 }
