@@ -29,14 +29,14 @@ type countBatcher struct {
 }
 
 // PublishCounts sends a post's counts, committed outside its grain (a
-// moderator removed a comment), to the post's watchers on every node with
+// moderator removed a comment, someone reposted the post), to the post's watchers on every node with
 // the next tick (app.CountsPublisher).
-func (l *Live) PublishCounts(postID uuid.UUID, likes, comments int, version int64) {
-	l.publishCounts(postID.String(), likes, comments, version)
+func (l *Live) PublishCounts(postID uuid.UUID, likes, comments, reposts int, version int64) {
+	l.publishCounts(postID.String(), likes, comments, reposts, version)
 }
 
 // publishCounts hands a post's newly committed counts to the node's batcher.
-func (l *Live) publishCounts(postID string, likes, comments int, version int64) {
+func (l *Live) publishCounts(postID string, likes, comments, reposts int, version int64) {
 	b := &l.counts
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -46,7 +46,9 @@ func (l *Live) publishCounts(postID string, likes, comments int, version int64) 
 	if cur := b.pending[postID]; cur != nil && cur.GetVersion() > version {
 		return // newer counts of the post are already waiting
 	}
-	b.pending[postID] = &PostCount{PostId: postID, Likes: int64(likes), Comments: int64(comments), Version: version}
+	r := int64(reposts)
+	b.pending[postID] = &PostCount{PostId: postID, Likes: int64(likes), Comments: int64(comments), Reposts: &r,
+		Version: version}
 	if b.scheduled {
 		return
 	}

@@ -536,6 +536,53 @@ func (l *Live) NotifyUser(ctx context.Context, userID uuid.UUID, typ string, sen
 	return failure(r.Failure)
 }
 
+// NotifyMentioned asks the grain of each of users to notify them that
+// author mentioned them in the post (commentID zero) or in one of its
+// comments (app.PostGrains), all at once, and answers when every grain has
+// committed or failed (the failures joined). The grain rolls the mention
+// up per person and post and pushes it live.
+func (l *Live) NotifyMentioned(ctx context.Context, author, postID, commentID uuid.UUID, users []uuid.UUID) error {
+	errs := make([]error, len(users))
+	var wg sync.WaitGroup
+	for i, u := range users {
+		wg.Go(func() {
+			errs[i] = l.requestNotify(ctx, u, mentionItem(author, postID, commentID))
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// mentionItem is the notification of a mention by author in the post or
+// its comment (zero: none).
+func mentionItem(author, postID, commentID uuid.UUID) *Notify {
+	n := &Notify{Id: persistence.NewID().String(), Type: persistence.NotifyMention, SenderId: author.String(), PostId: postID.String()}
+	if commentID != uuid.Nil {
+		n.CommentId = commentID.String()
+	}
+	return n
+}
+
+// requestNotify asks user's grain for one notification and waits for it.
+func (l *Live) requestNotify(ctx context.Context, user uuid.UUID, item *Notify) error {
+	res, err := l.request(ctx, user.String(), UserKind, &NotifyRequest{Items: []*Notify{item}})
+	if err != nil {
+		return err
+	}
+	r, ok := res.(*NotifyResponse)
+	if !ok {
+		return fmt.Errorf("actors: user grain answered %T", res)
+	}
+	return failure(r.Failure)
+}
+
+// NotifyPost asks the user's grain to create one notification of typ
+// about post from sender (app.PostGrains: a repost, rolled up per post like
+// likes), and answers once it is committed and pushed.
+func (l *Live) NotifyPost(ctx context.Context, userID uuid.UUID, typ string, sender, post uuid.UUID) error {
+	return l.requestNotify(ctx, userID, &Notify{Id: persistence.NewID().String(), Type: typ, SenderId: sender.String(), PostId: post.String()})
+}
+
 // notify asks the user's grain to create notifications, retrying once: the
 // ids make a repeat harmless. Called from a post grain's goroutine, after
 // the grain counted it in notifying.

@@ -1031,11 +1031,16 @@ func (x *DeliverToWatchers) GetForget() bool {
 // count, so of two entries for one post (two nodes' ticks, twin grains) the
 // higher is the newer.
 type PostCount struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	PostId        string                 `protobuf:"bytes,1,opt,name=post_id,json=postId,proto3" json:"post_id,omitempty"`
-	Likes         int64                  `protobuf:"varint,2,opt,name=likes,proto3" json:"likes,omitempty"`
-	Comments      int64                  `protobuf:"varint,3,opt,name=comments,proto3" json:"comments,omitempty"`
-	Version       int64                  `protobuf:"varint,4,opt,name=version,proto3" json:"version,omitempty"`
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	PostId   string                 `protobuf:"bytes,1,opt,name=post_id,json=postId,proto3" json:"post_id,omitempty"`
+	Likes    int64                  `protobuf:"varint,2,opt,name=likes,proto3" json:"likes,omitempty"`
+	Comments int64                  `protobuf:"varint,3,opt,name=comments,proto3" json:"comments,omitempty"`
+	Version  int64                  `protobuf:"varint,4,opt,name=version,proto3" json:"version,omitempty"`
+	// Reposts are written outside the post grain (app), which publishes
+	// their counts through the same batcher; the grain sends the count its
+	// batch read back. Unset from an older sender in a rolling upgrade: the
+	// hubs then leave it out of the entry and clients keep theirs.
+	Reposts       *int64 `protobuf:"varint,5,opt,name=reposts,proto3,oneof" json:"reposts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1094,6 +1099,13 @@ func (x *PostCount) GetComments() int64 {
 func (x *PostCount) GetVersion() int64 {
 	if x != nil {
 		return x.Version
+	}
+	return 0
+}
+
+func (x *PostCount) GetReposts() int64 {
+	if x != nil && x.Reposts != nil {
+		return *x.Reposts
 	}
 	return 0
 }
@@ -1659,12 +1671,15 @@ const file_messages_proto_rawDesc = "" +
 	"\x11DeliverToWatchers\x12\x17\n" +
 	"\apost_id\x18\x01 \x01(\tR\x06postId\x12\x16\n" +
 	"\x06frames\x18\x02 \x03(\fR\x06frames\x12\x16\n" +
-	"\x06forget\x18\x03 \x01(\bR\x06forget\"p\n" +
+	"\x06forget\x18\x03 \x01(\bR\x06forget\"\x9b\x01\n" +
 	"\tPostCount\x12\x17\n" +
 	"\apost_id\x18\x01 \x01(\tR\x06postId\x12\x14\n" +
 	"\x05likes\x18\x02 \x01(\x03R\x05likes\x12\x1a\n" +
 	"\bcomments\x18\x03 \x01(\x03R\bcomments\x12\x18\n" +
-	"\aversion\x18\x04 \x01(\x03R\aversion\">\n" +
+	"\aversion\x18\x04 \x01(\x03R\aversion\x12\x1d\n" +
+	"\areposts\x18\x05 \x01(\x03H\x00R\areposts\x88\x01\x01B\n" +
+	"\n" +
+	"\b_reposts\">\n" +
 	"\n" +
 	"CountsTick\x120\n" +
 	"\x06counts\x18\x01 \x03(\v2\x18.campus.actors.PostCountR\x06counts\"/\n" +
@@ -1781,6 +1796,7 @@ func file_messages_proto_init() {
 	if File_messages_proto != nil {
 		return
 	}
+	file_messages_proto_msgTypes[16].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

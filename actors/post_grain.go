@@ -43,11 +43,11 @@ type postGrain struct {
 	recent *answerCache
 	// Live counts: the last ones committed and the last ones handed to the
 	// node's count batcher.
-	likes, comments         int
-	version                 int64 // the post's counts_version with them
-	sentLikes, sentComments int
-	known                   bool // counts known (a batch committed)
-	flushWaiters            []*actor.PID
+	likes, comments, reposts             int
+	version                              int64 // the post's counts_version with them
+	sentLikes, sentComments, sentReposts int
+	known                                bool // counts known (a batch committed)
+	flushWaiters                         []*actor.PID
 	// notified are the likers whose like notification this activation has
 	// asked for (bounded by maxNotified).
 	notified map[uuid.UUID]struct{}
@@ -321,6 +321,7 @@ func (g *postGrain) done(ctx actor.Context, d *batchDone) {
 func (g *postGrain) committed(ctx actor.Context, d *batchDone) {
 	res := d.res
 	g.author, g.likes, g.comments, g.known = res.AuthorID, res.LikesCount, res.CommentsCount, true
+	g.reposts = res.RepostsCount
 	g.version = res.CountsVersion
 	li, ci, ri := 0, 0, 0
 	for _, op := range d.ops {
@@ -388,15 +389,16 @@ func send(ctx actor.Context, op *postOp, r any) {
 // a post's counts at most once per interval, the last one always, a change
 // within an interval of it happening.
 func (g *postGrain) publishCounts() {
-	if !g.known || (g.likes == g.sentLikes && g.comments == g.sentComments) {
+	if !g.known || (g.likes == g.sentLikes && g.comments == g.sentComments && g.reposts == g.sentReposts) {
 		return
 	}
-	g.sentLikes, g.sentComments = g.likes, g.comments
-	g.live.publishCounts(g.idText, g.likes, g.comments, g.version)
+	g.sentLikes, g.sentComments, g.sentReposts = g.likes, g.comments, g.reposts
+	g.live.publishCounts(g.idText, g.likes, g.comments, g.reposts, g.version)
 }
 
 // notifyAuthor asks the author's user grain to notify of new likes (which
-// it rolls up per post) and comments by others. The grain does not wait:
+// it rolls up per post) and comments by others, and the grains of the
+// people new comments mention. The grain does not wait:
 // notifications are live extras, and the like is already answered.
 func (g *postGrain) notifyAuthor(res persistence.PostBatchResult) {
 	if res.AuthorID == uuid.Nil {
@@ -422,7 +424,21 @@ func (g *postGrain) notifyAuthor(res persistence.PostBatchResult) {
 			SenderId: u.String(), PostId: g.idText})
 	}
 	for _, c := range res.NewComments {
-		if c.UserID != res.AuthorID {
+		// The people the comment mentions, each by their own grain (the
+		// batch stored the mentions and chose whom to notify). The post's
+		// author, when among them, is told of the mention instead of the
+		// comment: "mentioned you in a comment" says more, and once.
+		mentioned := false
+		for _, u := range c.MentionNotices {
+			if u == res.AuthorID {
+				mentioned = true
+				items = append(items, mentionItem(c.UserID, g.id, c.ID))
+				continue
+			}
+			g.live.notifying.Add(1)
+			go g.live.notify(g.cluster, u, []*Notify{mentionItem(c.UserID, g.id, c.ID)})
+		}
+		if c.UserID != res.AuthorID && !mentioned {
 			items = append(items, &Notify{Id: persistence.NewID().String(), Type: persistence.NotifyComment,
 				SenderId: c.UserID.String(), PostId: g.idText, CommentId: c.ID.String()})
 		}

@@ -265,7 +265,7 @@ func (g *userGrain) notification(it *Notify) (*persistence.Notification, bool) {
 }
 
 // createNotifications stores ns: other kinds as rows, likes rolled up per
-// post (persistence.CreateNotifications).
+// post, mentions per post too (persistence.CreateNotifications).
 func (l *Live) createNotifications(user uuid.UUID, ns []*persistence.Notification) (persistence.CreatedNotifications, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), l.cfg.WriteTimeout)
 	defer cancel()

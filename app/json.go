@@ -14,12 +14,13 @@ import (
 
 // AppendJSON appends p as json.Marshal would. A page read for several
 // readers at once carries its posts encoded once for all of them (enc), and
-// only each post's isLiked is written per reader.
+// only each post's reader flags (isLiked, saved, reposted: of the original,
+// for a repost) are written per reader.
 func (p PostPage) AppendJSON(b []byte) []byte {
 	if e := p.enc; e != nil && len(e.cuts) == len(p.Posts)+2 {
-		for i, post := range p.Posts {
+		for i := range p.Posts {
 			b = append(b, e.buf[e.cuts[i]:e.cuts[i+1]]...)
-			b = strconv.AppendBool(b, post.IsLiked)
+			b = p.Posts[i].target().appendViewer(b)
 		}
 		n := len(p.Posts)
 		return append(b, e.buf[e.cuts[n]:e.cuts[n+1]]...)
@@ -55,8 +56,9 @@ func (p PostPage) appendCursor(b []byte) []byte {
 	return append(b, '}')
 }
 
-// encodedPage is a page's JSON without its posts' isLiked values: they go
-// between buf[cuts[i]:cuts[i+1]] and the next part, one per post.
+// encodedPage is a page's JSON without its posts' reader flags
+// (appendViewer): they go between buf[cuts[i]:cuts[i+1]] and the next
+// part, one set per post.
 type encodedPage struct {
 	buf  []byte
 	cuts []int
@@ -99,13 +101,45 @@ func (r LikeResult) AppendJSON(b []byte) []byte {
 // AppendJSON appends v as json.Marshal would.
 func (v *PostView) AppendJSON(b []byte) []byte {
 	b = v.appendHead(b)
-	b = strconv.AppendBool(b, v.IsLiked)
+	b = v.target().appendViewer(b)
 	return v.appendTail(b)
 }
 
-// appendHead appends v's JSON up to the value of isLiked, the one field
-// that differs between readers.
+// appendViewer appends the values that differ between readers, from
+// isLiked's on: `true,"saved":false,"reposted":false`.
+func (v *PostView) appendViewer(b []byte) []byte {
+	b = strconv.AppendBool(b, v.IsLiked)
+	b = append(b, `,"saved":`...)
+	b = strconv.AppendBool(b, v.Saved)
+	b = append(b, `,"reposted":`...)
+	return strconv.AppendBool(b, v.Reposted)
+}
+
+// appendHead appends v's JSON up to the value of isLiked (of the original,
+// for a repost), where the values that differ between readers start.
 func (v *PostView) appendHead(b []byte) []byte {
+	if o := v.RepostOf; o != nil {
+		b = v.appendOwnHead(b)
+		b = v.appendViewer(b)
+		b = v.appendOwnTail(b)
+		b = append(b, `,"repostOf":`...)
+		return o.appendHead(b)
+	}
+	return v.appendOwnHead(b)
+}
+
+// appendTail appends v's JSON after the reader's values.
+func (v *PostView) appendTail(b []byte) []byte {
+	if o := v.RepostOf; o != nil {
+		b = o.appendTail(b)
+		return append(b, '}')
+	}
+	b = v.appendOwnTail(b)
+	return append(b, '}')
+}
+
+// appendOwnHead appends v's own fields up to the value of isLiked.
+func (v *PostView) appendOwnHead(b []byte) []byte {
 	b = append(b, `{"id":`...)
 	b = appendJSONString(b, v.ID)
 	b = append(b, `,"content":`...)
@@ -130,10 +164,13 @@ func (v *PostView) appendHead(b []byte) []byte {
 	return append(b, `,"isLiked":`...)
 }
 
-// appendTail appends v's JSON after the value of isLiked.
-func (v *PostView) appendTail(b []byte) []byte {
+// appendOwnTail appends v's own fields after the reader's values, without
+// the closing brace (a repost's repostOf follows).
+func (v *PostView) appendOwnTail(b []byte) []byte {
 	b = append(b, `,"commentsCount":`...)
 	b = strconv.AppendInt(b, int64(v.CommentsCount), 10)
+	b = append(b, `,"repostsCount":`...)
+	b = strconv.AppendInt(b, int64(v.RepostsCount), 10)
 	b = append(b, `,"countsVersion":`...)
 	b = strconv.AppendInt(b, v.CountsVersion, 10)
 	b = append(b, `,"author":`...)
@@ -160,7 +197,21 @@ func (v *PostView) appendTail(b []byte) []byte {
 		b = appendJSONString(b, g.Visibility)
 		b = append(b, '}')
 	}
-	return append(b, '}')
+	if len(v.Mentions) > 0 {
+		b = append(b, `,"mentions":[`...)
+		for i, m := range v.Mentions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"id":`...)
+			b = appendJSONString(b, m.ID)
+			b = append(b, `,"handle":`...)
+			b = appendJSONString(b, m.Handle)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return b
 }
 
 // AppendJSON appends u as json.Marshal would.

@@ -57,11 +57,12 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		if i%7 != 0 {
 			page.Posts = []PostView{}
 		}
-		for range rng.IntN(4) {
+		post := func() PostView {
 			author := summary()
 			v := PostView{
 				ID: randString(), Content: randString(), Visibility: randString(),
 				LikesCount: rng.IntN(1 << 20), IsLiked: rng.IntN(2) == 0, CommentsCount: rng.IntN(100),
+				Saved: rng.IntN(2) == 0, Reposted: rng.IntN(2) == 0, RepostsCount: rng.IntN(1000),
 				Author: author, User: author, UserID: randString(),
 				CreatedAt: base.Add(time.Duration(rng.Int64N(1 << 50))).Round(time.Microsecond),
 				UpdatedAt: base.Add(time.Duration(rng.Int64N(1 << 40))),
@@ -78,6 +79,21 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 			}
 			if rng.IntN(3) == 0 {
 				v.Group = &PostGroupView{ID: randString(), Handle: randString(), Name: randString(), Visibility: randString()}
+			}
+			if rng.IntN(3) == 0 {
+				// An empty list is left out as omitempty leaves it.
+				v.Mentions = make([]MentionView, rng.IntN(3))
+				for k := range v.Mentions {
+					v.Mentions[k] = MentionView{ID: randString(), Handle: randString()}
+				}
+			}
+			return v
+		}
+		for range rng.IntN(4) {
+			v := post()
+			if rng.IntN(3) == 0 { // a repost wrapping an original
+				o := post()
+				v.RepostOf = &o
 			}
 			page.Posts = append(page.Posts, v)
 		}
@@ -99,11 +115,13 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		if page.Posts == nil {
 			continue
 		}
-		// Encoded once for many readers, with each reader's likes filled in.
+		// Encoded once for many readers, with each reader's flags filled in.
 		shared := page
 		shared.enc = encodePage(page)
+		shared.Posts = make([]PostView, len(page.Posts))
+		copy(shared.Posts, page.Posts)
 		for k := range shared.Posts {
-			shared.Posts[k].IsLiked = rng.IntN(2) == 0
+			shared.Posts[k] = shared.Posts[k].withViewer(rng.IntN(2) == 0, rng.IntN(2) == 0, rng.IntN(2) == 0)
 		}
 		if want, _ = json.Marshal(shared); string(shared.AppendJSON(nil)) != string(want) {
 			t.Fatalf("shared page %d:\n got %s\nwant %s", i, shared.AppendJSON(nil), want)

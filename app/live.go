@@ -46,6 +46,8 @@ type PostEditedEvent struct {
 	Content   string          `json:"content"`
 	Images    []PostImageView `json:"images"`
 	UpdatedAt time.Time       `json:"updatedAt"`
+	// Mentions are the people the new text names (left out for none).
+	Mentions []MentionView `json:"mentions,omitempty"`
 }
 
 // Reasons of friend:removed.
@@ -164,8 +166,12 @@ func NewNotificationView(n *persistence.Notification) NotificationView {
 		v.Message = domain.RollupActors(names(v.Actors), v.ActorCount) + " liked your post"
 	case persistence.NotifyProfileLike:
 		v.Message = domain.RollupActors(names(v.Actors), v.ActorCount) + " liked your profile"
+	case persistence.NotifyRepost:
+		v.Message = domain.RollupActors(names(v.Actors), v.ActorCount) + " reposted your post"
 	case persistence.NotifyComment:
 		v.Message = name + " commented on your post"
+	case persistence.NotifyMention:
+		v.Message = mentionMessage(names(v.Actors), v.ActorCount, n.CommentID != uuid.Nil)
 	case persistence.NotifyModeration:
 		v.Message = n.Note
 	case persistence.NotifyGroupJoinRequest:
@@ -188,4 +194,18 @@ func names(refs []UserRef) []string {
 		out[i] = r.Name
 	}
 	return out
+}
+
+// mentionMessage is a mention roll-up's line: "Asha mentioned you in a
+// post" or "… in a comment" (where the newest mention is), "Asha and 2
+// others mentioned you" once several people have.
+func mentionMessage(actors []string, count int, inComment bool) string {
+	who := domain.RollupActors(actors, count)
+	switch {
+	case max(count, len(actors)) > 1:
+		return who + " mentioned you"
+	case inComment:
+		return who + " mentioned you in a comment"
+	}
+	return who + " mentioned you in a post"
 }

@@ -70,7 +70,7 @@ type ModerationDeps struct {
 // node (actors.Live): a removed comment leaves its post's comment count,
 // live as well as in the row.
 type CountsPublisher interface {
-	PublishCounts(postID uuid.UUID, likes, comments int, version int64)
+	PublishCounts(postID uuid.UUID, likes, comments, reposts int, version int64)
 }
 
 // Moderation is the moderators' queue and actions and the admins'
@@ -349,7 +349,7 @@ func (m *Moderation) afterRemove(ctx context.Context, t domain.ItemType, item pe
 		}
 	}
 	if t == domain.ItemComment && m.d.Counts != nil {
-		m.d.Counts.PublishCounts(item.PostID, item.Likes, item.Comments, item.CountsVersion)
+		m.d.Counts.PublishCounts(item.PostID, item.Likes, item.Comments, item.Reposts, item.CountsVersion)
 	}
 	if t == domain.ItemMessage {
 		pushMessageUpdated(ctx, m.d.DB, m.d.Fanout, m.d.Log, item.ConversationID, item.Seq)

@@ -170,49 +170,53 @@ func (r *pageReads) serve(q persistence.PostQuery, readers []*pageReader) {
 	}
 	shared := PostPage{Posts: make([]PostView, len(rows))}
 	for i, row := range rows {
-		shared.Posts[i] = NewPostView(row)
-		shared.Posts[i].IsLiked = false
+		shared.Posts[i] = NewPostView(row).withViewer(false, false, false)
 	}
 	if more {
 		last := rows[len(rows)-1]
-		next := encodeKeyset(persistence.Keyset{At: last.CreatedAt, ID: last.ID})
+		next := encodeKeyset(persistence.Keyset{At: last.SortAt, ID: last.ID})
 		shared.NextCursor = &next
 	}
 	shared.enc = encodePage(shared)
-	// liked[v*len(rows)+i]: whether viewer v likes post i.
-	liked := make([]bool, len(q.Viewers)*len(rows))
+	// flags[v*len(rows)+i]: viewer v's flags of post i, flagLiked,
+	// flagSaved and flagReposted.
+	flags := make([]byte, len(q.Viewers)*len(rows))
 	for i, row := range rows {
-		for _, v := range row.LikedBy {
-			if v < len(q.Viewers) {
-				liked[v*len(rows)+i] = true
+		for _, set := range []struct {
+			by   []int
+			flag byte
+		}{{row.LikedBy, flagLiked}, {row.SavedBy, flagSaved}, {row.RepostedBy, flagReposted}} {
+			for _, v := range set.by {
+				if v < len(q.Viewers) {
+					flags[v*len(rows)+i] |= set.flag
+				}
 			}
 		}
 	}
-	// Readers who like the same posts share one copy of the page (most
-	// like none of them and get the shared one): a copy per reader was a
-	// page of garbage per request. The pages answered are read-only.
+	// Readers with the same flags on the page's posts share one copy of
+	// the page (most like, save and repost none of them and get the shared
+	// one): a copy per reader was a page of garbage per request. The pages
+	// answered are read-only.
 	pages := make(map[string]PostPage)
 	mask := make([]byte, len(rows))
 	var own []*pageReader // readers whose page the filter would leave short
 	for _, rd := range readers {
 		v := index[rd.viewer]
+		mine := flags[v*len(rows) : (v+1)*len(rows)]
 		if hidden := hiddenFrom(rows, v); hidden != nil {
 			if more {
 				own = append(own, rd)
 				continue
 			}
-			answerReader(rd, filteredPage(shared, liked[v*len(rows):(v+1)*len(rows)], hidden), nil)
+			answerReader(rd, filteredPage(shared, mine, hidden), nil)
 			continue
 		}
-		mine := liked[v*len(rows) : (v+1)*len(rows)]
-		likesSome := false
-		for i, l := range mine {
-			mask[i] = '0'
-			if l {
-				mask[i], likesSome = '1', true
-			}
+		flagsSome := false
+		for i, f := range mine {
+			mask[i] = '0' + f
+			flagsSome = flagsSome || f != 0
 		}
-		if !likesSome {
+		if !flagsSome {
 			answerReader(rd, shared, nil)
 			continue
 		}
@@ -220,9 +224,8 @@ func (r *pageReads) serve(q persistence.PostQuery, readers []*pageReader) {
 		if !ok {
 			page = shared
 			page.Posts = make([]PostView, len(rows))
-			copy(page.Posts, shared.Posts)
 			for i := range page.Posts {
-				page.Posts[i].IsLiked = mine[i]
+				page.Posts[i] = shared.Posts[i].withFlags(mine[i])
 			}
 			pages[string(mask)] = page
 		}
@@ -260,16 +263,34 @@ func (r *pageReads) ownPage(ctx context.Context, q persistence.PostQuery, viewer
 	if err != nil {
 		return PostPage{}, err
 	}
+	return rowsPage(rows, more), nil
+}
+
+// rowsPage is the page of rows read for one reader (their flags are the
+// rows' Is… values), with the keyset of its last row when more follow.
+func rowsPage(rows []*persistence.PostRow, more bool) PostPage {
 	page := PostPage{Posts: make([]PostView, len(rows))}
 	for i, row := range rows {
-		page.Posts[i] = NewPostView(row) // IsLiked is the one reader's
+		page.Posts[i] = NewPostView(row)
 	}
 	if more {
 		last := rows[len(rows)-1]
-		next := encodeKeyset(persistence.Keyset{At: last.CreatedAt, ID: last.ID})
+		next := encodeKeyset(persistence.Keyset{At: last.SortAt, ID: last.ID})
 		page.NextCursor = &next
 	}
-	return page, nil
+	return page
+}
+
+// A reader's flags of one post, as serve collects them.
+const (
+	flagLiked byte = 1 << iota
+	flagSaved
+	flagReposted
+)
+
+// withFlags is v with the reader's flags f (withViewer).
+func (v PostView) withFlags(f byte) PostView {
+	return v.withViewer(f&flagLiked != 0, f&flagSaved != 0, f&flagReposted != 0)
 }
 
 // hiddenFrom answers which of rows viewer v must not see (blocks, mutes),
@@ -289,17 +310,16 @@ func hiddenFrom(rows []*persistence.PostRow, v int) []bool {
 	return hidden
 }
 
-// filteredPage is shared without the hidden posts, with the reader's likes:
+// filteredPage is shared without the hidden posts, with the reader's flags:
 // the last page (no more posts follow), so holding fewer posts than asked
 // for is right.
-func filteredPage(shared PostPage, liked, hidden []bool) PostPage {
+func filteredPage(shared PostPage, flags []byte, hidden []bool) PostPage {
 	page := PostPage{NextCursor: shared.NextCursor, Posts: make([]PostView, 0, len(shared.Posts))}
 	for i, post := range shared.Posts {
 		if hidden[i] {
 			continue
 		}
-		post.IsLiked = liked[i]
-		page.Posts = append(page.Posts, post)
+		page.Posts = append(page.Posts, post.withFlags(flags[i]))
 	}
 	return page
 }

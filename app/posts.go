@@ -45,6 +45,17 @@ type PostGrains interface {
 	RemoveComment(ctx context.Context, postID, commentID, userID uuid.UUID) (comments int, version int64, err error)
 	// PostDeleted tells the post's watchers on every node.
 	PostDeleted(ctx context.Context, postID uuid.UUID) error
+	// NotifyMentioned has each of users notified that author mentioned
+	// them in the post (commentID zero) or one of its comments, through
+	// their user grains (rolled up per person and post).
+	NotifyMentioned(ctx context.Context, author, postID, commentID uuid.UUID, users []uuid.UUID) error
+	// PublishCounts sends counts committed outside the grain (a repost) to
+	// the post's watchers with the next count tick, through the batcher
+	// the grains' own counts go through.
+	PublishCounts(postID uuid.UUID, likes, comments, reposts int, version int64)
+	// NotifyPost creates a notification of typ about post from sender
+	// through userID's user grain (rolled up where the kind rolls up).
+	NotifyPost(ctx context.Context, userID uuid.UUID, typ string, sender, post uuid.UUID) error
 }
 
 // PostsDeps are what the post use cases need.
@@ -95,13 +106,18 @@ type PostImageView struct {
 // summary: clients read either. Visibility is "public" outside groups and
 // the group's visibility (public, closed, secret) inside one.
 type PostView struct {
-	ID            string          `json:"id"`
-	Content       string          `json:"content"`
-	Images        []PostImageView `json:"images"`
-	Visibility    string          `json:"visibility"`
-	LikesCount    int             `json:"likesCount"`
-	IsLiked       bool            `json:"isLiked"`
-	CommentsCount int             `json:"commentsCount"`
+	ID         string          `json:"id"`
+	Content    string          `json:"content"`
+	Images     []PostImageView `json:"images"`
+	Visibility string          `json:"visibility"`
+	LikesCount int             `json:"likesCount"`
+	IsLiked    bool            `json:"isLiked"`
+	// Saved and Reposted are whether the reader bookmarked and reposted
+	// the post (private to the reader, like isLiked).
+	Saved         bool `json:"saved"`
+	Reposted      bool `json:"reposted"`
+	CommentsCount int  `json:"commentsCount"`
+	RepostsCount  int  `json:"repostsCount"`
 	// CountsVersion orders copies of the post's counts (a page, a like's
 	// answer, a post:counts entry): the higher is the newer.
 	CountsVersion int64       `json:"countsVersion"`
@@ -112,6 +128,37 @@ type PostView struct {
 	UpdatedAt     time.Time   `json:"updatedAt"`
 	// Group is the post's group; null outside groups.
 	Group *PostGroupView `json:"group"`
+	// Mentions are the people the text names by @handle; left out when
+	// none. An @handle not among them names no one and stays text.
+	Mentions []MentionView `json:"mentions,omitempty"`
+	// RepostOf makes this entry a repost (as Mastodon's reblog): ID,
+	// Author, Content (the comment) and CreatedAt are the repost's, and
+	// RepostOf is the original the card shows, with the reader's isLiked,
+	// saved and reposted of it; a repost's own counts are 0 and its own
+	// flags false. Absent on a post of its own.
+	RepostOf *PostView `json:"repostOf,omitempty"`
+}
+
+// target is the post a card shows and acts on: the original of a repost,
+// else v.
+func (v *PostView) target() *PostView {
+	if v.RepostOf != nil {
+		return v.RepostOf
+	}
+	return v
+}
+
+// withViewer is v with the reader's flags set on its target (copied, so
+// that other readers' copies of the page keep theirs).
+func (v PostView) withViewer(liked, saved, reposted bool) PostView {
+	if v.RepostOf != nil {
+		o := *v.RepostOf
+		o.IsLiked, o.Saved, o.Reposted = liked, saved, reposted
+		v.RepostOf = &o
+		return v
+	}
+	v.IsLiked, v.Saved, v.Reposted = liked, saved, reposted
+	return v
 }
 
 // PostGroupView is the group a post belongs to.
@@ -122,8 +169,29 @@ type PostGroupView struct {
 	Visibility string `json:"visibility"`
 }
 
-// NewPostView renders a post row for its viewer.
+// NewPostView renders a post row for its viewer: a repost as its entry
+// wrapping the original, the images and the reader's flags the original's.
 func NewPostView(r *persistence.PostRow) PostView {
+	if r.Original != nil {
+		o := *r.Original
+		o.ImageList = r.ImageList
+		orig := newPostView(&o)
+		orig.IsLiked, orig.Saved, orig.Reposted = r.IsLiked, r.IsSaved, r.IsReposted
+		var reposter UserSummary
+		if r.Author != nil {
+			reposter = NewUserSummary(r.Author)
+		}
+		return PostView{ID: r.ID.String(), Content: r.Content, Images: []PostImageView{}, Visibility: domain.VisibilityPublic,
+			Author: reposter, User: reposter, UserID: r.UserID.String(), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+			RepostOf: &orig}
+	}
+	v := newPostView(r)
+	v.Saved, v.Reposted = r.IsSaved, r.IsReposted
+	return v
+}
+
+// newPostView renders a post of its own.
+func newPostView(r *persistence.PostRow) PostView {
 	images := make([]PostImageView, len(r.ImageList))
 	for i, im := range r.ImageList {
 		images[i] = PostImageView{
@@ -140,9 +208,9 @@ func NewPostView(r *persistence.PostRow) PostView {
 	}
 	v := PostView{
 		ID: r.ID.String(), Content: r.Content, Images: images, Visibility: r.Visibility,
-		LikesCount: r.LikesCount, IsLiked: r.IsLiked, CommentsCount: r.CommentsCount, CountsVersion: r.CountsVersion,
-		Author: author, User: author, UserID: r.UserID.String(),
-		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		LikesCount: r.LikesCount, IsLiked: r.IsLiked, CommentsCount: r.CommentsCount, RepostsCount: r.RepostsCount,
+		CountsVersion: r.CountsVersion, Author: author, User: author, UserID: r.UserID.String(),
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Mentions: mentionViews(r.Mentions),
 	}
 	if g := r.Group; g != nil {
 		v.Group = &PostGroupView{ID: g.ID.String(), Handle: g.Handle, Name: g.Name, Visibility: g.Visibility}
@@ -162,11 +230,14 @@ type CommentView struct {
 	Content   string      `json:"content"`
 	User      UserSummary `json:"user"`
 	CreatedAt time.Time   `json:"createdAt"`
+	// Mentions are the people the text names, as a post's.
+	Mentions []MentionView `json:"mentions,omitempty"`
 }
 
 // NewCommentView renders c; author is c's author.
 func NewCommentView(c *persistence.Comment, author *persistence.User) CommentView {
-	v := CommentView{ID: c.ID.String(), PostID: c.PostID.String(), Content: c.Content, CreatedAt: c.CreatedAt}
+	v := CommentView{ID: c.ID.String(), PostID: c.PostID.String(), Content: c.Content, CreatedAt: c.CreatedAt,
+		Mentions: mentionViews(c.Mentions)}
 	if author != nil {
 		v.User = NewUserSummary(author)
 	}
@@ -265,6 +336,7 @@ func (a *Posts) Create(ctx context.Context, p Principal, in domain.PostInput, im
 	row := &persistence.Post{ID: persistence.NewID(), UserID: p.UserID, Content: post.Content, Visibility: post.Visibility,
 		GroupID: groupID}
 	var notices []notice
+	var mentions persistence.StoredMentions
 	rows := make([]*persistence.PostImage, len(saved))
 	for i, im := range saved {
 		rows[i] = &persistence.PostImage{
@@ -277,10 +349,15 @@ func (a *Posts) Create(ctx context.Context, p Principal, in domain.PostInput, im
 		if err := persistence.InsertPost(ctx, tx, row, rows); err != nil {
 			return err
 		}
+		var err error
+		mentions, err = persistence.StoreMentions(ctx, tx, persistence.MentionSource{PostID: row.ID, AuthorID: p.UserID,
+			Handles: domain.MentionHandles(post.Content)})
+		if err != nil {
+			return err
+		}
 		if groupID == uuid.Nil {
 			return nil
 		}
-		var err error
 		notices, err = groupPostNotices(ctx, tx, groupID, row.ID, p.UserID)
 		return err
 	})
@@ -289,6 +366,7 @@ func (a *Posts) Create(ctx context.Context, p Principal, in domain.PostInput, im
 		return PostResult{}, err
 	}
 	pushNotices(ctx, a.d.DB, a.d.Pusher, a.d.Log, p.UserID, notices)
+	notifyMentioned(ctx, a.d.Grains, a.d.Log, p.UserID, row.ID, mentions.Notify)
 	view, err := persistence.PostByID(ctx, a.d.DB, row.ID, p.UserID)
 	if err != nil {
 		return PostResult{}, err
@@ -375,7 +453,7 @@ func (a *Posts) page(ctx context.Context, p Principal, author uuid.UUID, limit i
 func (a *Posts) Get(ctx context.Context, p Principal, id uuid.UUID) (PostDetail, error) {
 	row, err := persistence.PostByID(ctx, a.d.DB, id, p.UserID)
 	if errors.Is(err, domain.ErrNotFound) {
-		return PostDetail{}, errPostNotFound
+		return a.repostEntry(ctx, p, id)
 	}
 	if err != nil {
 		return PostDetail{}, err
@@ -402,6 +480,24 @@ func (a *Posts) Get(ctx context.Context, p Principal, id uuid.UUID) (PostDetail,
 		d.Moderation = &HiddenMarks{Removed: row.Removed, AuthorSuspended: suspended}
 	}
 	return d, nil
+}
+
+// repostEntry is a repost's entry (what post:new announced) with its
+// original's first comments, as Get answers it; errPostNotFound when there
+// is none or a block stands between the reader and either person on it.
+func (a *Posts) repostEntry(ctx context.Context, p Principal, id uuid.UUID) (PostDetail, error) {
+	row, err := persistence.RepostEntryByID(ctx, a.d.DB, id, p.UserID)
+	if errors.Is(err, domain.ErrNotFound) || (err == nil && len(row.HiddenFor) > 0) {
+		return PostDetail{}, errPostNotFound
+	}
+	if err != nil {
+		return PostDetail{}, err
+	}
+	cs, err := a.comments(ctx, p, row.RepostOf, 0, "")
+	if err != nil {
+		return PostDetail{}, err
+	}
+	return PostDetail{Post: NewPostView(row), Comments: cs.Comments, NextCursor: cs.NextCursor}, nil
 }
 
 // authorSuspended reports whether author is suspended now, from the gate
@@ -441,12 +537,17 @@ func (a *Posts) moderatorMayRead(ctx context.Context, p Principal, id uuid.UUID,
 }
 
 // Update replaces the text of the caller's own post and, when the request
-// carries them, its images' descriptions.
+// carries them, its images' descriptions. Only the people the new text
+// mentions and no earlier version did are notified.
 func (a *Posts) Update(ctx context.Context, p Principal, id uuid.UUID, in domain.PostEditInput) (PostResult, error) {
+	var mentions persistence.StoredMentions
 	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		lp, err := a.ownPost(ctx, tx, p, id)
 		if err != nil {
 			return err
+		}
+		if lp.RepostOf != uuid.Nil {
+			return errPostNotFound // a repost's comment stays as it was posted
 		}
 		content, alts, err := in.Validate(lp.Images)
 		if err != nil {
@@ -455,17 +556,24 @@ func (a *Posts) Update(ctx context.Context, p Principal, id uuid.UUID, in domain
 		if err := persistence.SetPostImageAlts(ctx, tx, id, alts); err != nil {
 			return err
 		}
-		return persistence.SetPostContent(ctx, tx, id, content)
+		if err := persistence.SetPostContent(ctx, tx, id, content); err != nil {
+			return err
+		}
+		mentions, err = persistence.StoreMentions(ctx, tx, persistence.MentionSource{PostID: id, AuthorID: p.UserID,
+			Handles: domain.MentionHandles(content), Edit: true})
+		return err
 	})
 	if err != nil {
 		return PostResult{}, err
 	}
+	notifyMentioned(ctx, a.d.Grains, a.d.Log, p.UserID, id, mentions.Notify)
 	row, err := persistence.PostByID(ctx, a.d.DB, id, p.UserID)
 	if err != nil {
 		return PostResult{}, err
 	}
 	view := NewPostView(row)
-	ev := PostEditedEvent{PostID: view.ID, Content: view.Content, Images: view.Images, UpdatedAt: view.UpdatedAt}
+	ev := PostEditedEvent{PostID: view.ID, Content: view.Content, Images: view.Images, UpdatedAt: view.UpdatedAt,
+		Mentions: view.Mentions}
 	// Its watchers see the post now; the author's friends may have it in a
 	// feed further down, outside the viewport that watches. A socket in
 	// both gets it twice, which the client applies idempotently.
@@ -506,6 +614,7 @@ func (a *Posts) fanOut(ctx context.Context, author, group uuid.UUID, send func(c
 // notifications, then tells the post's watchers.
 func (a *Posts) Delete(ctx context.Context, p Principal, id uuid.UUID) (MessageResult, error) {
 	var keys []string
+	var repostOf uuid.UUID
 	err := a.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if lp, err := a.ownPost(ctx, tx, p, id); errors.Is(err, errNotYourPost) {
 			if admin, aerr := groupPostAdmin(ctx, tx, lp.GroupID, p.UserID); aerr != nil {
@@ -515,6 +624,9 @@ func (a *Posts) Delete(ctx context.Context, p Principal, id uuid.UUID) (MessageR
 			}
 		} else if err != nil {
 			return err
+		} else if lp.RepostOf != uuid.Nil {
+			repostOf = lp.RepostOf // undone below, which moves the original's count
+			return nil
 		}
 		var err error
 		keys, err = persistence.DeletePost(ctx, tx, id)
@@ -522,6 +634,12 @@ func (a *Posts) Delete(ctx context.Context, p Principal, id uuid.UUID) (MessageR
 	})
 	if err != nil {
 		return MessageResult{}, err
+	}
+	if repostOf != uuid.Nil {
+		if _, err := a.Unrepost(ctx, p, repostOf); err != nil {
+			return MessageResult{}, err
+		}
+		return MessageResult{Message: "Repost removed"}, nil
 	}
 	// This node's next request sees the post gone without waiting for the
 	// NOTIFY DeletePost sent; other nodes hear that.
@@ -630,7 +748,12 @@ func (a *Posts) AddComment(ctx context.Context, p Principal, postID uuid.UUID, i
 	if err != nil {
 		return CommentResult{}, err
 	}
-	return CommentResult{Comment: NewCommentView(c, author), CommentsCount: n.Count, CountsVersion: n.Version}, nil
+	view := NewCommentView(c, author)
+	// The grain stored them with the comment (and has them notified).
+	if view.Mentions, err = commentMentions(ctx, a.d.DB, c); err != nil {
+		return CommentResult{}, err
+	}
+	return CommentResult{Comment: view, CommentsCount: n.Count, CountsVersion: n.Version}, nil
 }
 
 // DeleteComment removes a comment the caller wrote or that is on the

@@ -118,6 +118,7 @@ func (s *Search) search(ctx context.Context, q string, limit int, reader uuid.UU
 	}
 	// What each hit shows, by its id (a tag's by tagKey).
 	shown := map[string]SearchResult{}
+	handles := map[uuid.UUID]string{}
 	users, err := persistence.ShownUsersByIDs(ctx, s.d.DB, ids[domain.SearchUser])
 	if err != nil {
 		return out, err
@@ -125,6 +126,7 @@ func (s *Search) search(ctx context.Context, q string, limit int, reader uuid.UU
 	for i := range users {
 		if !hide[users[i].ID] {
 			shown[users[i].ID.String()] = userResult(&users[i])
+			handles[users[i].ID] = users[i].Handle
 		}
 	}
 	posts, err := persistence.SearchPostsByIDs(ctx, s.d.DB, ids[domain.SearchPost], reader)
@@ -181,6 +183,10 @@ func (s *Search) search(ctx context.Context, q string, limit int, reader uuid.UU
 		}
 		exact := domain.IsExactMatch(q, r.Title, r.Subtitle)
 		switch h.Kind {
+		case domain.SearchUser:
+			// A person's handle typed in full (with or without its @) is an
+			// exact match too.
+			exact = exact || (handles[h.ID] != "" && domain.NormalizeUserHandle(q) == handles[h.ID])
 		case domain.SearchGroup:
 			exact = domain.IsExactGroupMatch(q, r.Title, strings.TrimPrefix(r.URL, "/g/"))
 		case domain.SearchTag:

@@ -50,8 +50,10 @@ func variantViews(vs []persistence.ImageVariant) []VariantView {
 // UserView is the user JSON of docs/product.md §3 — the one serializer used for every
 // answer that carries a full user. It never includes the password hash.
 type UserView struct {
-	ID           string    `json:"id"`
-	Name         string    `json:"name"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Handle is what an @mention names them by (issue 27).
+	Handle       string    `json:"handle"`
 	Avatar       Image     `json:"avatar"`
 	UniversityID string    `json:"universityId"`
 	Email        string    `json:"email,omitempty"`
@@ -80,6 +82,7 @@ func NewUserView(u *persistence.User, profileLikes []string) UserView {
 	return UserView{
 		ID:           u.ID.String(),
 		Name:         name,
+		Handle:       u.Handle,
 		Avatar:       newImage(u.AvatarURL, u.AvatarKey, u.AvatarVariants),
 		UniversityID: u.UniversityID,
 		Email:        u.Email,

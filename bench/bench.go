@@ -205,6 +205,9 @@ func (b *bench) setup(ctx context.Context) error {
 // only when --only names it.
 func (b *bench) want(name string) bool {
 	only := splitList(b.o.only)
+	if name == "messages" && contains(only, "peers") && len(peerTargets) > 0 {
+		return true // --only peers: the messages scenario carries its peers
+	}
 	return contains(only, name) || len(only) == 0 && !contains(optIn, name)
 }
 
@@ -241,6 +244,9 @@ func (b *bench) runScenarios(ctx context.Context) {
 		{"search", b.search},
 		{"crash", b.crash},
 		{"conns", b.connections},
+		// The count fan-out beside Centrifugo (the messages peers run in
+		// the messages scenario).
+		{"peers", b.peers},
 		// Its cluster phase starts the three nodes the cluster scenario
 		// then uses.
 		{"messages", b.messages},

@@ -78,9 +78,12 @@ type opts struct {
 	// closed-loop level's measured length, the history conversation's
 	// messages, and whether the peers (Dendrite) run the same workload.
 	msgPeople, msgGroups, msgGroupSize int
-	msgPace, msgLevel                  time.Duration
-	msgHistory                         int
-	peers                              bool
+	// msgPeerPeople is the size Campus and a peer both run at again when
+	// the peer did not carry the full one (0: never).
+	msgPeerPeople     int
+	msgPace, msgLevel time.Duration
+	msgHistory        int
+	peers             bool
 
 	feedConc   int
 	queries    int
@@ -171,7 +174,7 @@ func (o *opts) preset() {
 }
 
 // scenario names for --only.
-var scenarioNames = []string{"baselines", "storm", "event", "eventspace", "feed", "search", "crash", "conns", "messages", "cluster", "netem", "sso"}
+var scenarioNames = []string{"baselines", "storm", "event", "eventspace", "feed", "search", "crash", "conns", "messages", "cluster", "netem", "sso", "peers"}
 
 // optIn are the scenarios that run only when --only names them: netem
 // builds network namespaces as root and puts the bench's Postgres in one.
@@ -222,7 +225,8 @@ func parseFlags(args []string) (opts, error) {
 	fs.DurationVar(&o.msgPace, "msg-pace", 0, "messages: each person's mean time between sends in the paced phases, Poisson (default 10s)")
 	fs.DurationVar(&o.msgLevel, "msg-level", 0, "messages: measured length of each closed-loop level (default 5s; quick 1s)")
 	fs.IntVar(&o.msgHistory, "msg-history", 0, "messages: messages in the history conversation (default 10000)")
-	fs.BoolVar(&o.peers, "peers", true, "messages: run the same workload on the peers (Dendrite) too (default true; false with --quick)")
+	fs.IntVar(&o.msgPeerPeople, "msg-peer-people", 300, "messages: when a peer fails at --msg-people, both run again at this size for a ratio (0: never)")
+	fs.BoolVar(&o.peers, "peers", true, "run the same workloads on the peers: the count fan-out on Centrifugo, the messages on Dendrite (default true; false with --quick unless --only peers)")
 	fs.Float64Var(&o.nmRate, "netem-rate", 200, "netem: likes/s offered over every node, open loop")
 	fs.IntVar(&o.nmPosts, "netem-posts", 20, "netem: posts liked")
 	fs.IntVar(&o.nmSockets, "netem-sockets", 5, "netem: websockets per node watching every post")
@@ -243,7 +247,7 @@ func parseFlags(args []string) (opts, error) {
 	}
 	peersSet := false
 	fs.Visit(func(f *flag.Flag) { peersSet = peersSet || f.Name == "peers" })
-	if o.quick && !peersSet {
+	if o.quick && !peersSet && !contains(splitList(o.only), "peers") {
 		o.peers = false // CI runs --quick: building and starting a peer is slow
 	}
 	if o.users != 0 && o.users < 100 {

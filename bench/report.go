@@ -158,6 +158,10 @@ func format(v float64, unit string) string {
 		return fmt.Sprintf("%.1f MiB", v)
 	case "%":
 		return fmt.Sprintf("%.1f%%", v)
+	case "µs":
+		if v < 100 {
+			return fmt.Sprintf("%.1f µs", v)
+		}
 	case "":
 		return group(int64(math.Round(v)))
 	}

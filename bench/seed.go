@@ -57,8 +57,9 @@ type world struct {
 	// event is the campus event's posts; eventPaced and eventShared the
 	// same number again for its paced runs.
 	event, eventPaced, eventShared []uuid.UUID
-	// cluster is the cluster scenario's posts; netem the netem scenario's.
-	cluster, netem []uuid.UUID
+	// cluster is the cluster scenario's posts; netem the netem scenario's;
+	// peerPosts the peers' count fan-out's (as many as the event's).
+	cluster, netem, peerPosts []uuid.UUID
 	// space is the event space: a public event group whose posts are
 	// spacePosts (the first pinned) and whose members are every user (the
 	// likers are user k mod users); a nil id when the server has no groups.
@@ -205,7 +206,7 @@ func (b *bench) seed(ctx context.Context) (*world, error) {
 
 	// Posts: the bench's own first, then the feed's. Comments are counted
 	// up front because posts.comments_count must match the rows.
-	special := 6 + 4*o.evPosts + o.clPosts + o.nmPosts
+	special := 6 + 5*o.evPosts + o.clPosts + o.nmPosts
 	nPosts := special + o.posts
 	postIDs := make([]uuid.UUID, nPosts)
 	for i := range postIDs {
@@ -216,7 +217,8 @@ func (b *bench) seed(ctx context.Context) (*world, error) {
 	w.eventShared = postIDs[6+2*o.evPosts : 6+3*o.evPosts]
 	w.cluster = postIDs[6+3*o.evPosts : 6+3*o.evPosts+o.clPosts]
 	w.netem = postIDs[6+3*o.evPosts+o.clPosts : 6+3*o.evPosts+o.clPosts+o.nmPosts]
-	spaceAt := 6 + 3*o.evPosts + o.clPosts + o.nmPosts
+	w.peerPosts = postIDs[6+3*o.evPosts+o.clPosts+o.nmPosts : 6+4*o.evPosts+o.clPosts+o.nmPosts]
+	spaceAt := 6 + 4*o.evPosts + o.clPosts + o.nmPosts
 	if hasGroups {
 		w.spacePosts = postIDs[spaceAt:special]
 	}

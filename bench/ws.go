@@ -41,6 +41,9 @@ type pool struct {
 	dropped atomic.Int64 // sockets that closed before we closed them
 	badMsgs atomic.Int64 // frames that did not parse
 	wg      sync.WaitGroup
+	// pong, when set, answers a server's application-level pings (a
+	// peer's protocol): see dialSpec.pong.
+	pong func(msg []byte) (reply []byte, onlyPing bool)
 
 	// Fan-out: a viewer counts as reached when a frame of post fanIdx with
 	// a count of at least fanTarget arrives.
@@ -61,13 +64,21 @@ type dialSpec struct {
 	maxFail int
 	// readyTimeout bounds the wait for the server's ready frame.
 	readyTimeout time.Duration
+	// open, when set, opens viewer i's connection in a peer's own protocol
+	// (connect, subscribe) instead of Campus's (token, ready frame, watch
+	// frame); the reader that follows is the same for every server.
+	open func(ctx context.Context, d *websocket.Dialer, i int) (*websocket.Conn, error)
+	// pong, when set, is asked about every message a viewer receives: a
+	// reply to write back (the server pings and closes sockets that do not
+	// answer), and whether the message was nothing but the ping.
+	pong func(msg []byte) (reply []byte, onlyPing bool)
 }
 
 // dialPool opens s.n viewers. It returns the pool of those connected and
 // the first error, if any: a caller that needs them all treats any error as
 // fatal, the connections scenario keeps what it got.
 func (b *bench) dialPool(ctx context.Context, s dialSpec) (*pool, error) {
-	p := &pool{b: b, idx: map[string]int32{}}
+	p := &pool{b: b, idx: map[string]int32{}, pong: s.pong}
 	p.fanIdx.Store(-1)
 	for i, id := range s.posts {
 		p.idx[id.String()] = int32(i)
@@ -190,6 +201,16 @@ func dialReady(ctx context.Context, d *websocket.Dialer, u, token string, readyT
 // dialOne connects viewer i, waits for the ready frame, sends its watch
 // frame and starts its reader.
 func (p *pool) dialOne(ctx context.Context, d *websocket.Dialer, s dialSpec, i int) (*viewer, error) {
+	if s.open != nil {
+		c, err := s.open(ctx, d, i)
+		if err != nil {
+			return nil, err
+		}
+		v := &viewer{c: c}
+		p.wg.Add(1)
+		go p.read(v)
+		return v, nil
+	}
 	token := ""
 	if s.token != nil {
 		token = s.token(i)
@@ -253,6 +274,16 @@ func (p *pool) read(v *viewer) {
 				p.dropped.Add(1)
 			}
 			return
+		}
+		if p.pong != nil {
+			reply, only := p.pong(msg)
+			if reply != nil {
+				// Only this goroutine writes once the socket is open.
+				_ = v.c.WriteMessage(websocket.TextMessage, reply)
+			}
+			if only {
+				continue
+			}
 		}
 		framesReceived.Add(1)
 		at := p.b.now()

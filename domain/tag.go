@@ -73,8 +73,9 @@ func ValidTag(s string) bool {
 }
 
 // ExtractTags answers the distinct tags of text, normalized, in the order
-// they first appear, at most MaxPostTags. URLs are skipped whole, so the
-// fragment of "https://example.org/#news" is not a tag.
+// they first appear, at most MaxPostTags. URLs are skipped whole (urlAt, as
+// mentions skip them), so the fragment of "https://example.org/#news" is not
+// a tag.
 func ExtractTags(text string) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -111,20 +112,6 @@ func ExtractTags(text string) []string {
 		i = end
 	}
 	return out
-}
-
-// urlAt answers the length of the URL that starts text (http://, https://
-// or www., as the client links them: up to white space, '<', '>' or '"'),
-// or 0.
-func urlAt(text string) int {
-	if !strings.HasPrefix(text, "http://") && !strings.HasPrefix(text, "https://") && !strings.HasPrefix(text, "www.") {
-		return 0
-	}
-	n := strings.IndexFunc(text, func(r rune) bool { return unicode.IsSpace(r) || r == '<' || r == '>' || r == '"' })
-	if n < 0 {
-		return len(text)
-	}
-	return n
 }
 
 // TagQueryKey is the tag a search query may name: the query without its

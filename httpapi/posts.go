@@ -5,6 +5,7 @@ import (
 	"io"
 	"mime/multipart"
 
+	"github.com/google/uuid"
 	"github.com/valyala/fasthttp"
 
 	"campus/app"
@@ -120,6 +121,43 @@ func (s *Server) postRoutes() {
 	r.POST("/api/posts/{id}/like", like(domain.Like))
 	r.DELETE("/api/posts/{id}/like", like(domain.Unlike))
 	r.PATCH("/api/posts/{id}/like", like(domain.ToggleLike))
+	s.bookmarkRoutes()
+}
+
+// bookmarkRoutes are saving posts (private to the reader) and reposting
+// them: PUT/DELETE /posts/{id}/bookmark, GET /me/bookmarks, POST/DELETE
+// /posts/{id}/repost. Each is idempotent.
+func (s *Server) bookmarkRoutes() {
+	a, r := s.deps.Posts, s.router
+	onPost := func(do func(ctx *fasthttp.RequestCtx, p app.Principal, id uuid.UUID) (any, error)) fasthttp.RequestHandler {
+		return s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
+			id, err := pathID(ctx, "id", domain.MsgPostNotFound)
+			if err != nil {
+				return nil, err
+			}
+			return do(ctx, p, id)
+		})
+	}
+	r.PUT("/api/posts/{id}/bookmark", onPost(func(ctx *fasthttp.RequestCtx, p app.Principal, id uuid.UUID) (any, error) {
+		return a.Save(requestContext(ctx), p, id)
+	}))
+	r.DELETE("/api/posts/{id}/bookmark", onPost(func(ctx *fasthttp.RequestCtx, p app.Principal, id uuid.UUID) (any, error) {
+		return a.Unsave(requestContext(ctx), p, id)
+	}))
+	r.GET("/api/me/bookmarks", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
+		limit, cursor := pageQuery(ctx)
+		return a.Saved(requestContext(ctx), p, limit, cursor)
+	}))
+	r.POST("/api/posts/{id}/repost", onPost(func(ctx *fasthttp.RequestCtx, p app.Principal, id uuid.UUID) (any, error) {
+		var in domain.RepostInput
+		if err := decodeJSON(ctx, &in); err != nil {
+			return nil, err
+		}
+		return a.Repost(requestContext(ctx), p, id, in)
+	}))
+	r.DELETE("/api/posts/{id}/repost", onPost(func(ctx *fasthttp.RequestCtx, p app.Principal, id uuid.UUID) (any, error) {
+		return a.Unrepost(requestContext(ctx), p, id)
+	}))
 }
 
 // postForm reads a new post: JSON {content, visibility}, or multipart with

@@ -6,8 +6,9 @@ import (
 	"campus/app"
 )
 
-// searchRoutes are the search overlay's GET /api/search and docs/product.md §7.2's
-// GET /api/users/search, both for signed-in users.
+// searchRoutes are the search overlay's GET /api/search, docs/product.md §7.2's
+// GET /api/users/search and the mention typeahead's GET /api/users/suggest,
+// all for signed-in users.
 func (s *Server) searchRoutes() {
 	sr := s.deps.Search
 	if sr == nil {
@@ -20,6 +21,11 @@ func (s *Server) searchRoutes() {
 	s.router.GET("/api/users/search", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		q, limit := searchQuery(ctx)
 		return sr.UsersFor(requestContext(ctx), p, q, limit)
+	}))
+	// The @mention typeahead, called as the composer's user types.
+	s.router.GET("/api/users/suggest", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
+		q, limit := searchQuery(ctx)
+		return sr.Suggest(requestContext(ctx), p, q, limit)
 	}))
 }
 

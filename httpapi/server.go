@@ -61,7 +61,8 @@ type Deps struct {
 	Posts    *app.Posts
 	Realtime *app.Realtime
 	Sockets  *realtime.Sockets
-	// Search serves /api/search and /api/users/search; nil leaves them out.
+	// Search serves /api/search, /api/users/search and /api/users/suggest;
+	// nil leaves them out.
 	Search *app.Search
 	// Tags serves tag pages and trending; nil leaves them out.
 	Tags *app.Tags

@@ -212,9 +212,15 @@ var sweepRoutes = map[string]sweepRoute{
 	"POST /api/posts/{id}/like":             {params: withID("post")},
 	"DELETE /api/posts/{id}/like":           {params: withID("post")},
 	"PATCH /api/posts/{id}/like":            {params: withID("post")},
+	"PUT /api/posts/{id}/bookmark":          {params: withID("post")},
+	"DELETE /api/posts/{id}/bookmark":       {params: withID("post")},
+	"GET /api/me/bookmarks":                 {},
+	"POST /api/posts/{id}/repost":           {params: withID("post"), body: func(*sweepFixtures) any { return map[string]any{"comment": "look"} }},
+	"DELETE /api/posts/{id}/repost":         {params: withID("post")},
 
-	"GET /api/search":       {},
-	"GET /api/users/search": {},
+	"GET /api/search":        {},
+	"GET /api/users/search":  {},
+	"GET /api/users/suggest": {},
 
 	"GET /api/tags/{tag}":       {params: map[string]string{"tag": "tag"}},
 	"GET /api/tags/{tag}/posts": {params: map[string]string{"tag": "tag"}},

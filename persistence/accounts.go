@@ -46,6 +46,9 @@ func InsertUser(ctx context.Context, db bun.IDB, u *User) error {
 func ReplacePendingUser(ctx context.Context, db bun.IDB, u *User) (bool, error) {
 	res, err := db.NewUpdate().Model(u).
 		Column("name", "password_hash", "role", "university_id", "college_id", "department", "course", "batch").
+		// Nobody has seen the handle made from the first name: the
+		// database makes it again from this one.
+		Set("handle = NULL").
 		Set("updated_at = now()").
 		Where("id = ? AND email_verified_at IS NULL", u.ID).Exec(ctx)
 	if err != nil {
@@ -221,6 +224,9 @@ func DeleteAccount(ctx context.Context, tx bun.Tx, id uuid.UUID) (DeletedAccount
 		{"comment counters", `UPDATE posts p SET comments_count = p.comments_count - c.n, counts_version = p.counts_version + 1
 			FROM (SELECT post_id, count(*) AS n FROM comments WHERE user_id = ?0 AND removed_at IS NULL GROUP BY post_id) c
 			WHERE p.id = c.post_id AND p.user_id <> ?0`},
+		{"repost counters", `UPDATE posts p SET reposts_count = p.reposts_count - r.n, counts_version = p.counts_version + 1
+			FROM (SELECT repost_of, count(*) AS n FROM posts WHERE user_id = ?0 AND repost_of IS NOT NULL GROUP BY repost_of) r
+			WHERE p.id = r.repost_of AND p.user_id <> ?0`},
 		{"profile like counters", `UPDATE profiles pr SET likes_count = pr.likes_count - 1
 			FROM profile_likes pl WHERE pl.liker_id = ?0 AND pr.user_id = pl.user_id`},
 		// Like roll-ups of the posts they like lose them: out of the recent
@@ -233,6 +239,13 @@ func DeleteAccount(ctx context.Context, tx bun.Tx, id uuid.UUID) (DeletedAccount
 			WHERE pl.user_id = ?0 AND n.post_id = pl.post_id AND n.type = 'like'`},
 		{"empty like notifications", `DELETE FROM notifications n USING post_likes pl
 			WHERE pl.user_id = ?0 AND n.post_id = pl.post_id AND n.type = 'like' AND n.actor_count = 0`},
+		// Repost roll-ups the same way.
+		{"repost notifications", `UPDATE notifications n SET actor_ids = array_remove(n.actor_ids, ?0),
+				actor_count = greatest(n.actor_count - 1, 0)
+			FROM posts r
+			WHERE r.user_id = ?0 AND r.repost_of = n.post_id AND n.type = 'repost'`},
+		{"empty repost notifications", `DELETE FROM notifications n USING posts r
+			WHERE r.user_id = ?0 AND r.repost_of = n.post_id AND n.type = 'repost' AND n.actor_count = 0`},
 		// Profile-like roll-ups the same way (the counters step above
 		// still sees their profile_likes rows).
 		{"profile like notifications", `UPDATE notifications n SET actor_ids = array_remove(n.actor_ids, ?0),
@@ -241,6 +254,15 @@ func DeleteAccount(ctx context.Context, tx bun.Tx, id uuid.UUID) (DeletedAccount
 			WHERE pl.liker_id = ?0 AND n.user_id = pl.user_id AND n.type = 'profile_like'`},
 		{"empty profile like notifications", `DELETE FROM notifications n USING profile_likes pl
 			WHERE pl.liker_id = ?0 AND n.user_id = pl.user_id AND n.type = 'profile_like' AND n.actor_count = 0`},
+		// Mention roll-ups of the posts they mentioned people on (their
+		// comments on others' posts: their own posts go with their
+		// notifications) the same way.
+		{"mention notifications", `UPDATE notifications n SET actor_ids = array_remove(n.actor_ids, ?0),
+				actor_count = greatest(n.actor_count - 1, 0)
+			FROM (SELECT DISTINCT user_id, post_id FROM mentions WHERE author_id = ?0 AND notified) m
+			WHERE n.type = 'mention' AND n.user_id = m.user_id AND n.post_id = m.post_id`},
+		{"empty mention notifications", `DELETE FROM notifications n WHERE n.type = 'mention' AND n.actor_count = 0
+			AND EXISTS (SELECT FROM mentions m WHERE m.author_id = ?0 AND m.user_id = n.user_id AND m.post_id = n.post_id)`},
 		// Groups lose a member and their posts; a group they owned passes to
 		// its longest-standing admin, else its longest-standing member.
 		{"group member counters", `UPDATE groups g SET members_count = g.members_count - 1

@@ -44,7 +44,7 @@ func adminUsers(db bun.IDB, out any) *bun.SelectQuery {
 			FROM account_capabilities c WHERE c.user_id = u.id), '') AS caps`).
 		ColumnExpr("s.until_at AS suspended_until, s.user_id IS NOT NULL AS suspended, coalesce(s.reason, '') AS suspension_reason").
 		ColumnExpr(`(SELECT count(*) FROM reports r WHERE r.item_author_id = u.id AND r.status = 'open') AS open_reports`).
-		ColumnExpr(`(SELECT count(*) FROM posts p WHERE p.user_id = u.id AND p.removed_at IS NULL) AS posts_count`).
+		ColumnExpr(`(SELECT count(*) FROM posts p WHERE p.user_id = u.id AND p.removed_at IS NULL AND p.repost_of IS NULL) AS posts_count`).
 		Join(`LEFT JOIN account_suspensions AS s ON s.user_id = u.id AND (s.until_at IS NULL OR s.until_at > now())`)
 }
 

@@ -34,3 +34,9 @@ func TagPagePlan(t *testing.T, ctx context.Context, db bun.IDB, tag string, view
 	}
 	return strings.Join(plan, "\n")
 }
+
+// SuggestSQL exposes the typeahead's query to the plan test.
+var SuggestSQL = suggestSQL
+
+// PostsQuery exposes the statement behind Posts to the plan test.
+var PostsQuery = postsQuery

@@ -27,7 +27,7 @@ const RecentActors = 3
 const notificationActors = `(SELECT coalesce(json_agg(json_build_object(
 		'id', u.id, 'name', u.name, 'role', u.role, 'universityId', coalesce(u.university_id, ''),
 		'department', u.department, 'avatarUrl', u.avatar_url, 'avatarKey', u.avatar_key) ORDER BY a.o), '[]')
-	FROM unnest(CASE WHEN n.type IN ('like', 'profile_like') AND cardinality(n.actor_ids) > 0 THEN n.actor_ids
+	FROM unnest(CASE WHEN n.type IN ('like', 'profile_like', 'mention', 'repost') AND cardinality(n.actor_ids) > 0 THEN n.actor_ids
 		ELSE array_remove(ARRAY[n.sender_id], NULL) END) WITH ORDINALITY AS a (id, o)
 	JOIN users u ON u.id = a.id)`
 
@@ -102,6 +102,12 @@ func scanNotification(rows *sql.Rows, extra ...any) (*Notification, error) {
 //     already stored (a retried request) is skipped.
 //   - Profile likes roll up the same way: one `profile_like` row per
 //     user, its count the people who like the profile now.
+//   - Mentions roll up the same way, one `mention` row per person and
+//     post: its count the people who mentioned them there (in the post
+//     or its comments) with a notification, its comment the newest
+//     mention's (none when it was the post's text).
+//   - Reposts roll up the same way: one `repost` row per post, its count
+//     the post's reposts now.
 //   - Likes roll up: one row per post, inserted or updated in place (one's
 //     own like of one's own post notifies no one). Its
 //     actors become the batch's likers, newest first, then the ones it had,
@@ -127,7 +133,7 @@ var createNotificationsSQL = numbered(`WITH input AS (
 		  AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocked_id = x.user_id AND b.blocker_id = nullif(x.sender, '')::uuid)
 	), ins AS (
 		INSERT INTO notifications (id, user_id, type, sender_id, post_id, comment_id)
-		SELECT id, user_id, type, sender, post, comment FROM input WHERE type NOT IN ('like', 'profile_like') ORDER BY ord
+		SELECT id, user_id, type, sender, post, comment FROM input WHERE type NOT IN ('like', 'profile_like', 'mention', 'repost') ORDER BY ord
 		ON CONFLICT DO NOTHING
 		RETURNING *
 	), likes AS (
@@ -184,14 +190,71 @@ var createNotificationsSQL = numbered(`WITH input AS (
 			updated_at = now(),
 			is_read = false
 		RETURNING *
+	), ments AS (
+		SELECT l.user_id, l.post, (array_agg(l.id ORDER BY l.ord DESC))[1] AS id,
+			(array_agg(l.comment ORDER BY l.ord DESC))[1] AS comment,
+			(SELECT array_agg(s.sender ORDER BY s.last DESC) FROM (
+				SELECT i.sender, max(i.ord) AS last FROM input i
+				WHERE i.type = 'mention' AND i.user_id = l.user_id AND i.post = l.post AND i.sender <> i.user_id
+				GROUP BY i.sender
+				ORDER BY last DESC LIMIT ` + strconv.Itoa(RecentActors) + `) s) AS actors,
+			count(DISTINCT l.sender) AS fresh
+		FROM input l WHERE l.type = 'mention' AND l.post IS NOT NULL AND l.sender IS NOT NULL AND l.sender <> l.user_id
+		GROUP BY l.user_id, l.post
+	), mbefore AS (
+		SELECT n.post_id FROM notifications n
+		WHERE n.type = 'mention' AND NOT n.is_read AND (n.user_id, n.post_id) IN (SELECT user_id, post FROM ments)
+	), mup AS (
+		INSERT INTO notifications AS n (id, user_id, type, post_id, comment_id, actor_ids, actor_count)
+		SELECT m.id, m.user_id, 'mention', m.post, m.comment, m.actors, greatest(m.fresh, (
+			SELECT count(DISTINCT x.author_id) FROM mentions x
+			WHERE x.user_id = m.user_id AND x.post_id = m.post AND x.notified))
+		FROM ments m
+		ON CONFLICT (user_id, post_id) WHERE type = 'mention' DO UPDATE SET
+			actor_ids = (SELECT array_agg(r.a ORDER BY r.o) FROM (
+				SELECT a.a, min(a.o) AS o FROM unnest(excluded.actor_ids || n.actor_ids) WITH ORDINALITY AS a (a, o)
+				GROUP BY a.a ORDER BY o LIMIT ` + strconv.Itoa(RecentActors) + `) r),
+			actor_count = excluded.actor_count,
+			comment_id = excluded.comment_id,
+			updated_at = now(),
+			is_read = false
+		RETURNING *
+	), reposts AS (
+		SELECT l.user_id, l.post, (array_agg(l.id ORDER BY l.ord DESC))[1] AS id,
+			(SELECT array_agg(s.sender ORDER BY s.last DESC) FROM (
+				SELECT i.sender, max(i.ord) AS last FROM input i
+				WHERE i.type = 'repost' AND i.user_id = l.user_id AND i.post = l.post AND i.sender <> i.user_id
+				GROUP BY i.sender
+				ORDER BY last DESC LIMIT ` + strconv.Itoa(RecentActors) + `) s) AS actors,
+			count(DISTINCT l.sender) AS fresh
+		FROM input l WHERE l.type = 'repost' AND l.post IS NOT NULL AND l.sender IS NOT NULL AND l.sender <> l.user_id
+		GROUP BY l.user_id, l.post
+	), rbefore AS (
+		SELECT n.post_id FROM notifications n
+		WHERE n.user_id = ? AND n.type = 'repost' AND NOT n.is_read AND n.post_id IN (SELECT post FROM reposts)
+	), rup AS (
+		INSERT INTO notifications AS n (id, user_id, type, post_id, actor_ids, actor_count)
+		SELECT l.id, l.user_id, 'repost', l.post, l.actors, greatest(l.fresh,
+			(SELECT p.reposts_count FROM posts p WHERE p.id = l.post))
+		FROM reposts l
+		ON CONFLICT (user_id, post_id) WHERE type = 'repost' DO UPDATE SET
+			actor_ids = (SELECT array_agg(r.a ORDER BY r.o) FROM (
+				SELECT a.a, min(a.o) AS o FROM unnest(excluded.actor_ids || n.actor_ids) WITH ORDINALITY AS a (a, o)
+				GROUP BY a.a ORDER BY o LIMIT ` + strconv.Itoa(RecentActors) + `) r),
+			actor_count = excluded.actor_count,
+			updated_at = now(),
+			is_read = false
+		RETURNING *
 	), done AS (
-		SELECT * FROM ins UNION ALL SELECT * FROM up UNION ALL SELECT * FROM pup
+		SELECT * FROM ins UNION ALL SELECT * FROM up UNION ALL SELECT * FROM pup UNION ALL SELECT * FROM mup UNION ALL SELECT * FROM rup
 	)
 	SELECT ` + notificationColumns + `,
 		(SELECT unread_notifications FROM users WHERE id = ?)
 			+ (SELECT count(*) FROM ins)
 			+ (SELECT count(*) FROM likes WHERE post NOT IN (SELECT post_id FROM before))
 			+ (SELECT count(*) FROM plikes WHERE user_id NOT IN (SELECT user_id FROM pbefore))
+			+ (SELECT count(*) FROM ments WHERE post NOT IN (SELECT post_id FROM mbefore))
+			+ (SELECT count(*) FROM reposts WHERE post NOT IN (SELECT post_id FROM rbefore))
 	FROM done n`)
 
 // numbered turns Bun's ? placeholders into $1, $2, … in order (the
@@ -243,7 +306,7 @@ func CreateNotifications(ctx context.Context, db bun.IDB, userID uuid.UUID, ns [
 	}
 	rows, err := prepared(ctx, db, createNotificationsSQL,
 		arrayLiteral(ids), arrayLiteral(users), arrayLiteral(types),
-		arrayLiteral(senders), arrayLiteral(posts), arrayLiteral(comments), userID, userID)
+		arrayLiteral(senders), arrayLiteral(posts), arrayLiteral(comments), userID, userID, userID)
 	if err != nil {
 		return res, fmt.Errorf("persistence: create notifications: %w", err)
 	}

@@ -22,9 +22,9 @@ func TestMain(m *testing.M) { testdb.Main(m) }
 // tables are every table the schema must have.
 var tables = []string{
 	"account_capabilities", "account_suspensions",
-	"app_secrets", "comments", "conversation_members", "conversations", "experience", "friend_requests", "friendships", "group_members", "groups", "mail_outbox", "message_images", "message_reactions",
+	"app_secrets", "comments", "conversation_members", "conversations", "experience", "friend_requests", "friendships", "group_members", "groups", "mail_outbox", "mentions", "message_images", "message_reactions",
 	"message_settings", "messages", "moderation_audit",
-	"node_status", "notifications", "otp_codes", "post_images", "post_likes", "post_tags", "posts", "profile_likes", "profiles", "push_outbox",
+	"node_status", "notifications", "otp_codes", "post_bookmarks", "post_images", "post_likes", "post_tags", "posts", "profile_likes", "profiles", "push_outbox",
 	"push_subscriptions",
 	"reports", "search_outbox", "sso_flows", "sso_replay", "sso_tickets", "tag_backfill", "user_blocks", "user_identities", "user_mutes", "users",
 }

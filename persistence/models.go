@@ -25,9 +25,13 @@ func NewID() uuid.UUID {
 type User struct {
 	bun.BaseModel `bun:"table:users,alias:u"`
 
-	ID    uuid.UUID `bun:"id,pk,type:uuid,nullzero"`
-	Name  string    `bun:"name,notnull"`
-	Email string    `bun:"email,notnull"`
+	ID   uuid.UUID `bun:"id,pk,type:uuid,nullzero"`
+	Name string    `bun:"name,notnull"`
+	// Handle is what an @mention names the account by (domain.ValidUserHandle).
+	// The database makes it from the name when the account is inserted
+	// without one (migration 20261201000001); it does not follow renames.
+	Handle string `bun:"handle,nullzero"`
+	Email  string `bun:"email,notnull"`
 	// EmailVerifiedAt is zero until the signup code is confirmed.
 	EmailVerifiedAt time.Time `bun:"email_verified_at,nullzero"`
 	PasswordHash    string    `bun:"password_hash,notnull"`
@@ -143,11 +147,17 @@ type Post struct {
 	Visibility    string    `bun:"visibility,nullzero,notnull,default:'public'"`
 	LikesCount    int       `bun:"likes_count,notnull"`
 	CommentsCount int       `bun:"comments_count,notnull"`
-	// CountsVersion grows with every commit that moves LikesCount or
-	// CommentsCount: of two copies of a post's counts the higher is newer.
+	// RepostsCount is how many people reposted the post.
+	RepostsCount int `bun:"reposts_count,notnull"`
+	// CountsVersion grows with every commit that moves LikesCount,
+	// CommentsCount or RepostsCount: of two copies of a post's counts the
+	// higher is newer.
 	CountsVersion int64 `bun:"counts_version,notnull"`
 	// GroupID is the post's group; zero (NULL) outside groups.
-	GroupID   uuid.UUID `bun:"group_id,type:uuid,nullzero"`
+	GroupID uuid.UUID `bun:"group_id,type:uuid,nullzero"`
+	// RepostOf makes the row a repost of that post, Content its comment;
+	// zero (NULL) for a post of its own.
+	RepostOf  uuid.UUID `bun:"repost_of,type:uuid,nullzero"`
 	CreatedAt time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 	UpdatedAt time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 
@@ -196,6 +206,12 @@ type Comment struct {
 	UpdatedAt time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 
 	Author *User `bun:"rel:belongs-to,join:user_id=id"`
+	// Mentions are the people the comment names (filled by the queries
+	// that read comments for display, and by the batch that stores it).
+	Mentions []MentionRef `bun:"-"`
+	// MentionNotices are the people its mentions notify: set by the batch
+	// that stored it, for the post grain to tell them.
+	MentionNotices []uuid.UUID `bun:"-"`
 }
 
 // Friend request statuses.
@@ -269,6 +285,12 @@ const (
 	// NotifyProfileLike rolls up like NotifyLike, one row per user rather
 	// than per post (migration 20261124000007).
 	NotifyProfileLike = "profile_like"
+	// NotifyMention rolls up like NotifyLike, one row per person and post
+	// (migration 20261201000001).
+	NotifyMention = "mention"
+	// NotifyRepost rolls up like NotifyLike, one row per post: someone
+	// reposted the user's post (migration 20261203000001).
+	NotifyRepost = "repost"
 )
 
 // Notification is something that happened to UserID. SenderID, PostID and

@@ -32,25 +32,44 @@ type ImageRef struct {
 }
 
 // PostRow is a post as its readers see it: with its author, its images in
-// order and which of the readers like it. One query fills a whole page.
+// order and which of the readers like, saved and reposted it. One query
+// fills a whole page.
+//
+// A repost row (RepostOf set) is the reposter's entry: its ID, author,
+// Content (the comment) and times are the repost's, and Original is the
+// post it shares. Then ImageList and the readers' positions (LikedBy,
+// SavedBy, RepostedBy and the Is… of the first reader) are the original's,
+// what the card shows and acts on.
 type PostRow struct {
 	Post `bun:",extend"`
 
 	ImageList []ImageRef `bun:"image_list,scanonly,type:jsonb"`
 	// IsLiked is whether the first (often the only) reader likes the post.
 	IsLiked bool `bun:"is_liked,scanonly"`
+	// IsSaved and IsReposted are whether the first reader bookmarked and
+	// reposted the post.
+	IsSaved    bool `bun:"-"`
+	IsReposted bool `bun:"-"`
 	// LikedBy are the positions, in the query's Viewers, of the readers who
-	// like the post, ascending.
-	LikedBy []int `bun:"-"`
+	// like the post, ascending; SavedBy of those who bookmarked it and
+	// RepostedBy of those who reposted it, likewise.
+	LikedBy, SavedBy, RepostedBy []int `bun:"-"`
 	// HiddenFor are the positions of the readers the post is hidden from:
-	// a block stands between them and the author, or (in the feed) they
-	// mute the author.
+	// a block stands between them and the author (or, for a repost, the
+	// original's author), or (in the feed) they mute either.
 	HiddenFor []int `bun:"-"`
 	// Removed is whether a moderator removed the post (only PostByID
 	// answers removed posts; lists leave them out).
 	Removed bool `bun:"-"`
 	// Group is the post's group; nil for a post outside groups.
 	Group *PostGroup `bun:"-"`
+	// Mentions are the people the post's text names (StoreMentions).
+	Mentions []MentionRef `bun:"-"`
+	// Original is the post a repost row shares; nil otherwise.
+	Original *PostRow `bun:"-"`
+	// SortAt is the row's place in its list: when it was posted, or, in
+	// the Saved list, when the reader saved it. The next page's keyset.
+	SortAt time.Time `bun:"-"`
 }
 
 // PostGroup is the group a post belongs to, as posts show it.
@@ -62,13 +81,17 @@ type PostGroup struct {
 // PostQuery selects a page of posts, newest first, for one or more readers.
 type PostQuery struct {
 	Viewers []uuid.UUID // whose likes fill LikedBy (and IsLiked, the first's)
-	Author  uuid.UUID   // only this author's posts; zero for everyone's
+	Author  uuid.UUID   // only this author's posts (and reposts); zero for everyone's
 	// Group: only this group's posts. Zero with Author zero is the home
-	// feed: posts outside groups and those of the groups in Groups.
+	// feed: posts outside groups (reposts among them) and those of the
+	// groups in Groups.
 	Group  uuid.UUID
 	Groups []uuid.UUID
-	After  Keyset // the last post of the previous page (At, ID)
-	Limit  int
+	// Saved: the posts this user bookmarked, newest saved first (After is
+	// then a saved time); set, Author, Group and Groups are ignored.
+	Saved uuid.UUID
+	After Keyset // the last post of the previous page (SortAt, ID)
+	Limit int
 	// HiddenFrom leaves out, in the query, the posts hidden from this reader
 	// (as HiddenFor marks them), so that the page still holds Limit posts
 	// when more exist. For a query of one reader; zero for none.
@@ -80,24 +103,26 @@ func authorColumns(q *bun.SelectQuery) *bun.SelectQuery {
 	return q.Column("id", "name", "role", "university_id", "department", "avatar_url", "avatar_key", "avatar_variants")
 }
 
-// postsSQL is the one query behind the feed, a profile's posts and a single
-// post: a page of posts (where filters them; already ordered and limited)
-// joined to the authors, with images aggregated and the readers' likes
-// looked up per row, both through indexes. Limiting inside makes the planner
-// see a page of rows rather than the whole table, and the like lookup is an
-// index probe per post and reader however many posts the readers have liked
-// (a join to their likes may be planned as a hash of all of them). It answers
-// the 1-based positions of the readers who like the post.
+// postsSQL is the one query behind the feed, a profile's posts, the Saved
+// list and a single post: a page of posts (where filters them; already
+// ordered and limited) joined to the authors, with images aggregated and
+// the readers' likes, bookmarks and reposts looked up per row, all through
+// indexes. Limiting inside makes the planner see a page of rows rather than
+// the whole table, and each lookup is an index probe per post and reader
+// however many posts the readers have liked or saved (a join to their likes
+// may be planned as a hash of all of them). It answers the 1-based
+// positions of the readers who like (save, repost) the post.
 //
 // $1 is the readers' ids as an array literal; where uses $2 on. The limit is a constant of the text so
 // that a prepared statement's generic plan knows the page is small.
 func postsSQL(where string, limit int) string {
-	return postsSQLHiding(where, limit, false)
+	return postsSQLHiding(postsSource, where, "created_at", limit, false)
 }
 
 // hiddenSQL answers the positions of the readers who must not see the post:
-// a block either way between reader and author, or, with mutes, a mute of
-// the author by the reader. Index probes per post and reader, like the likes.
+// a block either way between reader and author (or the original's author,
+// o.user_id, of a repost), or, with mutes, a mute of either by the reader.
+// Index probes per post and reader, like the likes.
 func hiddenSQL(mutes bool) string {
 	q := `ARRAY(SELECT v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
 		WHERE EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = v.u AND b.blocked_id = p.user_id)
@@ -106,6 +131,14 @@ func hiddenSQL(mutes bool) string {
 		q += `
 		OR EXISTS (SELECT FROM user_mutes m WHERE m.muter_id = v.u AND m.muted_id = p.user_id)`
 	}
+	q += `
+		OR (o.user_id IS NOT NULL AND (EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = v.u AND b.blocked_id = o.user_id)
+			OR EXISTS (SELECT FROM user_blocks b WHERE b.blocker_id = o.user_id AND b.blocked_id = v.u)`
+	if mutes {
+		q += `
+			OR EXISTS (SELECT FROM user_mutes m WHERE m.muter_id = v.u AND m.muted_id = o.user_id)`
+	}
+	q += `))`
 	// A post of a closed or secret group is for its members only, on
 	// every path that reads posts through here.
 	q += `
@@ -114,42 +147,142 @@ func hiddenSQL(mutes bool) string {
 	return q + ` ORDER BY v.i)`
 }
 
-// hiddenFromSQL is the condition that leaves out what hiddenSQL marks as
-// hidden from the reader $n: the posts of the people with a block between
-// them and the reader (and, with mutes, of those the reader mutes), and the
-// posts of closed and secret groups the reader is not a member of. The
-// lists are read once per query (hashed subplans: a reader blocks few
-// people and belongs to few groups), not probed per post.
-func hiddenFromSQL(n int, mutes bool) string {
-	q := fmt.Sprintf(` AND user_id NOT IN (SELECT blocked_id FROM user_blocks WHERE blocker_id = $%[1]d
+// hiddenUsersSQL selects the people whose posts are hidden from the reader
+// $n: those with a block between them and the reader (and, with mutes,
+// those the reader mutes).
+func hiddenUsersSQL(n int, mutes bool) string {
+	q := fmt.Sprintf(`SELECT blocked_id FROM user_blocks WHERE blocker_id = $%[1]d
 		UNION ALL SELECT blocker_id FROM user_blocks WHERE blocked_id = $%[1]d`, n)
 	if mutes {
 		q += fmt.Sprintf(`
 		UNION ALL SELECT muted_id FROM user_mutes WHERE muter_id = $%d`, n)
 	}
-	return q + fmt.Sprintf(`)
+	return q
+}
+
+// hiddenFromSQL is the condition that leaves out what hiddenSQL marks as
+// hidden from the reader $n: the posts of the people hiddenUsersSQL
+// selects, and the posts of closed and secret groups the reader is not a
+// member of. The lists are read once per query (hashed subplans: a reader
+// blocks few people and belongs to few groups), not probed per post. (A
+// repost whose original's author is among them is left out by
+// repostShownSQL.)
+func hiddenFromSQL(n int, mutes bool) string {
+	return ` AND user_id NOT IN (` + hiddenUsersSQL(n, mutes) + fmt.Sprintf(`)
 		AND (group_id IS NULL OR group_id NOT IN (SELECT id FROM groups WHERE visibility IN ('closed', 'secret'))
 			OR group_id IN (SELECT group_id FROM group_members WHERE user_id = $%d AND status = 'member'))`, n)
 }
 
-// postsSQLHiding is postsSQL that also hides posts from readers who block
-// or are blocked by the author (and who mute the author, with mutes).
-func postsSQLHiding(where string, limit int, mutes bool) string {
-	return `SELECT p.id, p.user_id, p.content, p.visibility, p.likes_count, p.comments_count, p.counts_version,
+// repostShownSQL is the condition that a row, when it is a repost, shares
+// an original that is listed too: not removed, its author not suspended
+// (and, with hidden, not among those). A probe of the original's primary
+// key for the few rows that are reposts: a scalar subquery, which the
+// planner cannot turn into a hash of every post as it did an EXISTS (the
+// OR keeps it from a join, and a hashed subplan read the whole table for
+// one page of the feed).
+func repostShownSQL(hidden string) string {
+	q := ` AND (posts.repost_of IS NULL OR (SELECT o.removed_at IS NULL AND o.user_id NOT IN (` + suspendedUsersSQL + `)`
+	if hidden != "" {
+		q += ` AND o.user_id NOT IN (` + hidden + `)`
+	}
+	return q + ` FROM posts o WHERE o.id = posts.repost_of))`
+}
+
+// The inner lists postsSQLHiding reads from: every post (the feed, a
+// profile, a group, one post), or one reader's saved posts with the time
+// they saved each ($2 the reader).
+const (
+	postsColumns = `id, user_id, content, visibility, likes_count, comments_count, reposts_count, counts_version,
+		created_at, updated_at, removed_at, group_id, repost_of`
+	postsSource = `SELECT ` + postsColumns + `, created_at AS sort_at FROM posts`
+	savedSource = `SELECT ` + postsColumns + `, sort_at FROM (SELECT p.*, b.created_at AS sort_at
+		FROM post_bookmarks b JOIN posts p ON p.id = b.post_id WHERE b.user_id = $2) AS posts`
+)
+
+// postsSQLHiding is postsSQL on the rows source selects (postsSource,
+// savedSource) ordered by sortKey, that also hides posts from readers who
+// block or are blocked by the author (and who mute the author, with
+// mutes). A repost's original comes in by one lateral primary-key lookup
+// (nothing for the other rows); its images and the readers' likes, saves
+// and reposts are looked up on the original. A save and a repost are
+// looked up by scalar subqueries on both columns of their unique keys: an
+// EXISTS was flattened into a join that probed by the post alone and
+// filtered the readers after, every save or repost of a popular post read
+// for each reader. And only for the readers who saved (reposted) anything
+// at all (savers, reposters: one probe per reader): a page shared by
+// hundreds of readers at an event, most of whom never saved a post, costs
+// no more than before but those few probes.
+func postsSQLHiding(source, where, sortKey string, limit int, mutes bool) string {
+	return `WITH savers AS MATERIALIZED (SELECT v.u, v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
+	WHERE (SELECT max(b.created_at) FROM post_bookmarks b WHERE b.user_id = v.u) IS NOT NULL
+), reposters AS MATERIALIZED (SELECT v.u, v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
+	WHERE (SELECT max(r.created_at) FROM posts r WHERE r.user_id = v.u AND r.repost_of IS NOT NULL) IS NOT NULL
+)
+SELECT p.id, p.user_id, p.content, p.visibility, p.likes_count, p.comments_count, p.reposts_count, p.counts_version,
 	(extract(epoch FROM p.created_at) * 1000000)::int8, (extract(epoch FROM p.updated_at) * 1000000)::int8,
+	(extract(epoch FROM p.sort_at) * 1000000)::int8,
 	u.name, u.role, u.university_id, u.department, u.avatar_url, u.avatar_key, u.avatar_variants,
 	(SELECT json_agg(json_build_object('url', pi.url, 'type', pi.type, 'width', pi.width, 'height', pi.height,
 		'alt', pi.alt, 'variants', pi.variants) ORDER BY pi.position)
-		FROM post_images pi WHERE pi.post_id = p.id),
+		FROM post_images pi WHERE pi.post_id = coalesce(p.repost_of, p.id)),
 	ARRAY(SELECT v.i FROM unnest($1::uuid[]) WITH ORDINALITY AS v (u, i)
-		WHERE EXISTS (SELECT FROM post_likes pl WHERE pl.post_id = p.id AND pl.user_id = v.u) ORDER BY v.i),
-	` + hiddenSQL(mutes) + `, p.removed_at IS NOT NULL, p.group_id, g.handle, g.name, g.visibility
-FROM (SELECT id, user_id, content, visibility, likes_count, comments_count, counts_version, created_at, updated_at, removed_at, group_id
-	FROM posts` + where + `
-	ORDER BY created_at DESC, id DESC LIMIT ` + strconv.Itoa(limit) + `) AS p
+		WHERE EXISTS (SELECT FROM post_likes pl WHERE pl.post_id = coalesce(p.repost_of, p.id) AND pl.user_id = v.u) ORDER BY v.i),
+	ARRAY(SELECT s.i FROM savers s
+		WHERE (SELECT true FROM post_bookmarks pb WHERE pb.user_id = s.u AND pb.post_id = coalesce(p.repost_of, p.id)) ORDER BY s.i),
+	ARRAY(SELECT s.i FROM reposters s
+		WHERE (SELECT true FROM posts r WHERE r.repost_of = coalesce(p.repost_of, p.id) AND r.user_id = s.u) ORDER BY s.i),
+	` + hiddenSQL(mutes) + `, p.removed_at IS NOT NULL, p.group_id, g.handle, g.name, g.visibility, p.repost_of, o.body,
+	` + postMentionsSQL + `
+FROM (` + source + where + `
+	ORDER BY ` + sortKey + ` DESC, id DESC LIMIT ` + strconv.Itoa(limit) + `) AS p
 JOIN users u ON u.id = p.user_id
 LEFT JOIN groups g ON g.id = p.group_id
-ORDER BY p.created_at DESC, p.id DESC`
+LEFT JOIN LATERAL (SELECT op.user_id, json_build_object('id', op.id, 'userId', op.user_id, 'content', op.content,
+		'visibility', op.visibility, 'likes', op.likes_count, 'comments', op.comments_count, 'reposts', op.reposts_count,
+		'version', op.counts_version, 'createdAt', (extract(epoch FROM op.created_at) * 1000000)::int8,
+		'updatedAt', (extract(epoch FROM op.updated_at) * 1000000)::int8, 'name', ou.name, 'role', ou.role,
+		'universityId', ou.university_id, 'department', ou.department, 'avatarUrl', ou.avatar_url,
+		'avatarKey', ou.avatar_key, 'avatarVariants', ou.avatar_variants, 'mentions', ` + mentionsOfSQL("op") + `) AS body
+	FROM posts op JOIN users ou ON ou.id = op.user_id WHERE op.id = p.repost_of) AS o ON true
+ORDER BY p.sort_at DESC, p.id DESC`
+}
+
+// originalJSON is the original of a repost row as postsSQLHiding's lateral
+// builds it.
+type originalJSON struct {
+	ID             uuid.UUID     `json:"id"`
+	UserID         uuid.UUID     `json:"userId"`
+	Content        string        `json:"content"`
+	Visibility     string        `json:"visibility"`
+	Likes          int           `json:"likes"`
+	Comments       int           `json:"comments"`
+	Reposts        int           `json:"reposts"`
+	Version        int64         `json:"version"`
+	CreatedAt      int64         `json:"createdAt"`
+	UpdatedAt      int64         `json:"updatedAt"`
+	Name           string        `json:"name"`
+	Role           string        `json:"role"`
+	UniversityID   *string       `json:"universityId"`
+	Department     string        `json:"department"`
+	AvatarURL      string        `json:"avatarUrl"`
+	AvatarKey      string        `json:"avatarKey"`
+	AvatarVariants ImageVariants `json:"avatarVariants"`
+	Mentions       []MentionRef  `json:"mentions"`
+}
+
+// row is o as a PostRow (without the readers' positions, which the repost
+// row carries).
+func (o *originalJSON) row() *PostRow {
+	r := &PostRow{Post: Post{ID: o.ID, UserID: o.UserID, Content: o.Content, Visibility: o.Visibility,
+		LikesCount: o.Likes, CommentsCount: o.Comments, RepostsCount: o.Reposts, CountsVersion: o.Version,
+		CreatedAt: time.UnixMicro(o.CreatedAt).UTC(), UpdatedAt: time.UnixMicro(o.UpdatedAt).UTC(),
+		Author: &User{ID: o.UserID, Name: o.Name, Role: o.Role, Department: o.Department, AvatarURL: o.AvatarURL,
+			AvatarKey: o.AvatarKey, AvatarVariants: o.AvatarVariants}}, Mentions: o.Mentions}
+	if o.UniversityID != nil {
+		r.Author.UniversityID = *o.UniversityID
+	}
+	r.SortAt = r.CreatedAt
+	return r
 }
 
 // queryPosts runs a postsSQL query (prepared, on the pool) and scans its
@@ -165,37 +298,61 @@ func queryPosts(ctx context.Context, db bun.IDB, query string, args ...any) ([]*
 	for rows.Next() {
 		r := &PostRow{Post: Post{Author: &User{}}}
 		var univ sql.NullString
-		var images []byte
-		var created, updated int64
-		var likedBy, hiddenFor []byte
-		var groupID uuid.NullUUID
+		var images, original []byte
+		var created, updated, sortAt int64
+		var likedBy, savedBy, repostedBy, hiddenFor []byte
+		var groupID, repostOf uuid.NullUUID
 		var gHandle, gName, gVis sql.NullString
-		if err := rows.Scan(&r.ID, &r.UserID, &r.Content, &r.Visibility, &r.LikesCount, &r.CommentsCount, &r.CountsVersion,
-			&created, &updated, &r.Author.Name, &r.Author.Role, &univ, &r.Author.Department,
-			&r.Author.AvatarURL, &r.Author.AvatarKey, &r.Author.AvatarVariants, &images, &likedBy, &hiddenFor, &r.Removed,
-			&groupID, &gHandle, &gName, &gVis); err != nil {
+		var mentions []byte
+		if err := rows.Scan(&r.ID, &r.UserID, &r.Content, &r.Visibility, &r.LikesCount, &r.CommentsCount, &r.RepostsCount,
+			&r.CountsVersion, &created, &updated, &sortAt, &r.Author.Name, &r.Author.Role, &univ, &r.Author.Department,
+			&r.Author.AvatarURL, &r.Author.AvatarKey, &r.Author.AvatarVariants, &images, &likedBy, &savedBy, &repostedBy,
+			&hiddenFor, &r.Removed, &groupID, &gHandle, &gName, &gVis, &repostOf, &original, &mentions); err != nil {
 			return nil, err
 		}
 		if groupID.Valid {
 			r.Group = &PostGroup{ID: groupID.UUID, Handle: gHandle.String, Name: gName.String, Visibility: gVis.String}
 		}
 		var err error
+		if r.Mentions, err = parseMentions(mentions); err != nil {
+			return nil, err
+		}
 		if r.LikedBy, err = parsePositions(likedBy); err != nil {
 			return nil, fmt.Errorf("liked by: %w", err)
+		}
+		if r.SavedBy, err = parsePositions(savedBy); err != nil {
+			return nil, fmt.Errorf("saved by: %w", err)
+		}
+		if r.RepostedBy, err = parsePositions(repostedBy); err != nil {
+			return nil, fmt.Errorf("reposted by: %w", err)
 		}
 		if r.HiddenFor, err = parsePositions(hiddenFor); err != nil {
 			return nil, fmt.Errorf("hidden for: %w", err)
 		}
 		r.IsLiked = len(r.LikedBy) > 0 && r.LikedBy[0] == 0
+		r.IsSaved = len(r.SavedBy) > 0 && r.SavedBy[0] == 0
+		r.IsReposted = len(r.RepostedBy) > 0 && r.RepostedBy[0] == 0
 		// Microseconds since the epoch, Postgres's own precision: reading
 		// them is cheaper than parsing timestamps' text on both sides.
 		r.CreatedAt, r.UpdatedAt = time.UnixMicro(created).UTC(), time.UnixMicro(updated).UTC()
+		r.SortAt = time.UnixMicro(sortAt).UTC()
 		r.Author.ID, r.Author.UniversityID = r.UserID, univ.String
 		r.ImageList = []ImageRef{}
 		if len(images) > 0 {
 			if err := json.Unmarshal(images, &r.ImageList); err != nil {
 				return nil, fmt.Errorf("image list: %w", err)
 			}
+		}
+		if repostOf.Valid {
+			r.RepostOf = repostOf.UUID
+			if len(original) == 0 {
+				continue // the original went between the inner select and the join
+			}
+			var o originalJSON
+			if err := json.Unmarshal(original, &o); err != nil {
+				return nil, fmt.Errorf("original: %w", err)
+			}
+			r.Original = o.row()
 		}
 		out = append(out, r)
 	}
@@ -204,12 +361,31 @@ func queryPosts(ctx context.Context, db bun.IDB, query string, args ...any) ([]*
 
 // Posts answers a page of posts, newest first, and whether there are more.
 func Posts(ctx context.Context, db bun.IDB, pq PostQuery) ([]*PostRow, bool, error) {
+	query, args := postsQuery(pq)
+	rows, err := queryPosts(ctx, db, query, args...)
+	if err != nil {
+		return nil, false, fmt.Errorf("persistence: posts: %w", err)
+	}
+	more := len(rows) > pq.Limit
+	if more {
+		rows = rows[:pq.Limit]
+	}
+	return rows, more, nil
+}
+
+// postsQuery is the statement and arguments of Posts (one row more than
+// the page, which tells whether more follow).
+func postsQuery(pq PostQuery) (string, []any) {
 	args := []any{uuidArray(pq.Viewers)}
 	// Removed posts are never listed, nor a suspended account's; a
 	// reader's mutes hide posts from the feed only (not from the author's
-	// own page).
+	// own page, nor from the reader's saved posts).
 	where := " WHERE removed_at IS NULL AND user_id NOT IN (" + suspendedUsersSQL + ")"
+	source, sortKey := postsSource, "created_at"
 	switch {
+	case pq.Saved != uuid.Nil:
+		args = append(args, pq.Saved)
+		source, sortKey = savedSource, "sort_at"
 	case pq.Group != uuid.Nil:
 		args = append(args, pq.Group)
 		where += " AND group_id = $2"
@@ -225,27 +401,26 @@ func Posts(ctx context.Context, db bun.IDB, pq PostQuery) ([]*PostRow, bool, err
 	if !pq.After.IsZero() {
 		n := len(args)
 		args = append(args, pq.After.At, pq.After.ID)
-		where += fmt.Sprintf(" AND (created_at, id) < ($%d, $%d)", n+1, n+2)
+		where += fmt.Sprintf(" AND (%s, id) < ($%d, $%d)", sortKey, n+1, n+2)
 	}
-	mutes := pq.Author == uuid.Nil && pq.Group == uuid.Nil
+	mutes := pq.Author == uuid.Nil && pq.Group == uuid.Nil && pq.Saved == uuid.Nil
+	hidden := ""
 	if pq.HiddenFrom != uuid.Nil {
 		args = append(args, pq.HiddenFrom)
 		where += hiddenFromSQL(len(args), mutes)
+		hidden = hiddenUsersSQL(len(args), mutes)
 	}
-	rows, err := queryPosts(ctx, db, postsSQLHiding(where, pq.Limit+1, mutes), args...)
-	if err != nil {
-		return nil, false, fmt.Errorf("persistence: posts: %w", err)
+	if pq.Group == uuid.Nil {
+		where += repostShownSQL(hidden)
 	}
-	more := len(rows) > pq.Limit
-	if more {
-		rows = rows[:pq.Limit]
-	}
-	return rows, more, nil
+	return postsSQLHiding(source, where, sortKey, pq.Limit+1, mutes), args
 }
 
 // PostByID loads one post as viewer sees it; domain.ErrNotFound if none.
 func PostByID(ctx context.Context, db bun.IDB, id, viewer uuid.UUID) (*PostRow, error) {
-	rows, err := queryPosts(ctx, db, postsSQL(" WHERE id = $2", 1), uuidArray([]uuid.UUID{viewer}), id)
+	// A repost's row is no post of its own to read: it is addressed by its
+	// original (RepostByUser).
+	rows, err := queryPosts(ctx, db, postsSQL(" WHERE id = $2 AND repost_of IS NULL", 1), uuidArray([]uuid.UUID{viewer}), id)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: post by id: %w", err)
 	}
@@ -284,19 +459,20 @@ type LockedPost struct {
 	AuthorID uuid.UUID
 	Images   int
 	GroupID  uuid.UUID // zero outside groups
+	RepostOf uuid.UUID // the original, when the row is a repost
 }
 
 // LockPost locks the post's row for the rest of tx and answers its author
 // and image count; domain.ErrNotFound if there is no such post.
 func LockPost(ctx context.Context, tx bun.IDB, id uuid.UUID) (LockedPost, error) {
 	var lp LockedPost
-	var group uuid.NullUUID
-	err := tx.QueryRowContext(ctx, `SELECT p.user_id, (SELECT count(*) FROM post_images pi WHERE pi.post_id = p.id), p.group_id
-		FROM posts p WHERE p.id = ? FOR UPDATE`, id).Scan(&lp.AuthorID, &lp.Images, &group)
+	var group, repostOf uuid.NullUUID
+	err := tx.QueryRowContext(ctx, `SELECT p.user_id, (SELECT count(*) FROM post_images pi WHERE pi.post_id = p.id), p.group_id,
+		p.repost_of FROM posts p WHERE p.id = ? FOR UPDATE`, id).Scan(&lp.AuthorID, &lp.Images, &group, &repostOf)
 	if err != nil {
 		return lp, notFound(err, "persistence: lock post")
 	}
-	lp.GroupID = group.UUID
+	lp.GroupID, lp.RepostOf = group.UUID, repostOf.UUID
 	return lp, nil
 }
 
@@ -389,6 +565,9 @@ func Comments(ctx context.Context, db bun.IDB, postID, viewer uuid.UUID, after K
 	if more {
 		cs = cs[:limit]
 	}
+	if err := fillCommentMentions(ctx, db, cs); err != nil {
+		return nil, false, err
+	}
 	return cs, more, nil
 }
 
@@ -430,6 +609,9 @@ type PostBatchResult struct {
 	AuthorID      uuid.UUID
 	LikesCount    int
 	CommentsCount int
+	// RepostsCount is the post's repost count (reposts are written outside
+	// the batches; it goes out with the live counts all the same).
+	RepostsCount int
 	// CountsVersion is the post's counts_version with these counts.
 	CountsVersion int64
 	// Liked is, per entry of Likes, whether the user likes the post after
@@ -694,6 +876,7 @@ func (w *batchWork) write(ctx context.Context, db bun.IDB) error {
 func (w *batchWork) result() PostBatchResult {
 	res, counts := w.res, w.counts
 	res.AuthorID, res.LikesCount, res.CommentsCount, res.CountsVersion = counts.author, counts.likes, counts.comments, counts.version
+	res.RepostsCount = counts.reposts
 	res.NewLikers = counts.inserted
 	initial := make(map[uuid.UUID]bool, len(counts.initial))
 	for _, u := range counts.initial {
@@ -746,10 +929,10 @@ func planLikes(likes []LikeChange) (map[uuid.UUID]*likePlan, []uuid.UUID) {
 }
 
 type batchCounts struct {
-	author            uuid.UUID
-	likes, comments   int
-	version           int64
-	inserted, initial []uuid.UUID
+	author                   uuid.UUID
+	likes, comments, reposts int
+	version                  int64
+	inserted, initial        []uuid.UUID
 }
 
 // likeStatement is the like part of a batch in one statement. init reads the
@@ -792,9 +975,9 @@ const likeStatement = `WITH init AS (
 		comments_count = comments_count + $6,
 		counts_version = counts_version + 1
 	WHERE id = $1
-	RETURNING user_id, likes_count, comments_count, counts_version
+	RETURNING user_id, likes_count, comments_count, reposts_count, counts_version
 )
-SELECT upd.user_id, upd.likes_count, upd.comments_count, upd.counts_version,
+SELECT upd.user_id, upd.likes_count, upd.comments_count, upd.reposts_count, upd.counts_version,
 	ARRAY(SELECT user_id FROM ins), ARRAY(SELECT user_id FROM init)
 FROM upd`
 
@@ -816,7 +999,7 @@ func applyLikes(ctx context.Context, db bun.IDB, postID uuid.UUID, set, unset, f
 			}
 			return sql.ErrNoRows
 		}
-		if err := rows.Scan(&c.author, &c.likes, &c.comments, &c.version, &inserted, &initial); err != nil {
+		if err := rows.Scan(&c.author, &c.likes, &c.comments, &c.reposts, &c.version, &inserted, &initial); err != nil {
 			return err
 		}
 		return rows.Close()
@@ -869,13 +1052,13 @@ const likesTogetherStatement = `WITH init AS (
 	UPDATE posts p SET likes_count = p.likes_count + coalesce(d.n, 0), counts_version = p.counts_version + 1
 	FROM unnest($1::uuid[]) AS t (id) LEFT JOIN delta d ON d.post_id = t.id
 	WHERE p.id = t.id
-	RETURNING p.id, p.user_id, p.likes_count, p.comments_count, p.counts_version
+	RETURNING p.id, p.user_id, p.likes_count, p.comments_count, p.reposts_count, p.counts_version
 ), ins_by AS (
 	SELECT post_id, array_agg(user_id) AS users FROM ins GROUP BY post_id
 ), init_by AS (
 	SELECT post_id, array_agg(user_id) AS users FROM init GROUP BY post_id
 )
-SELECT upd.id, upd.user_id, upd.likes_count, upd.comments_count, upd.counts_version,
+SELECT upd.id, upd.user_id, upd.likes_count, upd.comments_count, upd.reposts_count, upd.counts_version,
 	coalesce(ins_by.users, '{}'), coalesce(init_by.users, '{}')
 FROM upd LEFT JOIN ins_by ON ins_by.post_id = upd.id LEFT JOIN init_by ON init_by.post_id = upd.id`
 
@@ -911,7 +1094,7 @@ func applyLikesTogether(ctx context.Context, db bun.IDB, ws []*batchWork) error 
 		var id uuid.UUID
 		var c batchCounts
 		var inserted, initial []byte
-		if err := rows.Scan(&id, &c.author, &c.likes, &c.comments, &c.version, &inserted, &initial); err != nil {
+		if err := rows.Scan(&id, &c.author, &c.likes, &c.comments, &c.reposts, &c.version, &inserted, &initial); err != nil {
 			return fmt.Errorf("persistence: apply likes of %d posts: %w", len(ws), err)
 		}
 		if c.inserted, err = parseIDArray(inserted); err != nil {
@@ -964,12 +1147,23 @@ func insertComments(ctx context.Context, db bun.IDB, postID uuid.UUID, cs []*Com
 		}
 		return 0, fmt.Errorf("persistence: insert comments: %w", err)
 	}
+	first := len(res.NewComments)
 	n, err := scanCreated(rows, byID, func(c *Comment) { res.NewComments = append(res.NewComments, c) })
 	if err != nil {
 		if isPostGoneViolation(err) {
 			return 0, ErrPostGone
 		}
 		return 0, fmt.Errorf("persistence: insert comments: %w", err)
+	}
+	// Their mentions, in the same transaction: a comment is never stored
+	// without them.
+	for _, c := range res.NewComments[first:] {
+		m, err := StoreMentions(ctx, db, MentionSource{PostID: postID, CommentID: c.ID, AuthorID: c.UserID,
+			Handles: domain.MentionHandles(c.Content)})
+		if err != nil {
+			return 0, err
+		}
+		c.Mentions, c.MentionNotices = m.Refs, m.Notify
 	}
 	if len(byID) > 0 { // retries: already stored, read their time
 		var missing []string

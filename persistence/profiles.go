@@ -234,7 +234,7 @@ type ProfileCounts struct {
 func CountsOf(ctx context.Context, db bun.IDB, userID, viewer uuid.UUID) (ProfileCounts, error) {
 	var c ProfileCounts
 	err := db.QueryRowContext(ctx, `SELECT
-		(SELECT count(*) FROM posts p WHERE p.user_id = ?0 AND p.removed_at IS NULL AND `+notSuspendedSQL("p.user_id")+`
+		(SELECT count(*) FROM posts p WHERE p.user_id = ?0 AND p.removed_at IS NULL AND p.repost_of IS NULL AND `+notSuspendedSQL("p.user_id")+`
 			AND (`+groupReadableBy("?1")+`)),
 		(SELECT count(*) FROM friendships WHERE user_low = ?0) + (SELECT count(*) FROM friendships WHERE user_high = ?0)`,
 		userID, viewer).Scan(&c.Posts, &c.Friends)

@@ -58,15 +58,16 @@ func BlockUser(ctx context.Context, tx bun.IDB, blocker, blocked uuid.UUID) (boo
 		blocker, blocked); err != nil {
 		return false, fmt.Errorf("persistence: block: notifications: %w", err)
 	}
-	// A like roll-up names its likers in actor_ids, not sender_id: one that
-	// names only the other goes, the other leaves the rest.
+	// A like (or mention) roll-up names its people in actor_ids, not
+	// sender_id: one that names only the other goes, the other leaves the
+	// rest.
 	for _, pair := range [][2]uuid.UUID{{blocker, blocked}, {blocked, blocker}} {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM notifications WHERE user_id = ?0 AND type IN (?2, ?3)
-			AND actor_ids = ARRAY[?1]::uuid[]`, pair[0], pair[1], NotifyLike, NotifyProfileLike); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM notifications WHERE user_id = ?0 AND type IN (?2, ?3, ?4)
+			AND actor_ids = ARRAY[?1]::uuid[]`, pair[0], pair[1], NotifyLike, NotifyProfileLike, NotifyMention); err != nil {
 			return false, fmt.Errorf("persistence: block: like roll-ups: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE notifications SET actor_ids = array_remove(actor_ids, ?1)
-			WHERE user_id = ?0 AND type IN (?2, ?3) AND ?1 = ANY (actor_ids)`, pair[0], pair[1], NotifyLike, NotifyProfileLike); err != nil {
+			WHERE user_id = ?0 AND type IN (?2, ?3, ?4) AND ?1 = ANY (actor_ids)`, pair[0], pair[1], NotifyLike, NotifyProfileLike, NotifyMention); err != nil {
 			return false, fmt.Errorf("persistence: block: like roll-ups: %w", err)
 		}
 	}
@@ -627,11 +628,11 @@ func ResolveReports(ctx context.Context, db bun.IDB, itemType string, id uuid.UU
 // RemovedItem is what removing a post or comment found. Of a comment,
 // Likes and Comments are its post's counts after the removal.
 type RemovedItem struct {
-	AuthorID        uuid.UUID
-	PostID          uuid.UUID
-	Content         string
-	Likes, Comments int
-	CountsVersion   int64 // of Likes and Comments
+	AuthorID                 uuid.UUID
+	PostID                   uuid.UUID
+	Content                  string
+	Likes, Comments, Reposts int
+	CountsVersion            int64 // of Likes, Comments and Reposts
 	// ConversationID and Seq place a removed message.
 	ConversationID uuid.UUID
 	Seq            int64
@@ -670,10 +671,10 @@ func RemoveComment(ctx context.Context, tx bun.IDB, id uuid.UUID) (RemovedItem, 
 	), p AS (
 		UPDATE posts SET comments_count = greatest(posts.comments_count - 1, 0), counts_version = posts.counts_version + 1
 		FROM c WHERE posts.id = c.post_id
-		RETURNING posts.likes_count, posts.comments_count, posts.counts_version
+		RETURNING posts.likes_count, posts.comments_count, posts.reposts_count, posts.counts_version
 	)
-	SELECT c.user_id, c.post_id, c.content, p.likes_count, p.comments_count, p.counts_version FROM c, p`, id).
-		Scan(&it.AuthorID, &it.PostID, &it.Content, &it.Likes, &it.Comments, &it.CountsVersion)
+	SELECT c.user_id, c.post_id, c.content, p.likes_count, p.comments_count, p.reposts_count, p.counts_version FROM c, p`, id).
+		Scan(&it.AuthorID, &it.PostID, &it.Content, &it.Likes, &it.Comments, &it.Reposts, &it.CountsVersion)
 	if err != nil {
 		return it, notFound(err, "persistence: remove comment")
 	}
@@ -747,11 +748,12 @@ type PostMeta struct {
 }
 
 // PostMetaOf answers post id's author, whether it was removed and its
-// group; domain.ErrNotFound if there is no such post.
+// group; domain.ErrNotFound if there is no such post (a repost's row is
+// none: it is liked, saved and commented on through its original).
 func PostMetaOf(ctx context.Context, db bun.IDB, id uuid.UUID) (PostMeta, error) {
 	var m PostMeta
 	var group uuid.NullUUID
-	err := db.QueryRowContext(ctx, `SELECT user_id, removed_at IS NOT NULL, group_id FROM posts WHERE id = ?`, id).
+	err := db.QueryRowContext(ctx, `SELECT user_id, removed_at IS NOT NULL, group_id FROM posts WHERE id = ? AND repost_of IS NULL`, id).
 		Scan(&m.AuthorID, &m.Removed, &group)
 	if err != nil {
 		return m, notFound(err, "persistence: post meta")
@@ -782,7 +784,7 @@ func PostGateOf(ctx context.Context, db bun.IDB, id, viewer uuid.UUID) (PostGate
 		p.group_id IS NOT NULL AND EXISTS (SELECT FROM groups g WHERE g.id = p.group_id AND g.visibility <> 'public')
 		AND NOT EXISTS (SELECT FROM group_members gm WHERE gm.group_id = p.group_id AND gm.user_id = ?1 AND gm.status = 'member'),
 		NOT `+notSuspendedSQL("p.user_id")+`
-		FROM posts p WHERE p.id = ?0`, id, viewer).Scan(&g.AuthorID, &g.Removed, &g.Blocked, &g.GroupLocked, &g.AuthorSuspended)
+		FROM posts p WHERE p.id = ?0 AND p.repost_of IS NULL`, id, viewer).Scan(&g.AuthorID, &g.Removed, &g.Blocked, &g.GroupLocked, &g.AuthorSuspended)
 	if err != nil {
 		return g, notFound(err, "persistence: post gate")
 	}

@@ -14,7 +14,7 @@ import (
 // result page shows.
 
 // searchUserColumns are the user columns search indexes and shows.
-var searchUserColumns = []string{"id", "name", "role", "university_id", "department", "course", "batch", "avatar_url", "avatar_key", "avatar_variants"}
+var searchUserColumns = []string{"id", "name", "handle", "role", "university_id", "department", "course", "batch", "avatar_url", "avatar_key", "avatar_variants"}
 
 // SearchText is the searchable text of a post or comment.
 type SearchText struct {
@@ -195,7 +195,14 @@ func textsByIDs(ctx context.Context, db bun.IDB, table string, ids []uuid.UUID) 
 func textsAfter(ctx context.Context, db bun.IDB, table string, after uuid.UUID, limit int) ([]SearchText, error) {
 	var out []SearchText
 	err := db.NewSelect().Column("id", "content").TableExpr("?", bun.Ident(table)).
-		Where("id > ? AND removed_at IS NULL", after).OrderExpr("id").Limit(int64(limit)).Scan(ctx, &out)
+		Where("id > ? AND removed_at IS NULL", after).
+		// A repost's comment is not a post of its own to find.
+		Apply(func(q *bun.SelectQuery) *bun.SelectQuery {
+			if table == "posts" {
+				return q.Where("repost_of IS NULL")
+			}
+			return q
+		}).OrderExpr("id").Limit(int64(limit)).Scan(ctx, &out)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: scan %s: %w", table, err)
 	}

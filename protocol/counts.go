@@ -23,15 +23,21 @@ var (
 )
 
 // AppendCountEntry appends one post's entry of a post:counts frame:
-// {"postId":"…","likesCount":N,"commentsCount":N,"countsVersion":N}. A post
-// id is a UUID (the caller parsed it), so it needs no JSON escaping.
-func AppendCountEntry(b []byte, postID string, likes, comments, version int64) []byte {
+// {"postId":"…","likesCount":N,"commentsCount":N,"repostsCount":N,
+// "countsVersion":N}; a negative reposts (not known: counts from a node
+// that predates reposts) leaves repostsCount out. A post id is a UUID (the
+// caller parsed it), so it needs no JSON escaping.
+func AppendCountEntry(b []byte, postID string, likes, comments, reposts, version int64) []byte {
 	b = append(b, `{"postId":"`...)
 	b = append(b, postID...)
 	b = append(b, `","likesCount":`...)
 	b = strconv.AppendInt(b, likes, 10)
 	b = append(b, `,"commentsCount":`...)
 	b = strconv.AppendInt(b, comments, 10)
+	if reposts >= 0 {
+		b = append(b, `,"repostsCount":`...)
+		b = strconv.AppendInt(b, reposts, 10)
+	}
 	b = append(b, `,"countsVersion":`...)
 	b = strconv.AppendInt(b, version, 10)
 	return append(b, '}')

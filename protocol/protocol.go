@@ -45,11 +45,11 @@ const (
 	// the post's watches with it.
 	EventPostDeleted = "post:deleted"
 	// EventPostCounts {posts: [{postId, likesCount, commentsCount,
-	// countsVersion}]}: the watched posts whose counts changed, at most one
-	// frame per socket and count interval (CountSlots).
+	// repostsCount, countsVersion}]}: the watched posts whose counts
+	// changed, at most one frame per socket and count interval (CountSlots).
 	EventPostCounts = "post:counts"
 	// EventNotification {…notification, unreadCount}: a new or rolled-up
-	// notification.
+	// notification, of one of NotificationKinds.
 	EventNotification = "notification"
 
 	// EventMessageNew {conversationId, message}: a message was stored; to
@@ -70,6 +70,20 @@ const (
 	// removed.
 	EventConversationRemoved = "conversation:removed"
 )
+
+// NotificationKinds are the `type`s a notification has on the wire (the
+// `notification` event, GET /api/notifications), as the database's check on
+// notifications has them. like, profile_like, mention and repost roll up: one
+// notification per post (per person for profile_like) re-sent with the same
+// id as more people act, its actors the newest of them and actorCount how
+// many there are. A mention is someone naming the recipient by @handle in a
+// post or in a comment on it; a repost, someone sharing the recipient's
+// post to their own friends.
+var NotificationKinds = []string{
+	"friend_request", "friend_accepted", "like", "comment", "other", "moderation",
+	"group_join_request", "group_join_approved", "group_invitation", "group_post", "profile_like", "mention",
+	"repost",
+}
 
 // EventTyping is both ways: a client sends {conversationId} while its user
 // types; the server sends {conversationId, userId, name} to the other

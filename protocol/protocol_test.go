@@ -14,6 +14,7 @@ func TestCountsFrame(t *testing.T) {
 		PostID        string `json:"postId"`
 		LikesCount    int64  `json:"likesCount"`
 		CommentsCount int64  `json:"commentsCount"`
+		RepostsCount  int64  `json:"repostsCount"`
 		CountsVersion int64  `json:"countsVersion"`
 	}
 	tests := []struct {
@@ -21,17 +22,17 @@ func TestCountsFrame(t *testing.T) {
 		entries []entry
 	}{
 		{"none", nil},
-		{"one", []entry{{"0b7e2d1c-6c43-4a8e-9d0e-3f3c5a1b2c3d", 3, 1, 4}}},
+		{"one", []entry{{"0b7e2d1c-6c43-4a8e-9d0e-3f3c5a1b2c3d", 3, 1, 2, 4}}},
 		{"two", []entry{
-			{"0b7e2d1c-6c43-4a8e-9d0e-3f3c5a1b2c3d", 0, 0, 0},
-			{"5f0c9a7e-1d2b-4c3a-8e9f-0a1b2c3d4e5f", 120000, 7, 120007},
+			{"0b7e2d1c-6c43-4a8e-9d0e-3f3c5a1b2c3d", 0, 0, 0, 0},
+			{"5f0c9a7e-1d2b-4c3a-8e9f-0a1b2c3d4e5f", 120000, 7, 3, 120010},
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			raw := make([][]byte, len(tt.entries))
 			for i, e := range tt.entries {
-				raw[i] = protocol.AppendCountEntry(nil, e.PostID, e.LikesCount, e.CommentsCount, e.CountsVersion)
+				raw[i] = protocol.AppendCountEntry(nil, e.PostID, e.LikesCount, e.CommentsCount, e.RepostsCount, e.CountsVersion)
 			}
 			f := protocol.CountsFrame(len(raw), func(i int) []byte { return raw[i] })
 			if cap(f) != len(f) {
@@ -55,6 +56,18 @@ func TestCountsFrame(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCountEntryWithoutReposts: counts from a node that predates reposts
+// leave repostsCount out, so that clients keep the count they show.
+func TestCountEntryWithoutReposts(t *testing.T) {
+	var got map[string]any
+	if err := json.Unmarshal(protocol.AppendCountEntry(nil, "p", 1, 2, -1, 3), &got); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got["repostsCount"]; ok || got["likesCount"] != float64(1) || got["countsVersion"] != float64(3) {
+		t.Fatalf("entry %v: want likes and version, no repostsCount", got)
 	}
 }
 

@@ -492,7 +492,11 @@ func (h *hubActor) counts(ctx actor.Context, msg *actors.CountsTick) {
 		if h.entries == nil {
 			h.entries = make(map[uuid.UUID][]byte)
 		}
-		h.entries[id] = protocol.AppendCountEntry(h.entries[id][:0], id.String(), c.GetLikes(), c.GetComments(), c.GetVersion())
+		reposts := int64(-1) // unknown: an older node's counts (PostCount.reposts)
+		if c.Reposts != nil {
+			reposts = c.GetReposts()
+		}
+		h.entries[id] = protocol.AppendCountEntry(h.entries[id][:0], id.String(), c.GetLikes(), c.GetComments(), reposts, c.GetVersion())
 		for k := range h.dirty {
 			if len(w.bySlot[k]) == 0 {
 				continue // no session of slot k watches it

@@ -142,12 +142,17 @@ func (b *docBuilder) doc(f kindFields, id uuid.UUID, text string, exact ...strin
 	return d
 }
 
-// userDoc indexes a user's name, university ID, department, course and
-// batch; the exact forms are the result's title and subtitle.
+// userDoc indexes a user's name, handle, university ID, department, course
+// and batch; the exact forms are the result's title and subtitle, and the
+// handle with and without its @ (searching "bikramsen" or "@bikramsen"
+// finds Bikram Sen first).
 func (b *docBuilder) userDoc(u *persistence.User) *document.Document {
-	text := strings.Join([]string{u.Name, u.UniversityID, u.Department, u.Course, u.Batch}, " ")
+	text := strings.Join([]string{u.Name, u.Handle, u.UniversityID, u.Department, u.Course, u.Batch}, " ")
 	subtitle := domain.UserSearchSubtitle(domain.Role(u.Role), u.UniversityID, u.Department)
-	return b.doc(userFields, u.ID, text, u.Name, subtitle)
+	if u.Handle == "" {
+		return b.doc(userFields, u.ID, text, u.Name, subtitle)
+	}
+	return b.doc(userFields, u.ID, text, u.Name, subtitle, u.Handle, "@"+u.Handle)
 }
 
 // groupDoc indexes a group's name, handle and description; the exact forms

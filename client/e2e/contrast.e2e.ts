@@ -51,17 +51,29 @@ async function contrastOf(page: Page, selector: string): Promise<{ text: string;
   });
 }
 
+/**
+ * Puts the page in a colour scheme and waits until the app has applied it: the
+ * theme reaches `<html data-theme>` through React after the media query
+ * changes, so a measurement straight after emulateMedia can read the old
+ * theme's colours. Reduced motion turns transitions off, so no colour is
+ * read halfway.
+ */
+async function useScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, scheme);
+}
+
 /** Each danger button on screen is ≥ 4.5:1 in light and in dark. */
 async function dangerContrast(page: Page, where: string): Promise<string[]> {
   const bad: string[] = [];
   for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-    await page.waitForTimeout(100);
+    await useScheme(page, scheme);
     const found = await contrastOf(page, '.button--danger');
     if (found.length === 0) bad.push(`${where}: no danger button`);
     for (const f of found) if (f.ratio < 4.5) bad.push(`${where} [${scheme}] "${f.text}" ${f.ratio}:1`);
   }
-  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+  await useScheme(page, 'light');
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
   return bad;
 }
 
@@ -105,11 +117,12 @@ describe('contrast and targets (issue 27 item 8)', () => {
     expect(findings, describeFindings(findings)).toEqual([]);
     expect(await dangerContrast(page, 'moderation')).toEqual([]);
     // The grey text the walk measured at 3:1 (#666 on the dark surface).
-    await page.emulateMedia({ colorScheme: 'dark' });
+    await useScheme(page, 'dark');
     for (const f of await contrastOf(page, '.moderation__item *:not(button):not(svg):not(path)')) {
       if (f.text) expect(f.ratio === 1 || f.ratio >= 4.5, `"${f.text}" ${f.ratio}:1`).toBe(true);
     }
-    await page.emulateMedia({ colorScheme: 'light' });
+    await useScheme(page, 'light');
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
     await item.getByRole('button', { name: 'Remove' }).click();
     const dialog = page.getByRole('dialog', { name: 'Remove this content?' });
     await dialog.waitFor();

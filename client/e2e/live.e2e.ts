@@ -139,7 +139,7 @@ describe('live counts on the feed', () => {
     await waitLikes(a.page, target, '1');
     const entry = framesA.counts().find((e) => e.postId === target);
     // The post's first commit: its counts version is 1 (README, "Live counts arrive in order").
-    expect(entry).toEqual({ postId: target, likesCount: 1, commentsCount: 0, countsVersion: 1 });
+    expect(entry).toEqual({ postId: target, likesCount: 1, commentsCount: 0, repostsCount: 0, countsVersion: 1 });
     expect(framesA.received.some((f) => f.event === 'post:likes' || f.event === 'post:comments')).toBe(false);
   });
 

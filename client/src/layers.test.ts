@@ -32,6 +32,7 @@ const FEATURES = [
   'friends',
   'onboarding',
   'search',
+  'mentions',
   'safety',
   'moderation',
   'posts',

@@ -153,6 +153,7 @@ type PostCount struct {
 	PostID        string
 	LikesCount    int
 	CommentsCount int
+	RepostsCount  int
 }
 
 // Counts answers the entries of a post:counts frame by post id; it fails
@@ -169,13 +170,14 @@ func Counts(t testing.TB, f Frame) map[string]PostCount {
 		id, _ := m["postId"].(string)
 		likes, ok1 := m["likesCount"].(float64)
 		comments, ok2 := m["commentsCount"].(float64)
-		if id == "" || !ok1 || !ok2 {
+		reposts, ok3 := m["repostsCount"].(float64)
+		if id == "" || !ok1 || !ok2 || !ok3 {
 			t.Fatalf("bad post:counts entry %v", p)
 		}
 		if _, dup := out[id]; dup {
 			t.Fatalf("post %s twice in one post:counts frame: %v", id, f)
 		}
-		out[id] = PostCount{PostID: id, LikesCount: int(likes), CommentsCount: int(comments)}
+		out[id] = PostCount{PostID: id, LikesCount: int(likes), CommentsCount: int(comments), RepostsCount: int(reposts)}
 	}
 	return out
 }

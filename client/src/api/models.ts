@@ -27,6 +27,8 @@ export interface UserSummary {
 
 /** The signed-in user (GET /api/users/me, login, verify). */
 export interface User extends UserSummary {
+  /** What an @mention names them by (issue 27); '' from a server without handles. */
+  handle: string;
   email: string;
   collegeId: string;
   bio: string;
@@ -89,6 +91,7 @@ export function normalizeUser(v: unknown): User {
   const r = isRecord(v) ? v : {};
   return {
     ...normalizeUserSummary(r),
+    handle: str(r.handle),
     email: str(r.email),
     collegeId: str(r.collegeId),
     bio: str(r.bio),
@@ -99,6 +102,28 @@ export function normalizeUser(v: unknown): User {
     location: str(r.location),
     profileLikes: Array.isArray(r.profileLikes) ? r.profileLikes.map(idOf).filter(Boolean) : [],
   };
+}
+
+/**
+ * A person a post or comment names by @handle (issue 27): the server resolves
+ * the handles when the text is stored and sends the ones that name someone.
+ * An @name not among them names no one and stays text.
+ */
+export interface Mention {
+  id: string;
+  /** Lower-case; the text may have it in any case. */
+  handle: string;
+}
+
+export function normalizeMentions(v: unknown): Mention[] {
+  if (!Array.isArray(v)) return [];
+  const out: Mention[] = [];
+  for (const x of v) {
+    if (!isRecord(x)) continue;
+    const m = { id: idOf(x), handle: str(x.handle).toLowerCase() };
+    if (m.id && m.handle) out.push(m);
+  }
+  return out;
 }
 
 /** docs/product.md §4: a saved or received user must have a string id. */

@@ -16,8 +16,13 @@ export interface FromUser {
  */
 export interface ServerNotification {
   id: string;
-  /** profile_like (issue 16) rolls up like `like`: one per person, its actors the newest likers. */
-  type: 'friend_request' | 'friend_accepted' | 'like' | 'comment' | 'other' | 'profile_like' | string;
+  /**
+   * profile_like (issue 16) rolls up like `like`: one per person, its actors the newest likers.
+   * mention (issue 27) rolls up per post: its actors the newest people who named the
+   * recipient there (in the post or its comments), actorCount how many did.
+   * repost (issue 27) rolls up per post, its actors the newest reposters.
+   */
+  type: 'friend_request' | 'friend_accepted' | 'like' | 'comment' | 'other' | 'profile_like' | 'mention' | 'repost' | string;
   sender?: FromUser;
   actors?: FromUser[];
   actorCount?: number;
@@ -36,6 +41,8 @@ export interface PostCounts {
   postId: string;
   likesCount: number;
   commentsCount: number;
+  /** Issue 27: how many reposted it (absent from older servers). */
+  repostsCount?: number;
   /** The post's counts version with them: the higher is the newer (absent: unknown). */
   countsVersion?: number;
 }
@@ -63,8 +70,11 @@ export interface ServerEvents {
    * pressed. Not sent for authors the reader muted or shares a block with.
    */
   'post:new': { postId: string; authorId: string };
-  /** Issue 16: the author edited a post this socket watches or may show (a friend's). */
-  'post:edited': { postId: string; content: string; images?: unknown[]; updatedAt: string };
+  /**
+   * Issue 16: the author edited a post this socket watches or may show (a
+   * friend's). `mentions` (issue 27): the people the new text names; absent for none.
+   */
+  'post:edited': { postId: string; content: string; images?: unknown[]; updatedAt: string; mentions?: unknown[] };
   /**
    * Issue 16: fromUser declined the viewer's request ('declined'),
    * cancelled the request they sent ('cancelled') or ended the friendship

@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { createStore, Provider } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { searchOpenAtom, searchQueryAtom } from '../features/search/searchAtoms';
+import { handleUnauthorized } from '../api/http';
 import { setRedirect } from '../lib/redirect';
 import { installFakeFetch, json, type Route } from '../test/fakeFetch';
 import { installFakeMatchMedia } from '../test/fakeMatchMedia';
@@ -389,6 +390,23 @@ describe('signed in', () => {
     expect(localStorage.getItem('campus.token')).toBeNull();
     expect(localStorage.getItem('campus.auth')).toBeNull();
     expect(sessionStorage.getItem('campus.page')).toBeNull();
+  });
+
+  it('log out: a 401 that meets the revoked token on the way does not take the page to / first', async () => {
+    installFakeFetch({
+      ...shellRoutes,
+      '/api/auth/logout': () => {
+        // The token is revoked now: a call that raced the logout meets a 401.
+        handleUnauthorized();
+        return ok(null);
+      },
+    });
+    signedIn();
+    renderApp();
+    await screen.findByText('Welcome to Riverside!');
+    act(() => screen.getByRole('button', { name: 'Account menu' }).click());
+    await act(async () => screen.getByRole('menuitem', { name: /Log Out/ }).click());
+    await waitFor(() => expect(redirects).toEqual(['/login']));
   });
 
   it('account menu by keyboard: focus on the first item, arrows rove, Home/End, Escape back to the button', async () => {

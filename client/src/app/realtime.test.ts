@@ -294,12 +294,19 @@ describe('live edits and removals (issue 16)', () => {
 
   it('post:edited changes the text everywhere and marks it edited', () => {
     const store = createStore();
-    store.set(upsertPostsAtom, [makePost({ id: 'p1', content: 'before' })]);
+    store.set(upsertPostsAtom, [makePost({ id: 'p1', content: 'before @asharao', mentions: [{ id: 'u1', handle: 'asharao' }] })]);
     handleServerFrame(store, {
       event: 'post:edited',
-      data: { postId: 'p1', content: 'after', images: [], updatedAt: '2025-01-01T10:05:00Z' },
+      data: { postId: 'p1', content: 'after @ravikumar', images: [], updatedAt: '2025-01-01T10:05:00Z', mentions: [{ id: 'u2', handle: 'ravikumar' }] },
     });
-    expect(store.get(postAtom('p1'))).toMatchObject({ content: 'after', editedAt: '2025-01-01T10:05:00Z' });
+    expect(store.get(postAtom('p1'))).toMatchObject({
+      content: 'after @ravikumar',
+      editedAt: '2025-01-01T10:05:00Z',
+      mentions: [{ id: 'u2', handle: 'ravikumar' }],
+    });
+    // Issue 27: an edit whose text names no one any more carries no mentions.
+    handleServerFrame(store, { event: 'post:edited', data: { postId: 'p1', content: 'plain', updatedAt: '2025-01-01T10:06:00Z' } });
+    expect(store.get(postAtom('p1'))!.mentions).toEqual([]);
     handleServerFrame(store, { event: 'post:edited', data: { postId: 'unknown', content: 'x', updatedAt: '' } });
     expect(store.get(postAtom('unknown'))).toBeUndefined();
   });

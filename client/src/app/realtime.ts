@@ -130,6 +130,7 @@ export function handleServerFrame(store: Store, frame: ServerFrame): void {
           content: frame.data.content,
           images: Array.isArray(frame.data.images) ? frame.data.images : undefined,
           updatedAt: typeof frame.data.updatedAt === 'string' ? frame.data.updatedAt : '',
+          mentions: Array.isArray(frame.data.mentions) ? frame.data.mentions : [],
         });
       }
       break;

@@ -16,8 +16,32 @@ let impl: (path: string) => void = (path) => {
 // Where the next full-page navigation goes, whoever asks for it (leaveTo).
 let destination: string | null = null;
 
+// Open holds (holdRedirects): while one is open, redirectTo does nothing.
+let holds = 0;
+
 export function redirectTo(path: string): void {
+  if (holds > 0) return;
   impl(destination ?? path);
+}
+
+/**
+ * Makes the caller the only one to leave the page until it does: redirectTo
+ * does nothing until the returned function is called, which ends the hold and
+ * leaves for path. Signing out revokes the token first, so a call or the
+ * socket that meets the 401 in between would otherwise take the page to '/'
+ * and drop the sign-out's own destination (the login page, or the identity
+ * provider's logout).
+ */
+export function holdRedirects(): (path: string) => void {
+  holds++;
+  let open = true;
+  return (path) => {
+    if (open) {
+      open = false;
+      holds--;
+    }
+    redirectTo(path);
+  };
 }
 
 /**

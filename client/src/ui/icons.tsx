@@ -71,6 +71,11 @@ export const HeartIcon = ({ filled, ...p }: IconProps & { filled?: boolean }) =>
     <path d="M12 20.5s-7.5-4.6-9.3-9.2C1.4 7.9 3.6 4.5 7 4.5c2 0 3.5 1.1 5 3 1.5-1.9 3-3 5-3 3.4 0 5.6 3.4 4.3 6.8-1.8 4.6-9.3 9.2-9.3 9.2z" />
   </Svg>
 );
+export const RepostIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4 10V8a3 3 0 0 1 3-3h12l-3-3M20 14v2a3 3 0 0 1-3 3H5l3 3" />
+  </Svg>
+);
 export const CommentIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M4 5h16v11H9l-5 4z" />
@@ -147,8 +152,8 @@ export const LogoutIcon = (p: IconProps) => (
     <path d="M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10" />
   </Svg>
 );
-export const BookmarkIcon = (p: IconProps) => (
-  <Svg {...p}>
+export const BookmarkIcon = ({ filled, ...p }: IconProps & { filled?: boolean }) => (
+  <Svg {...p} fill={filled ? 'currentColor' : 'none'}>
     <path d="M6 3h12v18l-6-4-6 4z" />
   </Svg>
 );

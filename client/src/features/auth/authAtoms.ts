@@ -7,7 +7,7 @@ import { requestLandingFocus } from '../../lib/landingFocus';
 import { atom } from 'jotai';
 import { getToken } from '../../api/http';
 import { hasStringId, isRecord, normalizeUser, type User } from '../../api/models';
-import { redirectTo } from '../../lib/redirect';
+import { holdRedirects } from '../../lib/redirect';
 import {
   clearAuthStorage,
   readJSON,
@@ -111,23 +111,29 @@ export const clearSessionAtom = atom(null, (_get, set) => {
  * (by way of the identity provider's logout when the server names one).
  */
 export const logoutAtom = atom(null, async (_get, set) => {
-  // This device stops receiving the account's pushes (issue 16): the next
-  // person to use it must not see them. Best effort, and bounded, so an
-  // unreachable push service never holds up signing out.
-  try {
-    const { disablePush } = await import('../push/push');
-    await Promise.race([disablePush(), new Promise((resolve) => setTimeout(resolve, 3000))]);
-  } catch {
-    // No push here, or the server away: the subscription is retired when its endpoint is gone.
-  }
+  // From here the logout alone decides where the page goes: a call or the
+  // socket meeting the revoked token's 401 must not leave for '/' first.
+  const leave = holdRedirects();
   let idpLogout = '';
   try {
-    idpLogout = await logout();
-  } catch {
-    // The token may already be invalid or the server away: signing out locally is what matters.
+    // This device stops receiving the account's pushes (issue 16): the next
+    // person to use it must not see them. Best effort, and bounded, so an
+    // unreachable push service never holds up signing out.
+    try {
+      const { disablePush } = await import('../push/push');
+      await Promise.race([disablePush(), new Promise((resolve) => setTimeout(resolve, 3000))]);
+    } catch {
+      // No push here, or the server away: the subscription is retired when its endpoint is gone.
+    }
+    try {
+      idpLogout = await logout();
+    } catch {
+      // The token may already be invalid or the server away: signing out locally is what matters.
+    }
+    set(clearSessionAtom);
+  } finally {
+    // Signed in through the university: its session ends too, and its
+    // logout page sends the browser back to our login page.
+    leave(idpLogout || '/login');
   }
-  set(clearSessionAtom);
-  // Signed in through the university: its session ends too, and its
-  // logout page sends the browser back to our login page.
-  redirectTo(idpLogout || '/login');
 });

@@ -69,7 +69,7 @@ function Item({
             <span className="notification__snippet">“{n.postSnippet}”</span>
           ) : (
             // No text from the server (a photo-only post): the post's own hint.
-            n.postId && (n.type === 'like' || n.type === 'comment') && <PostHint postId={n.postId} />
+            n.postId && (n.type === 'like' || n.type === 'comment' || n.type === 'mention' || n.type === 'repost') && <PostHint postId={n.postId} />
           )}
           <time className="notification__time" dateTime={n.timestamp} title={fullDate(n.timestamp)}>
             {relativeTime(n.timestamp, now)}

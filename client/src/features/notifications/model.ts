@@ -8,10 +8,12 @@ export type NotificationType =
   | 'friend_request'
   | 'like'
   | 'comment'
+  | 'mention'
   | 'group_join_request'
   | 'group_join_approved'
   | 'group_invitation'
   | 'group_post'
+  | 'repost'
   | 'system';
 
 /** The group a group notification is about (issue 18). */
@@ -81,10 +83,12 @@ const TYPE_MAP: Record<string, NotificationType> = {
   friend_request: 'friend_request',
   like: 'like',
   comment: 'comment',
+  mention: 'mention',
   group_join_request: 'group_join_request',
   group_join_approved: 'group_join_approved',
   group_invitation: 'group_invitation',
   group_post: 'group_post',
+  repost: 'repost',
 };
 
 function groupOf(v: unknown): NotificationGroup | null {
@@ -118,6 +122,8 @@ export function toAppNotification(n: ServerNotification | Record<string, unknown
     like: `${rollupActors(actors.map((a) => a.name || 'User'), actorCount)} liked your post`,
     comment: `${name} commented on your post`,
     profile_like: `${rollupActors(actors.map((a) => a.name || 'User'), actorCount)} liked your profile`,
+    mention: `${rollupActors(actors.map((a) => a.name || 'User'), actorCount)} mentioned you`,
+    repost: `${rollupActors(actors.map((a) => a.name || 'User'), actorCount)} reposted your post`,
   };
   return {
     id: str(r.id) || str(r._id),
@@ -147,16 +153,17 @@ export type NotificationTarget =
 
 /**
  * docs/product.md §2.11: a friend_request with a userId opens friends on the requests
- * tab; a like with a postId opens the feed. Ours beyond the spec: a comment
- * opens its post, anything else from a person opens their profile. Group
- * notifications (issue 18) open the group, a new post in it opens the post.
+ * tab; a like with a postId opens the feed. Ours beyond the spec: a comment,
+ * a mention or a repost (issue 27) opens its post, anything else from a person opens
+ * their profile. Group notifications (issue 18) open the group, a new post in
+ * it opens the post.
  */
 export function notificationTarget(n: AppNotification): NotificationTarget | null {
   if (n.type === 'group_post' && n.postId) return { page: 'post', postId: n.postId };
   if (n.type.startsWith('group_') && n.group) return { page: 'group', handle: n.group.handle };
   if (n.type === 'friend_request' && n.userId) return { page: 'friends', tab: 'requests' };
   if (n.type === 'like' && n.postId) return { page: 'feed' };
-  if (n.type === 'comment' && n.postId) return { page: 'post', postId: n.postId };
+  if ((n.type === 'comment' || n.type === 'mention' || n.type === 'repost') && n.postId) return { page: 'post', postId: n.postId };
   if (n.userId) return { page: 'profile', userId: n.userId };
   return null;
 }

@@ -213,11 +213,21 @@ describe('notification model', () => {
     expect(n.actors.map((a) => a.name)).toEqual(['Chen', 'Ben', 'Asha']);
   });
 
+  it('a mention rolls up per post (issue 27): its line, its people and its post', () => {
+    const base = { id: 'm1', type: 'mention', post: { id: 'p3', snippet: 'Lab at six' }, updatedAt: '2025-01-02T00:00:00Z', unreadCount: 1 };
+    const one = toAppNotification({ ...base, message: 'Asha mentioned you in a comment', actors: [{ id: 'a', name: 'Asha' }], actorCount: 1 });
+    expect(one).toMatchObject({ type: 'mention', message: 'Asha mentioned you in a comment', postId: 'p3', userId: 'a', postSnippet: 'Lab at six' });
+    // Without the server's line, the client words the roll-up.
+    const many = toAppNotification({ ...base, actors: [{ id: 'b', name: 'Ben' }, { id: 'a', name: 'Asha' }], actorCount: 3 });
+    expect(many.message).toBe('Ben and 2 others mentioned you');
+  });
+
   it('clicks go where docs/product.md §2.11 says', () => {
     expect(notificationTarget(note('a', false, { type: 'friend_request' }))).toEqual({ page: 'friends', tab: 'requests' });
     expect(notificationTarget(note('a', false, { type: 'like' }))).toEqual({ page: 'feed' });
     expect(notificationTarget(note('a', false, { type: 'like', postId: '', userId: '' }))).toBeNull();
     expect(notificationTarget(note('a', false, { type: 'comment', postId: 'p9' }))).toEqual({ page: 'post', postId: 'p9' });
+    expect(notificationTarget(note('a', false, { type: 'mention', postId: 'p9' }))).toEqual({ page: 'post', postId: 'p9' });
     expect(notificationTarget(note('a', false, { type: 'system', postId: '' }))).toEqual({ page: 'profile', userId: 'u2' });
   });
 });

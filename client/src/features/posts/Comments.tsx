@@ -7,6 +7,7 @@ import { TrashIcon } from '../../ui/icons';
 import { navigateAtom } from '../../lib/navigation';
 import { currentUserAtom } from '../auth/authAtoms';
 import type { Comment } from './model';
+import { MentionTextarea } from '../mentions/MentionTextarea';
 import { ReportDialog } from '../safety/ReportDialog';
 import { addComment, deleteComment, fetchComments } from './postsApi';
 import { applyCommentsCountAtom, bumpCommentsCountAtom, postAtom } from './postsAtoms';
@@ -147,7 +148,7 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
                   </time>
                 </div>
                 <p className="comment__text">
-                  <RichText text={c.content} />
+                  <RichText text={c.content} mentions={c.mentions} />
                 </p>
               </div>
               {me && c.user.id === me.id && (
@@ -176,16 +177,17 @@ export function Comments({ postId, initial, initialCursor = null }: { postId: st
         <label htmlFor={inputId} className="visually-hidden">
           Write a comment
         </label>
-        {/* Enter sends; Shift+Enter starts a new line (issue 16 #2). */}
-        <textarea
+        {/* Enter sends; Shift+Enter starts a new line (issue 16 #2); @ and a letter offer people to mention (issue 27). */}
+        <MentionTextarea
           ref={inputRef}
           id={inputId}
+          fieldClassName="comments__field"
           className="comments__input"
           rows={Math.min(6, draft.split('\n').length)}
           placeholder="Write a comment…"
           maxLength={MAX_COMMENT_LENGTH}
           value={draft}
-          onChange={(e) => setDraft(e.target.value)}
+          onValueChange={setDraft}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();

@@ -12,6 +12,7 @@ import {
   submitWithRetries,
   validatePostDraft,
 } from './postDialogLogic';
+import { MentionTextarea } from '../mentions/MentionTextarea';
 import { AltField } from './AltField';
 import { createPost } from './postsApi';
 import { postCreatedAtom } from './postsAtoms';
@@ -149,13 +150,13 @@ export function CreatePostDialog({
         <label htmlFor={textId} className="visually-hidden">
           Post text
         </label>
-        <textarea
+        <MentionTextarea
           id={textId}
           className="create-post__text"
           placeholder={`What's on your mind${me ? `, ${me.name.split(/\s+/)[0]}` : ''}?`}
           maxLength={MAX_POST_LENGTH}
           value={content}
-          onChange={(e) => setContent(e.target.value)}
+          onValueChange={setContent}
           disabled={submitting}
           data-autofocus
           onKeyDown={(e) => {

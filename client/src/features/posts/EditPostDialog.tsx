@@ -2,6 +2,7 @@ import { useSetAtom } from 'jotai';
 import { useId, useState, type FormEvent } from 'react';
 import { srcOf } from '../../lib/srcset';
 import { Modal } from '../../ui/Modal';
+import { MentionTextarea } from '../mentions/MentionTextarea';
 import { AltField } from './AltField';
 import { showToastAtom } from '../../ui/toast';
 import type { Post } from './model';
@@ -50,12 +51,12 @@ export function EditPostDialog({ post, open, onClose }: { post: Post; open: bool
         <label htmlFor={fieldId} className="visually-hidden">
           Post text
         </label>
-        <textarea
+        <MentionTextarea
           id={fieldId}
           className="edit-post__text"
           rows={5}
           value={draft}
-          onChange={(e) => setDraft(e.target.value)}
+          onValueChange={setDraft}
           disabled={saving}
           data-autofocus
         />

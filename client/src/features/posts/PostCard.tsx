@@ -5,19 +5,19 @@ import { navigateAtom } from '../../lib/navigation';
 import { fullDate, relativeTime } from '../../lib/time';
 import { Avatar } from '../../ui/Avatar';
 import { ChunkBoundary } from '../../ui/ChunkBoundary';
-import { CommentIcon, HeartIcon } from '../../ui/icons';
+import { BookmarkIcon, CommentIcon, HeartIcon, RepostIcon } from '../../ui/icons';
 import { Loading } from '../../ui/Loading';
 import { Modal } from '../../ui/Modal';
 import { RichText } from '../search/RichText';
 import { showToastAtom } from '../../ui/toast';
 import { currentUserAtom } from '../auth/authAtoms';
-import { LazyComments, LazyEditPostDialog, LazyReportDialog } from './lazyParts';
-import { postLink, type Comment } from './model';
+import { LazyComments, LazyEditPostDialog, LazyReportDialog, LazyRepostDialog } from './lazyParts';
+import { postLink, type Comment, type Post } from './model';
 import { isApiError } from '../../api/http';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { blockAuthorAtom, muteAuthorAtom } from './authorSafetyAtoms';
 import { PostMenu, type PostMenuExtra } from './PostMenu';
-import { deletePostAtom, likePendingAtom, postAtom, toggleLikeAtom } from './postsAtoms';
+import { deletePostAtom, likePendingAtom, postAtom, toggleLikeAtom, toggleSaveAtom, unrepostAtom } from './postsAtoms';
 import { copyText, MSG_LINK_COPIED } from './share';
 import { ShareButton } from './ShareButton';
 import { useWatchPost } from './useWatchPost';
@@ -40,10 +40,52 @@ export interface PostCardProps {
   badge?: string;
   /** Hide the group link (on the group's own page it says nothing new). */
   hideGroup?: boolean;
+  /** Inside a repost entry's card (issue 27): no card frame of its own. */
+  embedded?: boolean;
 }
 
-/** docs/product.md §2.13 post card: author, content, images, like, comments, share, menu. */
-export function PostCard({
+/**
+ * docs/product.md §2.13 post card: author, content, images, like, comments,
+ * share, menu; and (issue 27) repost and save. A repost entry is its own
+ * card, "X reposted" with the comment, wrapping the original's.
+ */
+export function PostCard(props: PostCardProps) {
+  const post = useAtomValue(postAtom(props.postId));
+  if (post?.repostOf) return <RepostEntry entry={post} original={post.repostOf} />;
+  return <OwnPostCard {...props} />;
+}
+
+function RepostEntry({ entry, original }: { entry: Post; original: Post }) {
+  const navigate = useSetAtom(navigateAtom);
+  const { author } = entry;
+  return (
+    <article className="card post-card post-card--repost" aria-labelledby={`post-${entry.id}-author`} data-post-id={entry.id}>
+      <p className="post-card__reposted">
+        <RepostIcon size={14} />
+        <button type="button" id={`post-${entry.id}-author`} className="post-card__author" onClick={() => navigate({ page: 'profile', userId: author.id })}>
+          {author.name}
+        </button>{' '}
+        <span>reposted</span>
+        {entry.createdAt && (
+          <time dateTime={entry.createdAt} title={fullDate(entry.createdAt)}>
+            {' · '}
+            {relativeTime(entry.createdAt)}
+          </time>
+        )}
+      </p>
+      {entry.content && (
+        <div className="post-card__content post-card__repost-comment">
+          <p>
+            <RichText text={entry.content} />
+          </p>
+        </div>
+      )}
+      <OwnPostCard postId={original.id} embedded />
+    </article>
+  );
+}
+
+function OwnPostCard({
   postId,
   commentsOpen = false,
   initialComments,
@@ -52,6 +94,7 @@ export function PostCard({
   menuExtra,
   badge,
   hideGroup = false,
+  embedded = false,
 }: PostCardProps) {
   const post = useAtomValue(postAtom(postId));
   const me = useAtomValue(currentUserAtom);
@@ -68,6 +111,9 @@ export function PostCard({
   const [reporting, setReporting] = useState(false);
   const [confirmBlock, setConfirmBlock] = useState(false);
   const [blocking, setBlocking] = useState(false);
+  const [reposting, setReposting] = useState(false);
+  const toggleSave = useSetAtom(toggleSaveAtom);
+  const undoRepost = useSetAtom(unrepostAtom);
   const blockAuthor = useSetAtom(blockAuthorAtom);
   const muteAuthor = useSetAtom(muteAuthorAtom);
   const ref = useRef<HTMLElement>(null);
@@ -99,6 +145,21 @@ export function PostCard({
     }
   };
 
+  // Issue 27: only public posts (outside groups) are reposted, never one's own.
+  const canRepost = !!me && !isAuthor && !post.group;
+  const onRepost = async () => {
+    if (!post.reposted) {
+      setReposting(true);
+      return;
+    }
+    try {
+      await undoRepost({ postId: post.id, meId: me?.id ?? '' });
+      toast({ message: 'Repost removed', tone: 'success', ms: 2000 });
+    } catch (err) {
+      toast({ message: isApiError(err) ? err.message : 'Could not undo the repost. Please try again.', tone: 'error' });
+    }
+  };
+
   const onBlock = async () => {
     setBlocking(true);
     try {
@@ -121,7 +182,12 @@ export function PostCard({
   };
 
   return (
-    <article ref={ref} className="card post-card" aria-labelledby={`post-${post.id}-author`} data-post-id={post.id}>
+    <article
+      ref={ref}
+      className={embedded ? 'post-card post-card--embedded' : 'card post-card'}
+      aria-labelledby={`post-${post.id}-author`}
+      data-post-id={post.id}
+    >
       {badge && <p className="post-card__badge">{badge}</p>}
       <header className="post-card__header">
         <button type="button" className="post-card__avatar" onClick={openProfile} aria-label={`View ${author.name}'s profile`}>
@@ -189,7 +255,7 @@ export function PostCard({
       {post.content && (
         <div className="post-card__content">
           <p>
-            <RichText text={text} />
+            <RichText text={text} mentions={post.mentions} />
           </p>
           {long && (
             <button type="button" className="link-button" onClick={() => setExpanded(true)}>
@@ -212,9 +278,16 @@ export function PostCard({
             <span data-testid="likes-count">{post.likesCount}</span> {post.likesCount === 1 ? 'like' : 'likes'}
           </span>
         </span>
-        <button type="button" className="link-button post-card__comments-count" onClick={() => setShowComments((v) => !v)}>
-          <span data-testid="comments-count">{post.commentsCount}</span> {post.commentsCount === 1 ? 'comment' : 'comments'}
-        </button>
+        <span className="post-card__counts">
+          {post.repostsCount > 0 && (
+            <span className="post-card__reposts-count">
+              <span data-testid="reposts-count">{post.repostsCount}</span> {post.repostsCount === 1 ? 'repost' : 'reposts'}
+            </span>
+          )}
+          <button type="button" className="link-button post-card__comments-count" onClick={() => setShowComments((v) => !v)}>
+            <span data-testid="comments-count">{post.commentsCount}</span> {post.commentsCount === 1 ? 'comment' : 'comments'}
+          </button>
+        </span>
       </div>
 
       <div className="post-card__actions">
@@ -232,7 +305,17 @@ export function PostCard({
           <CommentIcon size={18} />
           <span>Comment</span>
         </button>
+        {canRepost && (
+          <button type="button" className={`post-action${post.reposted ? ' is-reposted' : ''}`} aria-pressed={post.reposted} onClick={() => void onRepost()}>
+            <RepostIcon size={18} />
+            <span>{post.reposted ? 'Reposted' : 'Repost'}</span>
+          </button>
+        )}
         <ShareButton post={post} />
+        <button type="button" className={`post-action${post.saved ? ' is-saved' : ''}`} aria-pressed={post.saved} onClick={() => void toggleSave(post.id)}>
+          <BookmarkIcon size={18} filled={post.saved} />
+          <span>{post.saved ? 'Saved' : 'Save'}</span>
+        </button>
       </div>
 
       {showComments && (
@@ -260,6 +343,13 @@ export function PostCard({
           onConfirm={() => void onBlock()}
           onClose={() => setConfirmBlock(false)}
         />
+      )}
+      {reposting && (
+        <ChunkBoundary className="chunk-error--inline" onDismiss={() => setReposting(false)}>
+          <Suspense fallback={null}>
+            <LazyRepostDialog.Component postId={post.id} open onClose={() => setReposting(false)} />
+          </Suspense>
+        </ChunkBoundary>
       )}
       {editing && (
         <ChunkBoundary className="chunk-error--inline" onDismiss={() => setEditing(false)}>

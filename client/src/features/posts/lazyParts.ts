@@ -1,5 +1,5 @@
 // The post card's parts that only a click opens — the comments, the create,
-// edit and report dialogs — are chunks of their own, out of the feed's first
+// edit, report and repost dialogs — are chunks of their own, out of the feed's first
 // load (issue 16, first-load budget: ~4 KB of compressed JavaScript that a
 // slow phone downloaded before it could show the first post). preloadPostParts
 // fetches them once the feed is on the glass and the browser is idle, so the
@@ -11,6 +11,7 @@ export const LazyComments = lazyScreen(() => import('./Comments').then((m) => m.
 export const LazyCreatePostDialog = lazyScreen(() => import('./CreatePostDialog').then((m) => m.CreatePostDialog));
 export const LazyEditPostDialog = lazyScreen(() => import('./EditPostDialog').then((m) => m.EditPostDialog));
 export const LazyReportDialog = lazyScreen(() => import('../safety/ReportDialog').then((m) => m.ReportDialog));
+export const LazyRepostDialog = lazyScreen(() => import('./RepostDialog').then((m) => m.RepostDialog));
 
 const IDLE_TIMEOUT_MS = 3000;
 
@@ -23,7 +24,7 @@ export function preloadPostParts(): void {
   if (typeof requestIdleCallback !== 'function') return;
   requestIdleCallback(
     () => {
-      for (const part of [LazyComments, LazyCreatePostDialog, LazyEditPostDialog, LazyReportDialog]) {
+      for (const part of [LazyComments, LazyCreatePostDialog, LazyEditPostDialog, LazyReportDialog, LazyRepostDialog]) {
         // A failure here is retried by the click that needs the part.
         part.preload().catch(() => undefined);
       }

@@ -6,9 +6,11 @@ import {
   idOf,
   isRecord,
   normalizeImage,
+  normalizeMentions,
   normalizeUserSummary,
   num,
   str,
+  type Mention,
   type UserSummary,
   normalizeVariants,
 } from '../../api/models';
@@ -42,6 +44,11 @@ export interface Post {
   likesCount: number;
   isLiked: boolean;
   commentsCount: number;
+  /** How many people reposted it (issue 27). */
+  repostsCount: number;
+  /** Whether this viewer bookmarked it (private to them) and reposted it. */
+  saved: boolean;
+  reposted: boolean;
   /**
    * Orders copies of the counts: the server moves it on with every commit
    * that changes one, so of two copies (a page, a like's answer, a socket
@@ -54,6 +61,14 @@ export interface Post {
   editedAt: string;
   /** The group it was posted in; null for an ordinary post. */
   group: PostGroup | null;
+  /** The people its text names by @handle (issue 27): they link to their profiles. */
+  mentions: Mention[];
+  /**
+   * A repost entry (issue 27): author, content (the comment) and createdAt
+   * are the repost's, and this is the original the card shows and acts on
+   * (the store keeps it under its own id). null for a post of its own.
+   */
+  repostOf: Post | null;
 }
 
 export function normalizePostGroup(v: unknown): PostGroup | null {
@@ -78,6 +93,8 @@ export interface Comment {
   content: string;
   user: UserSummary;
   createdAt: string;
+  /** The people its text names by @handle, as a post's. */
+  mentions: Mention[];
 }
 
 export function normalizeImages(v: unknown, legacyMedia?: unknown): PostImage[] {
@@ -119,11 +136,16 @@ export function normalizePost(v: unknown): Post {
     likesCount: Math.max(0, likesCount),
     isLiked: r.isLiked === true,
     commentsCount: Math.max(0, commentsCount),
+    repostsCount: Math.max(0, num(r.repostsCount)),
+    saved: r.saved === true,
+    reposted: r.reposted === true,
     countsVersion: typeof r.countsVersion === 'number' ? Math.max(0, num(r.countsVersion)) : 0,
     author,
     createdAt: str(r.createdAt),
     editedAt: str(r.editedAt) || editedAtOf(str(r.createdAt), str(r.updatedAt)),
     group: normalizePostGroup(r.group),
+    mentions: normalizeMentions(r.mentions),
+    repostOf: isRecord(r.repostOf) ? normalizePost(r.repostOf) : null,
   };
 }
 
@@ -135,6 +157,7 @@ export function normalizeComment(v: unknown, postId = ''): Comment {
     content: str(r.content),
     user: normalizeUserSummary(isRecord(r.user) ? r.user : r.author),
     createdAt: str(r.createdAt),
+    mentions: normalizeMentions(r.mentions),
   };
 }
 

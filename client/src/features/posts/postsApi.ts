@@ -156,3 +156,32 @@ export async function deleteComment(postId: string, commentId: string): Promise<
   const data = await apiDelete<unknown>(`/posts/${encodeURIComponent(postId)}/comments/${encodeURIComponent(commentId)}`);
   return { commentsCount: countOf(data), countsVersion: versionOf(data) };
 }
+
+/** Issue 27: PUT (save) or DELETE (unsave) the bookmark; answers the state the server kept. */
+export async function setBookmark(postId: string, saved: boolean): Promise<boolean> {
+  const path = `/posts/${encodeURIComponent(postId)}/bookmark`;
+  const data = saved ? await apiPut<unknown>(path) : await apiDelete<unknown>(path);
+  const r = isRecord(data) ? data : {};
+  if (typeof r.saved !== 'boolean') throw new Error('Invalid response from server');
+  return r.saved;
+}
+
+export interface RepostAnswer {
+  reposted: boolean;
+  repostsCount: number;
+  countsVersion?: number;
+  /** The viewer's repost entry (absent after undoing). */
+  entry: Post | null;
+}
+
+/** A repost call's answer (the repost dialog's call is in its own chunk). */
+export function repostAnswer(data: unknown): RepostAnswer {
+  const r = isRecord(data) ? data : {};
+  if (typeof r.reposted !== 'boolean' || typeof r.repostsCount !== 'number') throw new Error('Invalid response from server');
+  const entry = isRecord(r.repost) ? normalizePost(r.repost) : null;
+  return { reposted: r.reposted, repostsCount: r.repostsCount, countsVersion: versionOf(r), entry: entry?.id ? entry : null };
+}
+
+export async function unrepost(postId: string): Promise<RepostAnswer> {
+  return repostAnswer(await apiDelete<unknown>(`/posts/${encodeURIComponent(postId)}/repost`));
+}

@@ -4,8 +4,9 @@
 // Primitive atoms stay private; screens use the derived and action atoms.
 
 import { atom, type Atom, type Getter, type Setter } from 'jotai';
-import { deletePost, setLike } from './postsApi';
+import { deletePost, setBookmark, setLike, unrepost } from './postsApi';
 import type { PostCounts } from '../../api/protocol';
+import { normalizeMentions } from '../../api/models';
 import { editedAtOf, normalizeImages, type Post } from './model';
 
 const postsByIdAtom = atom<Record<string, Post>>({});
@@ -23,7 +24,7 @@ const likePendingBaseAtom = atom<ReadonlySet<string>>(new Set<string>());
 const heldCountsAtom = atom<Record<string, Counts>>({});
 
 /** A post's counts and the version that orders them (see Post.countsVersion). */
-type Counts = Pick<Post, 'likesCount' | 'commentsCount' | 'countsVersion'>;
+type Counts = Pick<Post, 'likesCount' | 'commentsCount' | 'countsVersion'> & { repostsCount?: number };
 
 /**
  * Whether counts of version v are older than the ones shown (cur). Counts
@@ -82,8 +83,11 @@ export const upsertPostsAtom = atom(null, (get, set, posts: readonly Post[]) => 
   const deleted = get(deletedIdsAtom);
   const pending = get(likePendingBaseAtom);
   const next = { ...get(postsByIdAtom) };
-  for (const p of posts) {
-    if (!p.id || deleted.has(p.id)) continue;
+  // A repost entry's original is stored under its own id, so that every
+  // card of it (its own, each repost of it) shows the same counts and flags.
+  const all = posts.flatMap((p) => (p.repostOf ? [p.repostOf, p] : [p]));
+  for (const p of all) {
+    if (!p.id || deleted.has(p.id) || (p.repostOf && deleted.has(p.repostOf.id))) continue;
     const cur = next[p.id];
     const inFlight = cur !== undefined && pending.has(p.id);
     const stale = cur !== undefined && isStale(p.countsVersion, cur.countsVersion);
@@ -95,6 +99,7 @@ export const upsertPostsAtom = atom(null, (get, set, posts: readonly Post[]) => 
             isLiked: cur.isLiked,
             likesCount: cur.likesCount,
             commentsCount: stale ? cur.commentsCount : p.commentsCount,
+            repostsCount: stale ? cur.repostsCount : p.repostsCount,
             countsVersion: cur.countsVersion,
           }
         : p;
@@ -127,16 +132,22 @@ export const applyPostCountsAtom = atom(null, (get, set, entries: readonly PostC
     const counts: Counts = {
       likesCount: Math.max(0, e.likesCount),
       commentsCount: Math.max(0, e.commentsCount),
+      repostsCount: Math.max(0, e.repostsCount ?? cur.repostsCount),
       countsVersion: Math.max(cur.countsVersion, e.countsVersion ?? 0),
     };
     if (pending.has(e.postId)) {
       holdCounts(get, set, e.postId, counts);
-      if (counts.commentsCount === cur.commentsCount) continue;
+      if (counts.commentsCount === cur.commentsCount && counts.repostsCount === cur.repostsCount) continue;
       next ??= { ...all };
-      next[e.postId] = { ...cur, commentsCount: counts.commentsCount };
+      next[e.postId] = { ...cur, commentsCount: counts.commentsCount, repostsCount: counts.repostsCount ?? cur.repostsCount };
       continue;
     }
-    if (counts.likesCount === cur.likesCount && counts.commentsCount === cur.commentsCount && counts.countsVersion === cur.countsVersion) {
+    if (
+      counts.likesCount === cur.likesCount &&
+      counts.commentsCount === cur.commentsCount &&
+      counts.repostsCount === cur.repostsCount &&
+      counts.countsVersion === cur.countsVersion
+    ) {
       continue;
     }
     next ??= { ...all };
@@ -175,24 +186,30 @@ export const bumpCommentsCountAtom = atom(null, (get, set, e: { postId: string; 
  */
 export const applyPostEditedAtom = atom(
   null,
-  (get, set, e: { postId: string; content: string; images?: unknown[]; updatedAt: string }) => {
+  (get, set, e: { postId: string; content: string; images?: unknown[]; updatedAt: string; mentions?: unknown[] }) => {
     const cur = get(postsByIdAtom)[e.postId];
     if (!cur) return;
     const patch: Partial<Post> = { content: e.content, editedAt: editedAtOf(cur.createdAt, e.updatedAt) || cur.editedAt };
+    // The new text's mentions: an event without them names no one.
+    patch.mentions = normalizeMentions(e.mentions);
     if (Array.isArray(e.images)) patch.images = normalizeImages(e.images);
     patchPost(get, set, e.postId, patch);
   },
 );
 
-/** Drops a post everywhere (deleted here, or socket `post:deleted`). */
+/**
+ * Drops a post everywhere (deleted here, or socket `post:deleted`), and the
+ * repost entries that wrap it (deleting the original deletes its reposts).
+ */
 export const removePostAtom = atom(null, (get, set, postId: string) => {
   const deleted = new Set(get(deletedIdsAtom));
   deleted.add(postId);
   set(deletedIdsAtom, deleted);
   const all = get(postsByIdAtom);
-  if (all[postId]) {
+  const gone = Object.values(all).filter((p) => p.id === postId || p.repostOf?.id === postId);
+  if (gone.length > 0) {
     const next = { ...all };
-    delete next[postId];
+    for (const p of gone) delete next[p.id];
     set(postsByIdAtom, next);
   }
   const created = get(createdIdsAtom);
@@ -260,4 +277,63 @@ export const toggleLikeAtom = atom(null, async (get, set, postId: string): Promi
 export const deletePostAtom = atom(null, async (_get, set, postId: string) => {
   await deletePost(postId);
   set(removePostAtom, postId);
+});
+
+/** Save calls in flight, by post id: clicks meanwhile are ignored. */
+const savePendingAtom = atom<ReadonlySet<string>>(new Set<string>());
+
+/**
+ * Issue 27: saves or unsaves a post (private to the viewer), optimistic and
+ * reverted on failure. Resolves to false on failure.
+ */
+export const toggleSaveAtom = atom(null, async (get, set, postId: string): Promise<boolean> => {
+  const before = get(postsByIdAtom)[postId];
+  if (!before || get(savePendingAtom).has(postId)) return false;
+  const saved = !before.saved;
+  set(savePendingAtom, new Set(get(savePendingAtom)).add(postId));
+  patchPost(get, set, postId, { saved });
+  const done = () => {
+    const p = new Set(get(savePendingAtom));
+    p.delete(postId);
+    set(savePendingAtom, p);
+  };
+  try {
+    const res = await setBookmark(postId, saved);
+    done();
+    patchPost(get, set, postId, { saved: res });
+    return true;
+  } catch (err) {
+    done();
+    patchPost(get, set, postId, { saved: before.saved });
+    console.error('Save failed', err);
+    return false;
+  }
+});
+
+/** The repost count and the viewer's state from a repost call's answer, unless newer counts came. */
+export const applyRepostAnswerAtom = atom(null, (get, set, r: { postId: string; reposted: boolean; repostsCount: number; countsVersion?: number }) => {
+  const postId = r.postId;
+  const cur = get(postsByIdAtom)[postId];
+  if (!cur) return;
+  if (isStale(r.countsVersion, cur.countsVersion)) {
+    patchPost(get, set, postId, { reposted: r.reposted });
+    return;
+  }
+  patchPost(get, set, postId, {
+    reposted: r.reposted,
+    repostsCount: Math.max(0, r.repostsCount),
+    countsVersion: Math.max(cur.countsVersion, r.countsVersion ?? 0),
+  });
+});
+
+/** Undoes the viewer's repost of a post: its entry leaves every list here. Rejects with the server's error. */
+export const unrepostAtom = atom(null, async (get, set, e: { postId: string; meId: string }) => {
+  const r = await unrepost(e.postId);
+  set(applyRepostAnswerAtom, { ...r, postId: e.postId });
+  const mine = Object.values(get(postsByIdAtom)).filter((p) => p.repostOf?.id === e.postId && p.author.id === e.meId);
+  if (mine.length > 0) {
+    const next = { ...get(postsByIdAtom) };
+    for (const p of mine) delete next[p.id];
+    set(postsByIdAtom, next);
+  }
 });

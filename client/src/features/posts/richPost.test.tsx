@@ -3,6 +3,8 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Mention } from '../../api/models';
+import { RichText } from '../search/RichText';
 import { searchOpenAtom, searchQueryAtom } from '../search/searchAtoms';
 import { installFakeFetch, json } from '../../test/fakeFetch';
 import { Comments } from './Comments';
@@ -13,12 +15,12 @@ import { makePost } from './testPosts';
 const ok = (data: unknown) => json({ status: 'success', data });
 const me = { id: 'u1', name: 'Asha Rao', email: 'asha@uni.edu', role: 'student', universityId: 'BWU/BCA/20/123', avatar: { url: '' } };
 
-function renderWith(ui: React.ReactNode, routes: Parameters<typeof installFakeFetch>[0], content = 'Hello') {
+function renderWith(ui: React.ReactNode, routes: Parameters<typeof installFakeFetch>[0], content = 'Hello', mentions: Mention[] = []) {
   const fetchMock = installFakeFetch(routes);
   localStorage.setItem('campus.token', 'tok');
   localStorage.setItem('campus.auth', JSON.stringify({ isAuthenticated: true, user: me }));
   const store = createStore();
-  store.set(upsertPostsAtom, [makePost({ id: 'p1', content, author: { ...me, avatar: { url: '' } } as never })]);
+  store.set(upsertPostsAtom, [makePost({ id: 'p1', content, mentions, author: { ...me, avatar: { url: '' } } as never })]);
   render(<Provider store={store}>{ui}</Provider>);
   return { store, fetchMock };
 }
@@ -40,18 +42,47 @@ describe('rich text in posts', () => {
     expect(window.location.pathname).toBe('/tags/golang');
   });
 
+  it('an @handle the server resolved links to that profile (issue 27)', async () => {
+    renderWith(<PostCard postId="p1" />, {}, 'thanks @RaviKumar! and @ravikumar.', [{ id: 'u7', handle: 'ravikumar' }]);
+    const links = screen.getAllByRole('link', { name: /@ravikumar/i });
+    expect(links.map((l) => l.getAttribute('href'))).toEqual(['/profile/u7', '/profile/u7']);
+    await act(async () => links[0]!.click());
+    await vi.waitFor(() => expect(window.location.pathname).toBe('/profile/u7'));
+  });
+
+  it('an @name the server did not resolve stays text', () => {
+    renderWith(<PostCard postId="p1" />, {}, 'hello @Nobody and @ravikumar', [{ id: 'u7', handle: 'ravikumar' }]);
+    expect(screen.queryByRole('link', { name: '@Nobody' })).toBeNull();
+    expect(document.querySelector('.post-card__content')!.textContent).toContain('hello @Nobody and @ravikumar');
+    expect(screen.getByRole('link', { name: '@ravikumar' }).getAttribute('href')).toBe('/profile/u7');
+  });
+});
+
+describe('@names in messages (no resolved mentions)', () => {
+  function renderText(text: string, routes: Parameters<typeof installFakeFetch>[0]) {
+    installFakeFetch(routes);
+    localStorage.setItem('campus.token', 'tok');
+    const store = createStore();
+    render(
+      <Provider store={store}>
+        <p>
+          <RichText text={text} />
+        </p>
+      </Provider>,
+    );
+    return store;
+  }
+
   it('an @name opens that profile when search finds them', async () => {
-    renderWith(<PostCard postId="p1" />, {
-      '/api/search': () => ok({ results: [{ type: 'user', id: 'u7', title: 'Ravi Kumar', subtitle: '' }] }),
-    }, 'thanks @RaviKumar!');
+    renderText('thanks @RaviKumar!', { '/api/search': () => ok({ results: [{ type: 'user', id: 'u7', title: 'Ravi Kumar', subtitle: '' }] }) });
     await act(async () => screen.getByRole('link', { name: '@RaviKumar' }).click());
     await vi.waitFor(() => expect(window.location.pathname).toBe('/profile/u7'));
   });
 
   it('an @name links to the search deep link, then to the profile once pointed at', async () => {
-    renderWith(<PostCard postId="p1" />, {
+    renderText('ask @MeeraIyer about #exams', {
       '/api/search': () => ok({ results: [{ type: 'user', id: 'u8', title: 'Meera Iyer', subtitle: '' }, { type: 'post', id: 'p5', title: 'Meera Iyer', subtitle: '' }] }),
-    }, 'ask @MeeraIyer about #exams');
+    });
     const mention = screen.getByRole('link', { name: '@MeeraIyer' });
     expect(mention.getAttribute('href')).toBe('/search?q=MeeraIyer');
     expect(screen.getByRole('link', { name: '#exams' }).getAttribute('href')).toBe('/tags/exams');
@@ -60,9 +91,7 @@ describe('rich text in posts', () => {
   });
 
   it('an @name that names nobody keeps the search link and opens search', async () => {
-    const { store } = renderWith(<PostCard postId="p1" />, {
-      '/api/search': () => ok({ results: [] }),
-    }, 'hello @Nobody');
+    const store = renderText('hello @Nobody', { '/api/search': () => ok({ results: [] }) });
     const mention = screen.getByRole('link', { name: '@Nobody' });
     await act(async () => mention.click());
     await vi.waitFor(() => expect(store.get(searchOpenAtom)).toBe(true));

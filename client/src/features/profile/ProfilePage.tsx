@@ -168,6 +168,8 @@ function ProfileHeader({ profile, own, onTab, onEdit }: { profile: Profile; own:
         <div className="profile-header__info">
           <h1 className="profile-header__name">{profile.name}</h1>
           <p className="profile-header__meta">
+            {/* What @mentions name them by (issue 27). */}
+            {profile.handle && <span className="profile-header__handle">@{profile.handle}</span>}
             <span className="profile-header__role">{capitalize(profile.role)}</span>
             {!isFaculty && profile.universityId && <span>{profile.universityId}</span>}
             {isFaculty && profile.department && <span>{profile.department}</span>}

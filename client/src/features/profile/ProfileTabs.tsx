@@ -11,6 +11,7 @@ import { PostSkeleton, Skeleton } from '../../ui/Skeleton';
 import { Composer } from '../posts/Composer';
 import { PostCard } from '../posts/PostCard';
 import type { Profile } from './model';
+import { SavedPosts } from './SavedPosts';
 import {
   loadMoreProfilePostsAtom,
   profileFriendsAtom,
@@ -58,60 +59,67 @@ export function MemoriesTab({ own, onCreate }: { own: boolean; onCreate: () => v
   );
 }
 
-/** docs/product.md §2.14 Collections: a grid of the image-type images of the user's posts; 'Add Photo' on the own profile. */
+/**
+ * docs/product.md §2.14 Collections: a grid of the image-type images of the user's posts; 'Add Photo' on the own profile;
+ * and, on the own profile only, the posts the viewer saved (issue 27).
+ */
 export function CollectionsTab({ own, onAddPhoto, name }: { own: boolean; onAddPhoto: () => void; name: string }) {
   const images = useAtomValue(profileImagesAtom);
   const status = useAtomValue(profilePostsStatusAtom);
   const [viewing, setViewing] = useState<number | null>(null);
   return (
-    <div className="card profile-section">
-      <div className="profile-section__head">
-        <h2 className="profile-section__title">Photos</h2>
-        {own && (
-          <button type="button" className="button button--primary button--sm" onClick={onAddPhoto}>
-            <ImageIcon size={16} /> Add Photo
-          </button>
-        )}
-      </div>
-      {status === 'loading' && images.length === 0 ? (
-        <div className="profile-gallery">
-          {Array.from({ length: 3 }, (_, i) => (
-            <Skeleton key={i} className="profile-gallery__skeleton" />
-          ))}
-        </div>
-      ) : images.length === 0 ? (
-        <div className="empty-state">
-          <p className="empty-state__title">No Photos Yet</p>
-          <p className="empty-state__text">
-            {own ? 'Share posts with photos to see them in your gallery' : "This user hasn't shared any photos yet."}
-          </p>
+    <>
+      <div className="card profile-section">
+        <div className="profile-section__head">
+          <h2 className="profile-section__title">Photos</h2>
           {own && (
-            <button type="button" className="button button--primary" onClick={onAddPhoto}>
-              Share Your First Photo
+            <button type="button" className="button button--primary button--sm" onClick={onAddPhoto}>
+              <ImageIcon size={16} /> Add Photo
             </button>
           )}
         </div>
-      ) : (
-        <ul className="profile-gallery">
-          {images.map((img, i) => (
-            <li key={`${img.postId}-${i}`}>
-              <button type="button" className="profile-gallery__item" onClick={() => setViewing(i)} aria-label={`Open photo ${i + 1}`}>
-                {/* The gallery's tiles are small: the 320 px copy is plenty (issue 16). */}
-                <img src={srcOf(img, 320)} alt={img.alt || `Photo ${i + 1} shared by ${name}`} loading="lazy" decoding="async" />
+        {status === 'loading' && images.length === 0 ? (
+          <div className="profile-gallery">
+            {Array.from({ length: 3 }, (_, i) => (
+              <Skeleton key={i} className="profile-gallery__skeleton" />
+            ))}
+          </div>
+        ) : images.length === 0 ? (
+          <div className="empty-state">
+            <p className="empty-state__title">No Photos Yet</p>
+            <p className="empty-state__text">
+              {own ? 'Share posts with photos to see them in your gallery' : "This user hasn't shared any photos yet."}
+            </p>
+            {own && (
+              <button type="button" className="button button--primary" onClick={onAddPhoto}>
+                Share Your First Photo
               </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      {viewing !== null && (
-        <ImageViewer
-          images={images.map((img, i) => ({ ...img, alt: img.alt || `Photo ${i + 1} shared by ${name}` }))}
-          index={viewing}
-          label={`Photos shared by ${name}`}
-          onClose={() => setViewing(null)}
-        />
-      )}
-    </div>
+            )}
+          </div>
+        ) : (
+          <ul className="profile-gallery">
+            {images.map((img, i) => (
+              <li key={`${img.postId}-${i}`}>
+                <button type="button" className="profile-gallery__item" onClick={() => setViewing(i)} aria-label={`Open photo ${i + 1}`}>
+                  {/* The gallery's tiles are small: the 320 px copy is plenty (issue 16). */}
+                  <img src={srcOf(img, 320)} alt={img.alt || `Photo ${i + 1} shared by ${name}`} loading="lazy" decoding="async" />
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {viewing !== null && (
+          <ImageViewer
+            images={images.map((img, i) => ({ ...img, alt: img.alt || `Photo ${i + 1} shared by ${name}` }))}
+            index={viewing}
+            label={`Photos shared by ${name}`}
+            onClose={() => setViewing(null)}
+          />
+        )}
+      </div>
+      {/* Issue 27: the posts the viewer saved, on their own profile only. */}
+      {own && <SavedPosts />}
+    </>
   );
 }
 

@@ -1,5 +1,6 @@
 import { useSetAtom } from 'jotai';
 import { Fragment, useState, type MouseEvent } from 'react';
+import type { Mention } from '../../api/models';
 import { navigateAtom, pathOf, searchHref, tagPath } from '../../lib/navigation';
 import { tokenize } from '../../lib/richText';
 import { search } from './searchApi';
@@ -77,13 +78,35 @@ function MentionLink({ text, name }: { text: string; name: string }) {
   );
 }
 
+/** An @handle the server resolved (issue 27): a link to that person's profile. */
+function ProfileMention({ text, userId }: { text: string; userId: string }) {
+  const navigate = useSetAtom(navigateAtom);
+  return (
+    <a
+      href={pathOf({ page: 'profile', userId })}
+      className="rich-mention"
+      onClick={(e) => {
+        if (opensElsewhere(e)) return;
+        e.preventDefault();
+        navigate({ page: 'profile', userId });
+      }}
+    >
+      {text}
+    </a>
+  );
+}
+
 /**
  * User text with URLs, @mentions and #tags made into links (issue 16 #2); a
  * #tag leads to its page (issue 27 item 2).
  * Everything is a React text node or element; nothing is parsed as HTML.
  * Line breaks show as typed (the CSS keeps white-space: pre-wrap).
+ *
+ * With `mentions` (posts and comments, issue 27), an @handle among them links
+ * to that person's profile and any other stays text; without (messages), an
+ * @name is looked up when pointed at.
  */
-export function RichText({ text }: { text: string }) {
+export function RichText({ text, mentions }: { text: string; mentions?: Mention[] }) {
   const navigate = useSetAtom(navigateAtom);
 
   return (
@@ -98,8 +121,12 @@ export function RichText({ text }: { text: string }) {
                 {t.text}
               </a>
             );
-          case 'mention':
-            return <MentionLink key={i} text={t.text} name={t.name} />;
+          case 'mention': {
+            if (!mentions) return <MentionLink key={i} text={t.text} name={t.name} />;
+            const handle = t.name.toLowerCase();
+            const m = mentions.find((x) => x.handle === handle);
+            return m ? <ProfileMention key={i} text={t.text} userId={m.id} /> : <Fragment key={i}>{t.text}</Fragment>;
+          }
           case 'tag':
             return (
               <a
