@@ -180,7 +180,7 @@ export default defineConfig({
           groups: [
             {
               name: 'common',
-              test: /\/src\/(ui\/(Modal|SearchField|Avatar|Skeleton|useOutsideClick)\.|lib\/(scroll|navigation|srcset|tags)\.|features\/friends\/friendsApi\.)tsx?$/,
+              test: /\/src\/(ui\/(Modal|SearchField|Avatar|Skeleton|useOutsideClick)\.|lib\/(scroll|navigation|srcset|tags)\.|features\/(friends\/friendsApi|posts\/watchAtoms)\.)tsx?$/,
             },
             {
               name: 'auth-common',

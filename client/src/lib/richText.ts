@@ -86,10 +86,3 @@ export function tokenize(text: string): RichToken[] {
   flush();
   return out;
 }
-
-/** The tags of text (normalized, distinct, in order), as its links name them. */
-export function tagsIn(text: string): string[] {
-  const out: string[] = [];
-  for (const t of tokenize(text)) if (t.kind === 'tag' && !out.includes(t.tag)) out.push(t.tag);
-  return out;
-}

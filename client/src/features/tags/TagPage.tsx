@@ -10,7 +10,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { isNoAnswer } from '../../api/http';
 import { FEED_PAGE_SIZE } from '../../constants';
-import { tagsIn } from '../../lib/richText';
+import { tokenize } from '../../lib/richText';
 import { useRecover } from '../../ui/connectivity';
 import { OfflineNotice } from '../../ui/OfflineNotice';
 import { PostSkeleton, Skeleton } from '../../ui/Skeleton';
@@ -38,6 +38,11 @@ interface List {
 }
 
 const EMPTY: List = { ids: [], cursor: null, status: 'loading', loadingMore: false };
+
+/** Whether text has the tag (normalized), as its links name it. */
+export function hasTag(text: string, tag: string): boolean {
+  return tokenize(text).some((t) => t.kind === 'tag' && t.tag === tag);
+}
 
 /** The pill's text: "1 new post", "3 new posts". */
 export function newPostsText(n: number): string {
@@ -173,7 +178,7 @@ export function TagPage({ tag }: { tag: string }) {
   };
 
   // Posts written in this session with the tag go on top of Newest at once.
-  const mine = sort === 'new' ? created.filter((id) => byId[id] && tagsIn(byId[id].content).includes(tag)) : [];
+  const mine = sort === 'new' ? created.filter((id) => byId[id] && hasTag(byId[id].content, tag)) : [];
   const ids = existingIds([...mine, ...list.ids], byId);
   const pending = waiting.filter((p) => !ids.includes(p.id)).length;
 
