@@ -80,7 +80,7 @@ func ExtractTags(text string) []string {
 	seen := map[string]bool{}
 	prev := rune(-1) // the rune before i; -1 at the start
 	for i := 0; i < len(text) && len(out) < MaxPostTags; {
-		if n := urlAt(text[i:]); n > 0 {
+		if n := tagURLAt(text[i:]); n > 0 {
 			i += n
 			prev, _ = utf8.DecodeLastRuneInString(text[:i])
 			continue
@@ -113,10 +113,10 @@ func ExtractTags(text string) []string {
 	return out
 }
 
-// urlAt answers the length of the URL that starts text (http://, https://
-// or www., as the client links them: up to white space, '<', '>' or '"'),
-// or 0.
-func urlAt(text string) int {
+// tagURLAt answers the length of the URL that starts text (http://,
+// https:// or www., as the client links them: up to white space, '<', '>'
+// or '"'), or 0.
+func tagURLAt(text string) int {
 	if !strings.HasPrefix(text, "http://") && !strings.HasPrefix(text, "https://") && !strings.HasPrefix(text, "www.") {
 		return 0
 	}
