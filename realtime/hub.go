@@ -55,7 +55,15 @@ var (
 type (
 	// SessionFrames are websocket text frames (whole JSON payloads) for the
 	// session's socket, in order.
-	SessionFrames struct{ Frames [][]byte }
+	SessionFrames struct {
+		Frames [][]byte
+		// wire, when set, is the websocket encoding of the one frame in
+		// Frames (which points into it), built once by the hub for every
+		// session it goes to; one holds Frames' single element, so the
+		// message is one allocation.
+		wire []byte
+		one  [1][]byte
+	}
 	// SessionPing asks the session to ping its peer.
 	SessionPing struct{}
 	// SessionRevoked says the user's tokens were revoked on some node: the
@@ -323,9 +331,11 @@ type hubActor struct {
 	// database before the block committed is dropped again (watch).
 	recentBlocks map[uuid.UUID][]recentBlock
 	// Scratch of flushSlot, reused between flushes: the slot's changed
-	// posts in order, the sessions that get a frame, and the frames shared
-	// by the sessions owed the same posts (by a hash of the positions).
+	// posts in order and their entries, the sessions that get a frame, and
+	// the frames shared by the sessions owed the same posts (by a hash of
+	// the positions).
 	order   []uuid.UUID
+	orderE  [][]byte
 	touched []*hubSession
 	shared  map[uint64]sharedFrame
 }
@@ -333,8 +343,8 @@ type hubActor struct {
 // sharedFrame is a frame built in a flush and the owed positions it holds
 // (the first session's, which stay as they are until the flush ends).
 type sharedFrame struct {
-	owed  []int32
-	frame []byte
+	owed []int32
+	wire []byte // the frame's websocket encoding
 }
 
 // recentBlock is a block of other by or of a user, heard at at.
@@ -580,7 +590,7 @@ func (h *hubActor) flush(ctx actor.Context) {
 // and share one. Each frame is allocated once at its exact size; the
 // sessions only read it (they copy it into their write buffer).
 func (h *hubActor) flushSlot(ctx actor.Context, k int) {
-	order := h.order[:0]
+	order, orderE := h.order[:0], h.orderE[:0]
 	touched := h.touched[:0]
 	for id := range h.dirty[k] {
 		w := h.posts[id]
@@ -589,6 +599,7 @@ func (h *hubActor) flushSlot(ctx actor.Context, k int) {
 		}
 		i := int32(len(order))
 		order = append(order, id)
+		orderE = append(orderE, h.entries[id])
 		for s := range w.bySlot[k] {
 			if len(s.owed) == 0 {
 				touched = append(touched, s)
@@ -603,23 +614,24 @@ func (h *hubActor) flushSlot(ctx actor.Context, k int) {
 	}
 	for _, s := range touched {
 		key := owedKey(s.owed)
-		var f []byte
+		var wire []byte
 		if first, ok := h.shared[key]; ok && slices.Equal(first.owed, s.owed) {
-			f = first.frame
+			wire = first.wire
 		} else {
-			f = h.frame(order, s.owed)
+			wire = countsWire(orderE, s.owed)
 			if !ok {
-				h.shared[key] = sharedFrame{owed: s.owed, frame: f}
+				h.shared[key] = sharedFrame{owed: s.owed, wire: wire}
 			}
 		}
-		ctx.Send(s.pid, &SessionFrames{Frames: [][]byte{f}})
+		ctx.Send(s.pid, wireFrames(wire))
 	}
 	clear(h.shared) // before the owed positions it points at are reused
 	for _, s := range touched {
 		s.owed = s.owed[:0]
 	}
 	clear(touched) // no session kept alive by the reused slice
-	h.order, h.touched = order[:0], touched[:0]
+	clear(orderE)  // nor an entry that is replaced or forgotten
+	h.order, h.orderE, h.touched = order[:0], orderE[:0], touched[:0]
 	// An entry no slot still owes is done with.
 	for id := range h.dirty[k] {
 		owed := false
@@ -638,9 +650,23 @@ func (h *hubActor) flushSlot(ctx actor.Context, k int) {
 	clear(h.dirty[k])
 }
 
-// frame is the post:counts frame of the entries of order at positions owed.
-func (h *hubActor) frame(order []uuid.UUID, owed []int32) []byte {
-	return protocol.CountsFrame(len(owed), func(i int) []byte { return h.entries[order[owed[i]]] })
+// countsWire is the websocket encoding of the post:counts frame of the
+// entries at positions owed, built at its exact size.
+func countsWire(entries [][]byte, owed []int32) []byte {
+	entry := func(i int) []byte { return entries[owed[i]] }
+	wire, _ := wireText(protocol.CountsFrameSize(len(owed), entry), func(b []byte) []byte {
+		return protocol.AppendCountsFrame(b, len(owed), entry)
+	})
+	return wire
+}
+
+// wireFrames is the message of one text frame already encoded (wireText):
+// Frames holds its payload, for a reader of Frames.
+func wireFrames(wire []byte) *SessionFrames {
+	m := &SessionFrames{wire: wire}
+	m.one[0] = wirePayload(wire)
+	m.Frames = m.one[:]
+	return m
 }
 
 // owedKey hashes owed positions (FNV-1a); equal keys are confirmed by
