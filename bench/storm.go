@@ -9,11 +9,13 @@ import (
 	"github.com/google/uuid"
 )
 
-// Targets of issues 7 and 13 (2-core machine; server, Postgres and bench
-// together). Issue 13 raised the storm's share of the ceiling from 30 %.
+// Targets of issues 7, 13 and 30 (2-core machine; server, Postgres and
+// bench together). Issue 13 raised the storm's share of the ceiling from
+// 30 %, issue 30 from 35 % and set the storm's own like p99.
 const (
 	tgtStormVsNaive   = 10.0
-	tgtStormVsCeiling = 0.35
+	tgtStormVsCeiling = 0.40
+	tgtStormLikeP99   = 25 * time.Millisecond
 	tgtLikeP99        = 50 * time.Millisecond
 	tgtPushP99        = 300 * time.Millisecond
 	tgtPushVsRaw      = 0.70
@@ -44,12 +46,15 @@ func (b *bench) storm(ctx context.Context) {
 	b.progress("like storm: %d likers on one post, %d viewers, %s (+%s warm-up)", b.o.likers, len(p.vs), b.o.duration, b.o.warmup)
 	p.rec.Store(true)
 	done := b.cpu.phase("like storm")
+	win := b.likeWindow(ctx)
 	lr.run(ctx, b.o.likers, b.o.warmup, b.o.duration, nil)
+	cw := win()
 	done()
 	p.close()
 	st := lr.stats(p)
 	b.stormStats = &st
 	b.likeRows(sc, lr, st, p, true, true)
+	b.cpuPerUnitRows(sc, lr, st, cw, false)
 	b.consistencyRow(ctx, sc, lr)
 }
 
@@ -207,10 +212,7 @@ func (b *bench) eventRun(ctx context.Context, sc string, posts []uuid.UUID, spec
 	p.rec.Store(true)
 	done := b.cpu.phase(name)
 	start := b.now()
-	win := func() cpuWindow { return cpuWindow{} }
-	if b.cpu.pid > 0 {
-		win = b.measureWindow(ctx, b.cpu.pid, start+int64(b.o.warmup), start+int64(b.o.warmup+b.o.duration))
-	}
+	win := b.likeWindow(ctx)
 	stopAlong := func() {}
 	if spec.along != nil {
 		stopAlong = spec.along(start)
@@ -238,7 +240,7 @@ func (b *bench) eventRun(ctx context.Context, sc string, posts []uuid.UUID, spec
 		likes.note("hottest post took %.0f%% of the likes", 100*float64(hottest)/float64(total))
 	}
 	if pace > 0 {
-		b.cpuPerUnitRows(sc, lr, st, cw)
+		b.cpuPerUnitRows(sc, lr, st, cw, true)
 	}
 	if spec.rows != nil {
 		spec.rows()
@@ -247,12 +249,24 @@ func (b *bench) eventRun(ctx context.Context, sc string, posts []uuid.UUID, spec
 	return st, true
 }
 
+// likeWindow reads the server's CPU over the measured window of a like run
+// that starts now (lr.run: a warm-up, then --duration); the returned func
+// waits for the second reading. No reading without the server's pid.
+func (b *bench) likeWindow(ctx context.Context) func() cpuWindow {
+	if b.cpu.pid <= 0 {
+		return func() cpuWindow { return cpuWindow{} }
+	}
+	start := b.now()
+	return b.measureWindow(ctx, b.cpu.pid, start+int64(b.o.warmup), start+int64(b.o.warmup+b.o.duration))
+}
+
 // cpuPerUnitRows adds the server's CPU per acknowledged like and per
 // delivered count frame over a like run's window: on the shared two cores
 // a figure per unit of work holds up better than a rate. Each row charges
 // all of the server's CPU to its unit (Postgres not counted), so the two
-// are two views of the same CPU, not parts of it.
-func (b *bench) cpuPerUnitRows(sc string, lr *likeRun, st likeStats, cw cpuWindow) {
+// are two views of the same CPU, not parts of it. frames: the row per
+// count frame too (the storm's frames are one post's to a few sockets).
+func (b *bench) cpuPerUnitRows(sc string, lr *likeRun, st likeStats, cw cpuWindow, frames bool) {
 	if !cw.known || cw.wall <= 0 {
 		return
 	}
@@ -268,7 +282,7 @@ func (b *bench) cpuPerUnitRows(sc string, lr *likeRun, st likeStats, cw cpuWindo
 			note("%.2f server cores over %.1f s, %s likes acknowledged; all of the server's CPU charged to the likes (Postgres not counted)",
 				cw.cores(), cw.wall.Seconds(), group(int64(likes)))
 	}
-	if st.frames > 0 {
+	if frames && st.frames > 0 {
 		x := b.rep.add(sc, "server CPU per delivered count frame", cpu/float64(st.frames), "µs").
 			note("a count frame: one post's new count reaching one socket; %s of them in the window; all of the server's CPU charged to them", group(int64(st.frames)))
 		if cw.msgs > 0 {
@@ -317,7 +331,11 @@ func (b *bench) likeRows(sc string, lr *likeRun, st likeStats, p *pool, storm, j
 	r.add(sc, "like latency p50", ms(st.lat.p50), "ms")
 	lp := r.add(sc, "like latency p99", ms(st.lat.p99), "ms")
 	if judged {
-		lp.target(fmt.Sprintf("≤ %.0f ms", ms(tgtLikeP99)), st.lat.n > 0 && st.lat.p99 <= tgtLikeP99)
+		tgt := tgtLikeP99
+		if storm {
+			tgt = tgtStormLikeP99
+		}
+		lp.target(fmt.Sprintf("≤ %.0f ms", ms(tgt)), st.lat.n > 0 && st.lat.p99 <= tgt)
 	} else {
 		lp.note("closed loop: the likers' queue, no target (the paced runs below have it)")
 	}
