@@ -96,11 +96,11 @@ func (l *Live) call(m *member, identity, kind string, msg any, deadline time.Tim
 			return nil, context.DeadlineExceeded
 		}
 		f := c.ActorSystem.Root.RequestFuture(pid, msg, left)
+		// The answer comes on a channel from the goroutine that resolves
+		// the future (no goroutine parked in Result per call: it was one
+		// spawn and one wake-up more per like).
 		answers := make(chan answer, 1)
-		go func() {
-			res, err := f.Result()
-			answers <- answer{res, err}
-		}()
+		f.ContinueWith(func(res any, err error) { answers <- answer{res, err} })
 		a, resend := m.departures.await(answers, moved, pid)
 		if resend {
 			c.PidCache.RemoveByValue(identity, kind, pid)

@@ -239,6 +239,7 @@ func (b *bench) runScenarios(ctx context.Context) {
 		{"baselines", b.baselines},
 		{"storm", b.storm},
 		{"event", b.event},
+		{"event2x", b.event2x},
 		{"eventspace", b.eventSpace},
 		{"feed", b.feed},
 		{"search", b.search},

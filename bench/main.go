@@ -57,6 +57,11 @@ type opts struct {
 	screens        int
 	evspaceBacklog int
 
+	// event2x (issue 30): the paced campus event twice over — its posts,
+	// likers, viewers, posts each viewer watches and likes/s offered.
+	ev2xPosts, ev2xLikers, ev2xViewers, ev2xWatch int
+	ev2xRate                                      float64
+
 	// The cluster scenario (cluster.go): posts, likers, viewers (spread
 	// over the nodes) and the length of each of its phases.
 	clPosts, clLikers, clViewers int
@@ -110,6 +115,7 @@ func (o *opts) preset() {
 		users: 10_000, posts: 100_000, comments: 100_000, friends: 5,
 		likers: 200, viewers: 2_000, duration: 20 * time.Second, warmup: 2 * time.Second, baseDur: 10 * time.Second,
 		evPosts: 200, evLikers: 2_000, evViewers: 5_000, evWatch: 20, pacedRate: 500, screens: 50,
+		ev2xPosts: 400, ev2xLikers: 4_000, ev2xViewers: 10_000, ev2xWatch: 20, ev2xRate: 1_000,
 		feedConc: 200, queries: 1_000, searchConc: 8, fanChanges: 5,
 		clPosts: 40, clLikers: 60, clViewers: 60, clPhase: 8 * time.Second,
 		msgPeople: 2_000, msgGroups: 20, msgGroupSize: 200, msgPace: 10 * time.Second, msgLevel: 5 * time.Second, msgHistory: 10_000,
@@ -118,6 +124,7 @@ func (o *opts) preset() {
 		users: 1_000, posts: 5_000, comments: 3_000, friends: 3,
 		likers: 50, viewers: 200, duration: 3 * time.Second, warmup: 500 * time.Millisecond, baseDur: 2 * time.Second,
 		evPosts: 20, evLikers: 100, evViewers: 300, evWatch: 5, pacedRate: 100, screens: 10,
+		ev2xPosts: 40, ev2xLikers: 200, ev2xViewers: 600, ev2xWatch: 5, ev2xRate: 200,
 		feedConc: 50, queries: 200, searchConc: 4, conns: 1_000, fanChanges: 3,
 		clPosts: 12, clLikers: 24, clViewers: 12, clPhase: 4 * time.Second,
 		msgPeople: 300, msgGroups: 3, msgGroupSize: 60, msgPace: 10 * time.Second, msgLevel: time.Second, msgHistory: 10_000,
@@ -153,6 +160,13 @@ func (o *opts) preset() {
 		o.pacedRate = p.pacedRate
 	}
 	setI(&o.screens, p.screens)
+	setI(&o.ev2xPosts, p.ev2xPosts)
+	setI(&o.ev2xLikers, p.ev2xLikers)
+	setI(&o.ev2xViewers, p.ev2xViewers)
+	setI(&o.ev2xWatch, p.ev2xWatch)
+	if o.ev2xRate == 0 {
+		o.ev2xRate = p.ev2xRate
+	}
 	setI(&o.feedConc, p.feedConc)
 	setI(&o.queries, p.queries)
 	setI(&o.searchConc, p.searchConc)
@@ -171,10 +185,13 @@ func (o *opts) preset() {
 	if o.evWatch > o.evPosts {
 		o.evWatch = o.evPosts
 	}
+	if o.ev2xWatch > o.ev2xPosts {
+		o.ev2xWatch = o.ev2xPosts
+	}
 }
 
 // scenario names for --only.
-var scenarioNames = []string{"baselines", "storm", "event", "eventspace", "feed", "search", "crash", "conns", "messages", "cluster", "netem", "sso", "peers"}
+var scenarioNames = []string{"baselines", "storm", "event", "event2x", "eventspace", "feed", "search", "crash", "conns", "messages", "cluster", "netem", "sso", "peers"}
 
 // optIn are the scenarios that run only when --only names them: netem
 // builds network namespaces as root and puts the bench's Postgres in one.
@@ -209,6 +226,11 @@ func parseFlags(args []string) (opts, error) {
 	fs.IntVar(&o.evWatch, "event-watch", 0, "campus event: posts each viewer watches (default 20)")
 	fs.Float64Var(&o.pacedRate, "paced-rate", 0, "campus event's paced runs and event space: likes/s offered, open loop (default 500, issue 13's human pace: each of 2,000 likers every 4 s; quick 100)")
 	fs.IntVar(&o.screens, "screens", 0, "event space: big-screen clients, each calling GET /api/groups/{handle}/live once a second (default 50; quick 10)")
+	fs.IntVar(&o.ev2xPosts, "event2x-posts", 0, "event2x: posts (default 400; quick 40)")
+	fs.IntVar(&o.ev2xLikers, "event2x-likers", 0, "event2x: likers, each liking at Poisson intervals (default 4000; quick 200)")
+	fs.IntVar(&o.ev2xViewers, "event2x-viewers", 0, "event2x: websocket viewers (default 10000; quick 600)")
+	fs.IntVar(&o.ev2xWatch, "event2x-watch", 0, "event2x: posts each viewer watches (default 20; quick 5)")
+	fs.Float64Var(&o.ev2xRate, "event2x-rate", 0, "event2x: likes/s offered, open loop (default 1000: each of 4,000 likers every 4 s; quick 200)")
 	fs.IntVar(&o.evspaceBacklog, "evspace-backlog", 0, "event space: likes already given in the last 9 minutes when it starts (an event in progress; the big screen counts them), by the last users, Zipf over the posts (default 0)")
 	fs.IntVar(&o.feedConc, "feed-conc", 0, "feed read: concurrent readers (default 200)")
 	fs.IntVar(&o.queries, "queries", 0, "search: queries (default 1000)")
@@ -253,8 +275,11 @@ func parseFlags(args []string) (opts, error) {
 	if o.users != 0 && o.users < 100 {
 		return o, errors.New("--users: at least 100")
 	}
-	if o.pacedRate < 0 || o.screens < 0 || o.evspaceBacklog < 0 {
-		return o, errors.New("--paced-rate, --screens, --evspace-backlog: not negative")
+	if o.pacedRate < 0 || o.screens < 0 || o.evspaceBacklog < 0 || o.ev2xRate < 0 {
+		return o, errors.New("--paced-rate, --screens, --evspace-backlog, --event2x-rate: not negative")
+	}
+	if o.ev2xPosts < 0 || o.ev2xLikers < 0 || o.ev2xViewers < 0 || o.ev2xWatch < 0 {
+		return o, errors.New("--event2x-posts, --event2x-likers, --event2x-viewers, --event2x-watch: not negative")
 	}
 	if o.url != "" && o.dbURL == "" {
 		return o, errors.New("--url needs --database-url (the bench seeds and checks through Postgres)")

@@ -158,6 +158,8 @@ func format(v float64, unit string) string {
 		return fmt.Sprintf("%.1f MiB", v)
 	case "%":
 		return fmt.Sprintf("%.1f%%", v)
+	case "x":
+		return fmt.Sprintf("%.2fx", v)
 	case "µs":
 		if v < 100 {
 			return fmt.Sprintf("%.1f µs", v)

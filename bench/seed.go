@@ -60,6 +60,9 @@ type world struct {
 	// cluster is the cluster scenario's posts; netem the netem scenario's;
 	// peerPosts the peers' count fan-out's (as many as the event's).
 	cluster, netem, peerPosts []uuid.UUID
+	// event2x is the event2x scenario's posts; clusterOne the cluster
+	// scenario's one-node reference's (as many as cluster).
+	event2x, clusterOne []uuid.UUID
 	// space is the event space: a public event group whose posts are
 	// spacePosts (the first pinned) and whose members are every user (the
 	// likers are user k mod users); a nil id when the server has no groups.
@@ -206,7 +209,7 @@ func (b *bench) seed(ctx context.Context) (*world, error) {
 
 	// Posts: the bench's own first, then the feed's. Comments are counted
 	// up front because posts.comments_count must match the rows.
-	special := 6 + 5*o.evPosts + o.clPosts + o.nmPosts
+	special := 6 + 5*o.evPosts + o.clPosts + o.nmPosts + o.ev2xPosts + o.clPosts
 	nPosts := special + o.posts
 	postIDs := make([]uuid.UUID, nPosts)
 	for i := range postIDs {
@@ -219,9 +222,12 @@ func (b *bench) seed(ctx context.Context) (*world, error) {
 	w.netem = postIDs[6+3*o.evPosts+o.clPosts : 6+3*o.evPosts+o.clPosts+o.nmPosts]
 	w.peerPosts = postIDs[6+3*o.evPosts+o.clPosts+o.nmPosts : 6+4*o.evPosts+o.clPosts+o.nmPosts]
 	spaceAt := 6 + 4*o.evPosts + o.clPosts + o.nmPosts
+	spaceEnd := spaceAt + o.evPosts
 	if hasGroups {
-		w.spacePosts = postIDs[spaceAt:special]
+		w.spacePosts = postIDs[spaceAt:spaceEnd]
 	}
+	w.event2x = postIDs[spaceEnd : spaceEnd+o.ev2xPosts]
+	w.clusterOne = postIDs[spaceEnd+o.ev2xPosts : special]
 	commentPost := make([]int32, o.comments)
 	commentCount := make([]int32, nPosts)
 	for i := range commentPost {
@@ -273,7 +279,7 @@ func (b *bench) seed(ctx context.Context) (*world, error) {
 		fmt.Fprintf(bw, "%s\t%s\t%s\t%d\t%s\t%s", postIDs[i], author, sb.String(), commentCount[i], ts(created), ts(created))
 		switch {
 		case !hasGroups:
-		case i >= spaceAt && i < special:
+		case i >= spaceAt && i < spaceEnd:
 			fmt.Fprintf(bw, "\t%s", w.space)
 		default:
 			bw.WriteString("\t\\N")

@@ -9,11 +9,13 @@ import (
 	"github.com/google/uuid"
 )
 
-// Targets of issues 7 and 13 (2-core machine; server, Postgres and bench
-// together). Issue 13 raised the storm's share of the ceiling from 30 %.
+// Targets of issues 7, 13 and 30 (2-core machine; server, Postgres and
+// bench together). Issue 13 raised the storm's share of the ceiling from
+// 30 %, issue 30 from 35 % and set the storm's own like p99.
 const (
 	tgtStormVsNaive   = 10.0
-	tgtStormVsCeiling = 0.35
+	tgtStormVsCeiling = 0.40
+	tgtStormLikeP99   = 25 * time.Millisecond
 	tgtLikeP99        = 50 * time.Millisecond
 	tgtPushP99        = 300 * time.Millisecond
 	tgtPushVsRaw      = 0.70
@@ -44,12 +46,15 @@ func (b *bench) storm(ctx context.Context) {
 	b.progress("like storm: %d likers on one post, %d viewers, %s (+%s warm-up)", b.o.likers, len(p.vs), b.o.duration, b.o.warmup)
 	p.rec.Store(true)
 	done := b.cpu.phase("like storm")
+	win := b.likeWindow(ctx)
 	lr.run(ctx, b.o.likers, b.o.warmup, b.o.duration, nil)
+	cw := win()
 	done()
 	p.close()
 	st := lr.stats(p)
 	b.stormStats = &st
 	b.likeRows(sc, lr, st, p, true, true)
+	b.cpuPerUnitRows(sc, lr, st, cw, false)
 	b.consistencyRow(ctx, sc, lr)
 }
 
@@ -112,6 +117,50 @@ type eventSpec struct {
 	// rows, when set, adds along's figures after the likes' and before the
 	// consistency check.
 	rows func()
+	// viewers, watch and likers size the run; zero takes --event-viewers,
+	// --event-watch and --event-likers.
+	viewers, watch, likers int
+	// noFail makes "0 failed" a target of the likes row (a failed like is
+	// otherwise only noted).
+	noFail bool
+}
+
+// sizes answers the spec's viewers, posts watched each and likers.
+func (s eventSpec) sizes(o opts) (viewers, watch, likers int) {
+	viewers, watch, likers = s.viewers, s.watch, s.likers
+	if viewers == 0 {
+		viewers = o.evViewers
+	}
+	if watch == 0 {
+		watch = o.evWatch
+	}
+	if likers == 0 {
+		likers = o.evLikers
+	}
+	return viewers, watch, likers
+}
+
+// event2x: the paced campus event twice over (issue 30) on the same node:
+// twice the viewers, posts, likers and likes/s of the paced event, each
+// viewer watching as many posts as there. The targets are the paced
+// event's, with no like failing; the server's CPU per acknowledged like
+// and per delivered count frame are its rows too, the figures that say
+// whether twice the event fits the two cores.
+func (b *bench) event2x(ctx context.Context) {
+	const sc = "2x campus event, twice over"
+	if err := b.need("likes", "ws"); err != nil {
+		b.rep.skip(sc, err)
+		return
+	}
+	if b.o.ev2xRate <= 0 || b.o.ev2xLikers <= 0 || len(b.w.event2x) < 2 {
+		b.rep.skip(sc, fmt.Errorf("%w: --event2x-rate, --event2x-likers and --event2x-posts (at least 2) must be above zero", errUnavailable))
+		return
+	}
+	pace := time.Duration(float64(b.o.ev2xLikers) / b.o.ev2xRate * float64(time.Second))
+	b.eventRun(ctx, sc, b.w.event2x, eventSpec{
+		pace: pace, offered: "--event2x-rate", name: "campus event x2, paced",
+		viewers: b.o.ev2xViewers, watch: b.o.ev2xWatch, likers: b.o.ev2xLikers, noFail: true,
+	})
 }
 
 // eventRun runs the campus event on posts: closed-loop when spec.pace is
@@ -119,18 +168,20 @@ type eventSpec struct {
 // evWatch posts.
 func (b *bench) eventRun(ctx context.Context, sc string, posts []uuid.UUID, spec eventSpec) (likeStats, bool) {
 	pace, shared := spec.pace, spec.shared
+	nViewers, nWatch, nLikers := spec.sizes(b.o)
+	nWatch = min(nWatch, len(posts))
 	rng := mrand.New(mrand.NewPCG(uint64(b.o.seed), 99))
-	watch := make([][]uuid.UUID, b.o.evViewers)
+	watch := make([][]uuid.UUID, nViewers)
 	for i := range watch {
 		if shared {
-			watch[i] = posts[:b.o.evWatch]
+			watch[i] = posts[:nWatch]
 			continue
 		}
-		for _, k := range rng.Perm(len(posts))[:b.o.evWatch] {
+		for _, k := range rng.Perm(len(posts))[:nWatch] {
 			watch[i] = append(watch[i], posts[k])
 		}
 	}
-	p, err := b.viewers(ctx, "campus event: viewers", b.o.evViewers, posts, func(i int) []uuid.UUID { return watch[i] })
+	p, err := b.viewers(ctx, "campus event: viewers", nViewers, posts, func(i int) []uuid.UUID { return watch[i] })
 	if err != nil {
 		p.close()
 		b.rep.skip(sc, err)
@@ -157,22 +208,28 @@ func (b *bench) eventRun(ctx context.Context, sc string, posts []uuid.UUID, spec
 	if spec.prep != nil {
 		spec.prep(lr)
 	}
-	b.progress("%s: %d likers over %d posts (Zipf), %d viewers watching %d each, %s", name, b.o.evLikers, len(posts), len(p.vs), b.o.evWatch, b.o.duration)
+	b.progress("%s: %d likers over %d posts (Zipf), %d viewers watching %d each, %s", name, nLikers, len(posts), len(p.vs), nWatch, b.o.duration)
 	p.rec.Store(true)
 	done := b.cpu.phase(name)
+	start := b.now()
+	win := b.likeWindow(ctx)
 	stopAlong := func() {}
 	if spec.along != nil {
-		stopAlong = spec.along(b.now())
+		stopAlong = spec.along(start)
 	}
-	lr.run(ctx, b.o.evLikers, b.o.warmup, b.o.duration, nil)
+	lr.run(ctx, nLikers, b.o.warmup, b.o.duration, nil)
 	stopAlong()
+	cw := win()
 	done()
 	p.close()
 	st := lr.stats(p)
 	likes := b.likeRows(sc, lr, st, p, false, pace > 0)
 	if pace > 0 {
 		likes.note("each liker every %.1f s on average (Poisson): %s likes/s offered, %s",
-			pace.Seconds(), group(int64(float64(b.o.evLikers)/pace.Seconds())), spec.offered)
+			pace.Seconds(), group(int64(float64(nLikers)/pace.Seconds())), spec.offered)
+	}
+	if spec.noFail {
+		likes.target("0 failed", lr.fail.Load() == 0)
 	}
 	hottest := lr.next[0].Load()
 	total := int64(0)
@@ -182,11 +239,56 @@ func (b *bench) eventRun(ctx context.Context, sc string, posts []uuid.UUID, spec
 	if total > 0 {
 		likes.note("hottest post took %.0f%% of the likes", 100*float64(hottest)/float64(total))
 	}
+	if pace > 0 {
+		b.cpuPerUnitRows(sc, lr, st, cw, true)
+	}
 	if spec.rows != nil {
 		spec.rows()
 	}
 	b.consistencyRow(ctx, sc, lr)
 	return st, true
+}
+
+// likeWindow reads the server's CPU over the measured window of a like run
+// that starts now (lr.run: a warm-up, then --duration); the returned func
+// waits for the second reading. No reading without the server's pid.
+func (b *bench) likeWindow(ctx context.Context) func() cpuWindow {
+	if b.cpu.pid <= 0 {
+		return func() cpuWindow { return cpuWindow{} }
+	}
+	start := b.now()
+	return b.measureWindow(ctx, b.cpu.pid, start+int64(b.o.warmup), start+int64(b.o.warmup+b.o.duration))
+}
+
+// cpuPerUnitRows adds the server's CPU per acknowledged like and per
+// delivered count frame over a like run's window: on the shared two cores
+// a figure per unit of work holds up better than a rate. Each row charges
+// all of the server's CPU to its unit (Postgres not counted), so the two
+// are two views of the same CPU, not parts of it. frames: the row per
+// count frame too (the storm's frames are one post's to a few sockets).
+func (b *bench) cpuPerUnitRows(sc string, lr *likeRun, st likeStats, cw cpuWindow, frames bool) {
+	if !cw.known || cw.wall <= 0 {
+		return
+	}
+	likes := 0
+	for _, op := range lr.ops {
+		if op.ack >= lr.winStart && op.ack < lr.winEnd {
+			likes++
+		}
+	}
+	cpu := float64(cw.server.Microseconds())
+	if likes > 0 {
+		b.rep.add(sc, "server CPU per acknowledged like", cpu/float64(likes), "µs").
+			note("%.2f server cores over %.1f s, %s likes acknowledged; all of the server's CPU charged to the likes (Postgres not counted)",
+				cw.cores(), cw.wall.Seconds(), group(int64(likes)))
+	}
+	if frames && st.frames > 0 {
+		x := b.rep.add(sc, "server CPU per delivered count frame", cpu/float64(st.frames), "µs").
+			note("a count frame: one post's new count reaching one socket; %s of them in the window; all of the server's CPU charged to them", group(int64(st.frames)))
+		if cw.msgs > 0 {
+			x.note("per websocket message: %.1f µs (%s messages/s)", cpu/float64(cw.msgs), group(int64(cw.msgsPerSec())))
+		}
+	}
 }
 
 // viewers opens n authenticated sockets (user i mod users) that watch
@@ -229,7 +331,11 @@ func (b *bench) likeRows(sc string, lr *likeRun, st likeStats, p *pool, storm, j
 	r.add(sc, "like latency p50", ms(st.lat.p50), "ms")
 	lp := r.add(sc, "like latency p99", ms(st.lat.p99), "ms")
 	if judged {
-		lp.target(fmt.Sprintf("≤ %.0f ms", ms(tgtLikeP99)), st.lat.n > 0 && st.lat.p99 <= tgtLikeP99)
+		tgt := tgtLikeP99
+		if storm {
+			tgt = tgtStormLikeP99
+		}
+		lp.target(fmt.Sprintf("≤ %.0f ms", ms(tgt)), st.lat.n > 0 && st.lat.p99 <= tgt)
 	} else {
 		lp.note("closed loop: the likers' queue, no target (the paced runs below have it)")
 	}

@@ -24,6 +24,7 @@ import (
 	"campus/app"
 	"campus/config"
 	"campus/domain"
+	"campus/rawio"
 	"campus/realtime"
 )
 
@@ -198,7 +199,10 @@ func (s *Server) routes() {
 
 // Serve answers requests on ln until Shutdown.
 func (s *Server) Serve(ln net.Listener) error {
-	if err := s.srv.Serve(LimitPerIP(ln, s.deps.Config.MaxConnsPerIP)); err != nil {
+	// The connections read and write with raw system calls (package
+	// rawio): the likes' and the websockets' I/O without the scheduler's
+	// syscall path.
+	if err := s.srv.Serve(LimitPerIP(rawio.Listener(ln), s.deps.Config.MaxConnsPerIP)); err != nil {
 		return fmt.Errorf("httpapi: serve: %w", err)
 	}
 	return nil

@@ -8,12 +8,15 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/rs/zerolog"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/driver/pgdriver"
+
+	"campus/rawio"
 )
 
 const (
@@ -91,8 +94,25 @@ func connector(url string) (c *pgdriver.Connector, err error) {
 		pgdriver.WithTracing(false),
 		// Drop connections the server closed before using them (a restart).
 		pgdriver.WithResetSessionFunc(checkConn),
-		pgdriver.WithDSN(url), // last: the URL's own settings win
+		pgdriver.WithDSN(url), // the URL's own settings win
+		rawDialer,
 	), nil
+}
+
+// rawDialer makes the driver's connections read and write with raw system
+// calls (rawio.Conn): every query is a write and a read or more, and
+// through the scheduler's syscall path each woke the runtime's monitor
+// thread after an idle moment (see package rawio). TLS, when the URL asks
+// for it, wraps the connection dialed here as before.
+func rawDialer(conf *pgdriver.Config) {
+	dial := conf.Dialer
+	conf.Dialer = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return rawio.Conn(c), nil
+	}
 }
 
 // slowQueryHook warns about slow queries. It names the operation and table

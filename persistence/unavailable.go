@@ -11,6 +11,8 @@ import (
 	"syscall"
 
 	"github.com/uptrace/bun/driver/pgdriver"
+
+	"campus/rawio"
 )
 
 // IsUnavailable reports whether err means the database could not be
@@ -69,19 +71,7 @@ func checkConn(_ context.Context, cn *pgdriver.Conn) error {
 		return nil // TLS or another wrapper: the query finds out
 	}
 	raw, err := sc.SyscallConn()
-	if err != nil {
-		return driver.ErrBadConn
-	}
-	alive := true
-	rerr := raw.Read(func(fd uintptr) bool {
-		var b [1]byte
-		_, _, err := syscall.Recvfrom(int(fd), b[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
-		// Only "nothing to read yet" is healthy; data, end of file (no
-		// error) and socket errors are not.
-		alive = errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EINTR)
-		return true // never wait for the socket to become readable
-	})
-	if rerr != nil || !alive {
+	if err != nil || !rawio.Idle(raw) {
 		return driver.ErrBadConn
 	}
 	return nil

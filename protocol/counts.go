@@ -46,17 +46,28 @@ func AppendCountEntry(b []byte, postID string, likes, comments, reposts, version
 // CountsFrame is the post:counts frame of n entries made by
 // AppendCountEntry: entry(i) answers the i-th. It allocates once.
 func CountsFrame(n int, entry func(i int) []byte) []byte {
+	return AppendCountsFrame(make([]byte, 0, CountsFrameSize(n, entry)), n, entry)
+}
+
+// CountsFrameSize is the length of CountsFrame(n, entry), for a caller
+// that puts the frame after bytes of its own (a websocket header) in one
+// allocation.
+func CountsFrameSize(n int, entry func(i int) []byte) int {
 	size := len(countsHead) + len(countsTail) + max(n-1, 0)
 	for i := range n {
 		size += len(entry(i))
 	}
-	f := make([]byte, 0, size)
-	f = append(f, countsHead...)
+	return size
+}
+
+// AppendCountsFrame appends CountsFrame(n, entry) to b.
+func AppendCountsFrame(b []byte, n int, entry func(i int) []byte) []byte {
+	b = append(b, countsHead...)
 	for i := range n {
 		if i > 0 {
-			f = append(f, ',')
+			b = append(b, ',')
 		}
-		f = append(f, entry(i)...)
+		b = append(b, entry(i)...)
 	}
-	return append(f, countsTail...)
+	return append(b, countsTail...)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -44,10 +45,13 @@ import (
 type session struct {
 	sockets *Sockets
 	conn    *websocket.Conn
-	client  Client
-	self    *actor.PID
-	root    *actor.RootContext
-	ready   []byte // the greeting, sent once the hub registered the socket
+	// raw is the connection's descriptor access for the writes and reads
+	// that do not wait; nil when it has none.
+	raw    syscall.RawConn
+	client Client
+	self   *actor.PID
+	root   *actor.RootContext
+	ready  []byte // the greeting, sent once the hub registered the socket
 	// hub is the hub actor the session was spawned for, in its own actor
 	// system, for its whole life (a rejoin moves the Hub, not the session).
 	hub *hubRef
@@ -128,6 +132,7 @@ func (s *session) Receive(ctx actor.Context) {
 			return
 		}
 		s.conn, s.client, s.ready, s.hub = m.conn, m.client, m.ready, m.hub
+		s.raw = rawConnOf(m.conn.NetConn())
 		s.self, s.root = ctx.Self(), ctx.ActorSystem().Root
 		s.watched = make(watchSet)
 		s.hub.register(ctx, s.client.UserID)
@@ -150,6 +155,10 @@ func (s *session) Receive(ctx actor.Context) {
 		}
 		s.ready = nil
 	case *SessionFrames:
+		if m.wire != nil && len(m.Frames) == 1 {
+			s.push(outFrame{kind: outText, data: m.Frames[0], wire: m.wire})
+			return
+		}
 		for _, f := range m.Frames {
 			if !s.push(outFrame{kind: outText, data: f}) {
 				break
@@ -379,7 +388,7 @@ func (s *session) startReading() {
 		return
 	}
 	if p := s.sockets.poll; p != nil {
-		if fd, ok := connFD(s.conn.NetConn()); ok {
+		if fd, ok := connFD(s.raw); ok {
 			root, self := s.root, s.self
 			s.polled, s.fd, s.lastSeen = true, fd, time.Now()
 			if p.add(fd, func() { root.Send(self, &readable{}) }) == nil {
@@ -411,7 +420,7 @@ func (s *session) readAvailable() {
 	defer putFrameBuf(bp)
 	buf := (*bp)[:readChunk]
 	for range maxReadsPerReport {
-		n, err := tryRead(s.conn.NetConn(), buf)
+		n, err := tryRead(s.raw, buf)
 		if n > 0 {
 			s.lastSeen = time.Now()
 			if perr := s.parser.feed(buf[:n], s.inFrame); perr != nil {
@@ -510,11 +519,31 @@ func (s *session) startWriter() {
 		return
 	}
 	batch := s.queue
-	s.queue, s.queued = nil, 0
-	bp := getFrameBuf(batchSize(batch))
-	b, closed := encodeBatch((*bp)[:0], batch)
-	*bp = b
-	n, ok, err := tryWrite(s.conn.NetConn(), b)
+	// A frame the hub encoded (a tick's post:counts, the usual lone
+	// frame) is written as it is; else the batch is encoded into a pooled
+	// buffer.
+	var (
+		b      []byte
+		bp     *[]byte
+		closed bool
+	)
+	if len(batch) == 1 && batch[0].wire != nil {
+		b = batch[0].wire
+	} else {
+		bp = getFrameBuf(batchSize(batch))
+		b, closed = encodeBatch((*bp)[:0], batch)
+		*bp = b
+	}
+	// The queue's array is kept for the next frames (none of them is
+	// referenced from it any more), unless a burst made it big.
+	clear(batch)
+	if cap(batch) <= maxKeptQueue {
+		s.queue = batch[:0]
+	} else {
+		s.queue = nil
+	}
+	s.queued = 0
+	n, ok, err := tryWrite(s.raw, b)
 	switch {
 	case ok && err != nil:
 		putFrameBuf(bp)
@@ -535,6 +564,11 @@ func (s *session) startWriter() {
 		root.Send(self, &wrote{writeBy: writeBy, err: err, closed: closed})
 	}()
 }
+
+// maxKeptQueue is the largest send queue array a session keeps between
+// writes: a socket gets a frame or two at a time, and an idle one should
+// not hold a burst's worth.
+const maxKeptQueue = 4
 
 // writeFailed gives up on a socket whose write failed: nothing more is
 // queued, and the reader fails at once, which ends the session.

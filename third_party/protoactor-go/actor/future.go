@@ -131,6 +131,15 @@ func (f *Future) Wait() error {
 	return f.err
 }
 
+// ContinueWith calls continuation with the future's result once it is
+// resolved (answered, timed out or dead-lettered), on the goroutine that
+// resolves it, or at once when it already is. The continuation must not
+// block: it runs under the future's lock. A caller that wants the result on
+// a channel need not park a goroutine in Result for it.
+func (f *Future) ContinueWith(continuation func(res interface{}, err error)) {
+	f.continueWith(continuation)
+}
+
 func (f *Future) continueWith(continuation func(res interface{}, err error)) {
 	f.cond.L.Lock()
 	defer f.cond.L.Unlock() // use defer as the continuation co
