@@ -25,7 +25,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api } from './support/api';
-import { launch, NARROW, newPage } from './support/browser';
+import { launch, NARROW, newPage, type PageProblems } from './support/browser';
 import { png, postWithImages } from './support/images';
 import { createStudent, type Session } from './support/users';
 
@@ -212,8 +212,13 @@ function installReadLoaded(): void {
  * browser's, and the token and user are saved as the app saves them — a
  * returning user's first load), throttled or not.
  */
-async function fresh(browser: Browser, signedIn: boolean, slow: boolean, viewport?: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
-  const { context, page } = await newPage(browser, baseURL);
+async function fresh(
+  browser: Browser,
+  signedIn: boolean,
+  slow: boolean,
+  viewport?: { width: number; height: number },
+): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
+  const { context, page, problems } = await newPage(browser, baseURL);
   if (viewport) await page.setViewportSize(viewport);
   await context.addInitScript(installReadLoaded);
   if (signedIn) {
@@ -237,7 +242,7 @@ async function fresh(browser: Browser, signedIn: boolean, slow: boolean, viewpor
     await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
   }
-  return { context, page };
+  return { context, page, problems };
 }
 
 function report(label: string, l: Loaded): void {
@@ -310,7 +315,7 @@ describe('first-load budget', () => {
       ['1280 px', undefined],
       ['360 px', NARROW],
     ] as const) {
-      const { context, page } = await fresh(browser, true, false, viewport);
+      const { context, page, problems } = await fresh(browser, true, false, viewport);
       const l = await load(page, '/', 'article.post-card');
       if (!viewport) {
         report('feed (unthrottled)', l);
@@ -320,6 +325,10 @@ describe('first-load budget', () => {
       await expectHandOver(page, `unthrottled, ${label}`);
       // The document's page is short (what fills a first screen); the next follows by itself.
       await page.locator('.feed__list article.post-card').nth(5).waitFor();
+      // The painted document's inline script and style are allowed by their
+      // hashes, and nothing threw (the service worker's refusal, which this
+      // test causes, is not a problem of the page).
+      expect(problems.errors.filter((e) => /Content Security Policy|Refused to|pageerror/i.test(e))).toEqual([]);
       await context.close();
     }
   });
