@@ -41,8 +41,8 @@ const firstPageMarker = "<!--campus:first-page-->"
 const firstPageDataID = "campus-first-page"
 
 // documentBrotliLevel compresses a document made for one request: the
-// inline stylesheets make it ~50 KB, which level 5 brings to about a fifth
-// in a millisecond or two.
+// inline stylesheets make it ~50 KB, which level 5 brings to under a
+// quarter in about half a millisecond (a level up buys 1 %).
 const documentBrotliLevel = 5
 
 // firstPageFunc answers the feed's first page for a first-page pass: the
