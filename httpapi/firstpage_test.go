@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/valyala/fasthttp"
 
 	"campus/app"
@@ -425,5 +426,52 @@ func TestBrotliDocumentDecodes(t *testing.T) {
 	got, err := fasthttp.AppendUnbrotliBytes(nil, ctx.Response.Body())
 	if err != nil || !bytes.Equal(got, doc) || len(ctx.Response.Body()) >= len(doc)/4 {
 		t.Fatalf("brotli body of %d bytes decodes to %d (%v)", len(ctx.Response.Body()), len(got), err)
+	}
+}
+
+// TestFirstPageTemplateFallback: the document uses the template only when
+// it is whole and the page can be had; otherwise the plain page goes out
+// (never an error page), for every cause.
+func TestFirstPageTemplateFallback(t *testing.T) {
+	page := func(string) (string, []byte, bool) {
+		return "u1", []byte(`{"status":"success","data":{"posts":[]}}`), true
+	}
+	none := func(string) (string, []byte, bool) { return "", nil, false }
+	for _, tc := range []struct {
+		name     string
+		template string // "" for none
+		first    func(string) (string, []byte, bool)
+		cookie   bool
+		want     string
+	}{
+		{"a whole template, a page", "<head>" + firstPageMarker + "<script>boot()</script></head>first-page", page, true, "first-page"},
+		{"no cookie", "<head>" + firstPageMarker + "</head>first-page", page, false, "plain-page"},
+		{"no page for the cookie", "<head>" + firstPageMarker + "</head>first-page", none, true, "plain-page"},
+		{"no template", "", page, true, "plain-page"},
+		{"a template without its marker", "<head></head>first-page", page, true, "plain-page"},
+		{"a template with two", "<head>" + firstPageMarker + firstPageMarker + "</head>first-page", page, true, "plain-page"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{"index.html": "<head><script>boot()</script></head>plain-page"}
+			if tc.template != "" {
+				files[firstPageTemplate] = tc.template
+			}
+			dir := t.TempDir()
+			writeFiles(t, dir, files)
+			h := newStatic(dir, zerolog.Nop(), func(_ *fasthttp.RequestCtx, pass string) (string, []byte, bool) { return tc.first(pass) })
+			var ctx fasthttp.RequestCtx
+			ctx.Request.SetRequestURI("/")
+			if tc.cookie {
+				ctx.Request.Header.SetCookie(app.FirstPageCookie, "pass")
+			}
+			h(&ctx)
+			if ctx.Response.StatusCode() != 200 || !bytes.Contains(ctx.Response.Body(), []byte(tc.want)) {
+				t.Fatalf("%d %q, want %s", ctx.Response.StatusCode(), ctx.Response.Body(), tc.want)
+			}
+			_, _, carried := firstPageOf(ctx.Response.Body())
+			if carried != (tc.want == "first-page") {
+				t.Errorf("data block carried = %v: %s", carried, ctx.Response.Body())
+			}
+		})
 	}
 }

@@ -62,7 +62,7 @@ func newStatic(dir string, log zerolog.Logger, first firstPageFunc) fasthttp.Req
 			ctx.SetBodyString("The Campus client is not built. Run `make run` (or `make client`).\n")
 		}
 	}
-	page := &indexPage{path: index, templatePath: filepath.Join(dir, firstPageTemplate)}
+	page := &indexPage{path: index, templatePath: filepath.Join(dir, firstPageTemplate), log: log}
 	serveIndex := func(ctx *fasthttp.RequestCtx) {
 		files, err := page.current()
 		if err != nil {
@@ -199,6 +199,7 @@ func policyAllowing(scripts, styles []string) string {
 // page it comes with. Safe for concurrent use.
 type indexPage struct {
 	path, templatePath string
+	log                zerolog.Logger
 
 	mu    sync.Mutex
 	mod   time.Time
@@ -236,13 +237,15 @@ func (p *indexPage) current() (*indexFiles, error) {
 		gz:     fasthttp.AppendGzipBytesLevel(nil, body, fasthttp.CompressBestCompression),
 		policy: policyAllowing(scriptHashes(body), styleHashes(body)),
 	}
+	// A build without a usable template still serves its pages: the feed's
+	// goes out plain, as before there was one.
 	switch raw, err := os.ReadFile(p.templatePath); {
 	case err == nil:
 		if f.template, err = parseFirstPageDoc(raw); err != nil {
-			return nil, err
+			p.log.Error().Err(err).Msg("first-page template: the feed's document goes out plain")
 		}
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("httpapi: first-page template: %w", err)
+		p.log.Error().Err(err).Msg("first-page template: the feed's document goes out plain")
 	}
 	p.files, p.mod, p.size = f, st.ModTime(), st.Size()
 	return f, nil
