@@ -8,16 +8,17 @@
 // same posts from the same data in one commit (main.tsx waits until it can),
 // so nothing flashes and nothing moves.
 //
-// The cards are the markup PostCard renders, minus what needs the app
-// (menus, links that navigate, images — an image or an avatar photo would
-// take bandwidth the app's code needs; their boxes show as the app's do
-// until they load). paint.test.ts holds the two to the same structure and
-// text, and the budget e2e to the same place on screen.
+// The cards are the markup PostCard renders, without the pictures (a photo
+// or an avatar would take bandwidth the app's code needs: their boxes show
+// as the app's do until they load) and inert: nothing opens or navigates
+// until the app is there. features/feed/firstPaint.test.tsx holds the two to
+// the same elements and text, and the budget e2e to the same place on screen.
 //
 // vite.config.ts writes `(paint)(window, plan)` into the build's first-page
-// template after the root element; the server allows it by its hash. As
-// boot.ts: self-contained, no imports, only structural types. Anything that
-// goes wrong leaves the root empty, as before.
+// template after the root element, with the plan from api/paintPlan.ts; the
+// server allows it by its hash. As boot.ts: self-contained, no imports, only
+// structural types. Anything that goes wrong leaves the root empty, as
+// before.
 
 import type { BootHandoff } from './boot';
 
