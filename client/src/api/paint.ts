@@ -23,7 +23,7 @@
 import type { BootHandoff } from './boot';
 
 /** An icon's SVG children (ui/icons.tsx), as markup. */
-export type PaintIcons = Record<'search' | 'heart' | 'comment' | 'share' | 'more' | 'image', string>;
+export type PaintIcons = Record<'search' | 'heart' | 'comment' | 'share' | 'more' | 'image' | 'repost' | 'bookmark', string>;
 
 export interface PaintPlan {
   /** The product's name until the app's config says otherwise. */
@@ -35,6 +35,8 @@ export interface PaintPlan {
   /** The theme choice's storage key, and the query 'auto' follows. */
   themeKey: string;
   darkQuery: string;
+  /** The saved session's storage key (its user's id: who reads). */
+  authKey: string;
   /** A group of several images: the carousel's height (px). */
   carouselHeight: number;
   icons: PaintIcons;
@@ -162,6 +164,15 @@ export function paint(w: PaintWindow, plan: PaintPlan): void {
     return a;
   };
 
+  // Who reads (the saved session, as features/auth reads it): PostCard
+  // offers Repost on others' posts only.
+  let me = '';
+  try {
+    me = str(rec(rec(JSON.parse(w.localStorage.getItem(plan.authKey) ?? 'null')).user).id);
+  } catch {
+    // No session saved, or not JSON: nobody to compare with.
+  }
+
   /** As features/posts/PostCard, on the feed. */
   const card = (post: Rec) => {
     const id = idOf(post);
@@ -176,6 +187,11 @@ export function paint(w: PaintWindow, plan: PaintPlan): void {
     const likes = num(post.likesCount);
     const comments = num(post.commentsCount);
     const liked = post.isLiked === true;
+    const reposts = num(post.repostsCount);
+    const reposted = post.reposted === true;
+    const saved = post.saved === true;
+    // As PostCard's canRepost: signed in, not one's own, not a group's.
+    const canRepost = me !== '' && idOf(author) !== me && str(post.userId) !== me && !idOf(group);
 
     const byline = el('span', 'post-card__byline', attrs(button('post-card__author', name), { id: `post-${id}-author` }));
     if (idOf(group) && str(group.handle)) {
@@ -231,11 +247,24 @@ export function paint(w: PaintWindow, plan: PaintPlan): void {
           likes > 0 ? attrs(el('span', 'post-card__like-dot', icon('heart', 12, true)), { 'aria-hidden': 'true' }) : null,
           el('span', '', attrs(el('span', '', String(likes)), { 'data-testid': 'likes-count' }), ' ', likes === 1 ? 'like' : 'likes'),
         ),
-        button(
-          'link-button post-card__comments-count',
-          attrs(el('span', '', String(comments)), { 'data-testid': 'comments-count' }),
-          ' ',
-          comments === 1 ? 'comment' : 'comments',
+        el(
+          'span',
+          'post-card__counts',
+          reposts > 0
+            ? el(
+                'span',
+                'post-card__reposts-count',
+                attrs(el('span', '', String(reposts)), { 'data-testid': 'reposts-count' }),
+                ' ',
+                reposts === 1 ? 'repost' : 'reposts',
+              )
+            : null,
+          button(
+            'link-button post-card__comments-count',
+            attrs(el('span', '', String(comments)), { 'data-testid': 'comments-count' }),
+            ' ',
+            comments === 1 ? 'comment' : 'comments',
+          ),
         ),
       ),
       el(
@@ -243,7 +272,11 @@ export function paint(w: PaintWindow, plan: PaintPlan): void {
         'post-card__actions',
         button(`post-action${liked ? ' is-liked' : ''}`, icon('heart', 18, liked), el('span', '', liked ? 'Liked' : 'Like')),
         button('post-action', icon('comment', 18), el('span', '', 'Comment')),
+        canRepost
+          ? button(`post-action${reposted ? ' is-reposted' : ''}`, icon('repost', 18), el('span', '', reposted ? 'Reposted' : 'Repost'))
+          : null,
         el('span', 'tooltip-host', button('post-action', icon('share', 18), el('span', '', 'Share'))),
+        button(`post-action${saved ? ' is-saved' : ''}`, icon('bookmark', 18, saved), el('span', '', saved ? 'Saved' : 'Save')),
       ),
     );
     return article;

@@ -8,7 +8,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { AVATAR_SIZE, DEFAULT_PRODUCT_NAME, POST_CAROUSEL_HEIGHT_PX } from '../constants';
 import { STORAGE_KEYS } from '../lib/storageKeys';
 import { FULL_DATE_OPTIONS } from '../lib/time';
-import { CommentIcon, HeartIcon, ImageIcon, MoreIcon, SearchIcon, ShareIcon } from '../ui/icons';
+import { BookmarkIcon, CommentIcon, HeartIcon, ImageIcon, MoreIcon, RepostIcon, SearchIcon, ShareIcon } from '../ui/icons';
 import type { PaintIcons, PaintPlan } from './paint';
 
 /** An icon's markup inside its <svg>. */
@@ -27,6 +27,8 @@ export function paintPlan(): PaintPlan {
     share: iconMarkup(ShareIcon),
     more: iconMarkup(MoreIcon),
     image: iconMarkup(ImageIcon),
+    repost: iconMarkup(RepostIcon),
+    bookmark: iconMarkup(BookmarkIcon),
   };
   return {
     productName: DEFAULT_PRODUCT_NAME,
@@ -36,6 +38,7 @@ export function paintPlan(): PaintPlan {
     clampChars: 600,
     carouselHeight: POST_CAROUSEL_HEIGHT_PX,
     themeKey: STORAGE_KEYS.theme,
+    authKey: STORAGE_KEYS.auth,
     darkQuery: '(prefers-color-scheme: dark)',
     icons,
     fullDate: FULL_DATE_OPTIONS,
