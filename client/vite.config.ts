@@ -243,7 +243,7 @@ export default defineConfig({
           groups: [
             {
               name: 'common',
-              test: /\/src\/(ui\/(Modal|SearchField|Avatar|Skeleton|useOutsideClick)\.|lib\/(scroll|navigation|srcset)\.|features\/friends\/friendsApi\.)tsx?$/,
+              test: /\/src\/(ui\/(Modal|SearchField|Avatar|Skeleton|useOutsideClick)\.|lib\/(scroll|navigation|srcset)\.|features\/(friends\/friendsApi|moderation\/moderationApi)\.)tsx?$/,
             },
             {
               name: 'auth-common',

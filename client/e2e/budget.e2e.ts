@@ -85,6 +85,8 @@ interface HandOver {
   appCard?: Box;
   appText?: string;
   appMedia?: Box;
+  /** When the app's first card replaced the painted one (ms since navigation). */
+  appAtMs?: number;
   /** Mutation batches after the first card in which no card was in the DOM. */
   gaps: number;
   /** Whether the app's loading fallback showed after the first card. */
@@ -125,6 +127,7 @@ async function load(page: Page, path: string, selector: string): Promise<Loaded>
         h.paintedText = at.text;
         h.paintedMedia = at.media;
       } else {
+        h.appAtMs = performance.now();
         h.appCard = at.card;
         h.appText = at.text;
         h.appMedia = at.media;
@@ -190,7 +193,13 @@ declare function readLoaded(readyMs: number): Loaded;
 function installReadLoaded(): void {
   (window as unknown as { readLoaded: (readyMs: number) => Loaded }).readLoaded = (readyMs: number) => {
     const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-    const scripts = entries.filter((e) => new URL(e.name).pathname.endsWith('.js'));
+    // The first load is what the page asked for until the app showed its
+    // first post (the painted page's hand-over, else ready): what the
+    // browser fetches when idle after that (the lazy dialogs, the comments)
+    // is not, however soon a busy machine gets to it.
+    const hand = (window as unknown as { __handOver?: HandOver }).__handOver;
+    const until = Math.max(readyMs, hand?.appAtMs ?? 0);
+    const scripts = entries.filter((e) => new URL(e.name).pathname.endsWith('.js') && e.startTime <= until);
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
     const short = (u: string) => new URL(u).pathname.replace(/^\/assets\//, '');
     return {
