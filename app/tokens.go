@@ -40,6 +40,9 @@ type Signer struct {
 
 	mu       sync.RWMutex
 	verified map[string]Claims
+
+	// passKey signs first-page passes (firstpage.go), derived from key.
+	passKey []byte
 }
 
 // maxVerified bounds the verified-token cache (a few hundred bytes each);
@@ -51,7 +54,7 @@ func NewSigner(key []byte, issuer string) (*Signer, error) {
 	if len(key) < 32 {
 		return nil, errors.New("app: token key must be at least 32 bytes")
 	}
-	return &Signer{key: key, issuer: issuer, now: time.Now}, nil
+	return &Signer{key: key, issuer: issuer, now: time.Now, passKey: derivePassKey(key)}, nil
 }
 
 // Issue returns a token for userID at token version ver.

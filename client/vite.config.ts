@@ -6,6 +6,8 @@ import react from '@vitejs/plugin-react';
 import { minifySync, type Plugin, type Rolldown } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { boot, feedFirstPagePath, type BootAssets, type BootPlan } from './src/api/boot.ts';
+import { paint } from './src/api/paint.ts';
+import { paintPlan } from './src/api/paintPlan.ts';
 import { API_BASE, FEED_PAGE_SIZE } from './src/constants.ts';
 import { STORAGE_KEYS } from './src/lib/storageKeys.ts';
 import { FULL_DATE_OPTIONS } from './src/lib/time.ts';
@@ -111,6 +113,7 @@ function bootPlugin(): Plugin {
           feed: { path: feedPath, url: API_BASE + feedPath, routes: ['/', '/feed'] },
           keys: { token: STORAGE_KEYS.token, auth: STORAGE_KEYS.auth, onboarding: STORAGE_KEYS.onboarding },
           fullDate: FULL_DATE_OPTIONS,
+          firstPage: { id: FIRST_PAGE_DATA_ID, forget: API_BASE + '/auth/first-page' },
         };
         const min = minifySync('boot.js', `(${boot.toString()})(window,${JSON.stringify(plan)})`);
         if (min.errors.length > 0) throw new Error(`campus-boot: ${min.errors[0]?.message}`);
@@ -119,6 +122,66 @@ function bootPlugin(): Plugin {
         const at = html.indexOf('<title>');
         if (at < 0) throw new Error('campus-boot: index.html has no <title>');
         return `${html.slice(0, at)}<script>${script}</script>\n    ${html.slice(at)}`;
+      },
+    },
+  };
+}
+
+/**
+ * The build's first-page template (httpapi/firstpage.go reads it; the
+ * service worker's list, made before it is written, leaves it out), the
+ * marker where the server puts the page's data, and the data block's id.
+ */
+const FIRST_PAGE_TEMPLATE = 'first-page.html';
+const FIRST_PAGE_MARKER = '<!--campus:first-page-->';
+const FIRST_PAGE_DATA_ID = 'campus-first-page';
+
+/**
+ * Writes the feed's first-page document (issue 27): index.html with the
+ * main stylesheet and the signed-in shell's inline — no stylesheet request
+ * stands between the document and its first paint — a marker where the
+ * server puts the page's data, above the bootstrap that reads it, and the
+ * painter (src/api/paint.ts) after the root it paints into. The server
+ * serves it, with the viewer's first page, for the feed's paths, and allows
+ * its inline script and style by their hashes.
+ */
+function firstPagePlugin(): Plugin {
+  return {
+    name: 'campus-first-page',
+    apply: 'build',
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const index = bundle['index.html'];
+        if (!index || index.type !== 'asset' || typeof index.source !== 'string') return this.error('campus-first-page: no index.html');
+        let html = index.source;
+        const css = (file: string) => {
+          const f = bundle[file.replace(/^\//, '')];
+          if (!f || f.type !== 'asset') return this.error(`campus-first-page: no ${file}`);
+          return typeof f.source === 'string' ? f.source : new TextDecoder().decode(f.source);
+        };
+        const links = [...html.matchAll(/<link rel="stylesheet"[^>]*href="([^"]+\.css)"[^>]*>\n?\s*/g)];
+        if (links.length !== 1) return this.error(`campus-first-page: index.html has ${links.length} stylesheets, want 1`);
+        const styles = [links[0]![1]!, ...screenAssets(bundle, '/src/app/Shell.tsx').styles].map(css).join('\n');
+        if (/<\/style/i.test(styles)) return this.error('campus-first-page: a stylesheet would end its own <style>');
+        html = html.replace(links[0]![0], '').replace('</head>', `  <style>${styles}</style>\n  </head>`);
+        // Above the bootstrap (the one inline script without attributes).
+        const at = html.indexOf('<script>');
+        if (at < 0) return this.error('campus-first-page: index.html has no bootstrap');
+        html = `${html.slice(0, at)}${FIRST_PAGE_MARKER}${html.slice(at)}`;
+        const plan = paintPlan();
+        // The plan goes in after minifying, with "<\/" for the icons' "</"
+        // (which the minifier would print back): a script's text must never
+        // hold "</".
+        const min = minifySync('paint.js', `(${paint.toString()})(window,__CAMPUS_PAINT_PLAN__)`);
+        if (min.errors.length > 0) return this.error(`campus-first-page: ${min.errors[0]?.message}`);
+        if (min.code.split('__CAMPUS_PAINT_PLAN__').length !== 2) return this.error('campus-first-page: the minifier moved the plan');
+        const script = min.code.trim().replace('__CAMPUS_PAINT_PLAN__', () => JSON.stringify(plan).replaceAll('</', '<\\/'));
+        if (script.includes('</')) return this.error('campus-first-page: the painter would end its own <script>');
+        const root = '<div id="root"></div>';
+        if (!html.includes(root)) return this.error('campus-first-page: index.html has no root');
+        html = html.replace(root, `${root}\n    <script>${script}</script>`);
+        this.emitFile({ type: 'asset', fileName: FIRST_PAGE_TEMPLATE, source: html });
       },
     },
   };
@@ -155,7 +218,7 @@ function compileHintPlugin(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), precachePlugin(), bootPlugin(), compileHintPlugin()],
+  plugins: [react(), precachePlugin(), bootPlugin(), compileHintPlugin(), firstPagePlugin()],
   server: { proxy },
   preview: { proxy },
   build: {
@@ -180,7 +243,7 @@ export default defineConfig({
           groups: [
             {
               name: 'common',
-              test: /\/src\/(ui\/(Modal|SearchField|Avatar|Skeleton|useOutsideClick)\.|lib\/(scroll|navigation|srcset|tags)\.|features\/(friends\/friendsApi|posts\/watchAtoms)\.)tsx?$/,
+              test: /\/src\/(ui\/(Modal|SearchField|Avatar|Skeleton|useOutsideClick)\.|lib\/(scroll|navigation|srcset|tags)\.|features\/(friends\/friendsApi|moderation\/moderationApi|posts\/watchAtoms)\.)tsx?$/,
             },
             {
               name: 'auth-common',

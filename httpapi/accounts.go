@@ -30,7 +30,11 @@ func (s *Server) accountRoutes() {
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.VerifySignup(requestContext(ctx), in)
+		res, err := a.VerifySignup(requestContext(ctx), in)
+		if err == nil {
+			s.signedIn(ctx, res.Token)
+		}
+		return res, err
 	}))
 	r.POST("/api/auth/resend-otp", s.public(func(ctx *fasthttp.RequestCtx) (any, error) {
 		var in domain.ResendInput
@@ -44,7 +48,11 @@ func (s *Server) accountRoutes() {
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.Login(requestContext(ctx), in, s.clientIP(ctx).String())
+		res, err := a.Login(requestContext(ctx), in, s.clientIP(ctx).String())
+		if err == nil {
+			s.signedIn(ctx, res.Token)
+		}
+		return res, err
 	}))
 	r.POST("/api/auth/forgot-password", s.public(func(ctx *fasthttp.RequestCtx) (any, error) {
 		var in domain.ForgotInput
@@ -60,9 +68,15 @@ func (s *Server) accountRoutes() {
 		}
 		return a.ResetPassword(requestContext(ctx), in)
 	}))
-	r.POST("/api/auth/logout", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
+	logout := s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		return a.Logout(requestContext(ctx), p)
-	}))
+	})
+	r.POST("/api/auth/logout", func(ctx *fasthttp.RequestCtx) {
+		// Whatever becomes of the token (already revoked, the server
+		// away mid-call): the browser signing out drops the cookie.
+		s.clearFirstPageCookie(ctx)
+		logout(ctx)
+	})
 	r.GET("/api/users/me", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		return a.Me(requestContext(ctx), p)
 	}))
@@ -78,7 +92,11 @@ func (s *Server) accountRoutes() {
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.VerifyEmailChange(requestContext(ctx), p, in)
+		res, err := a.VerifyEmailChange(requestContext(ctx), p, in)
+		if err == nil {
+			s.signedIn(ctx, res.Token)
+		}
+		return res, err
 	}))
 	r.POST("/api/users/send-password-change-otp", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		var in domain.PasswordChangeInput
@@ -92,7 +110,11 @@ func (s *Server) accountRoutes() {
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.VerifyPasswordChange(requestContext(ctx), p, in)
+		res, err := a.VerifyPasswordChange(requestContext(ctx), p, in)
+		if err == nil {
+			s.signedIn(ctx, res.Token)
+		}
+		return res, err
 	}))
 	r.POST("/api/users/send-delete-account-otp", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		return a.SendDeleteAccount(requestContext(ctx), p)
@@ -102,6 +124,10 @@ func (s *Server) accountRoutes() {
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.VerifyDeleteAccount(requestContext(ctx), p, in)
+		res, err := a.VerifyDeleteAccount(requestContext(ctx), p, in)
+		if err == nil {
+			s.clearFirstPageCookie(ctx)
+		}
+		return res, err
 	}))
 }

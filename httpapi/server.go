@@ -131,7 +131,7 @@ func New(d Deps) *Server {
 		writeError(ctx, &domain.Error{Kind: domain.KindInvalid, Message: "Method not allowed"})
 		ctx.SetStatusCode(fasthttp.StatusMethodNotAllowed)
 	}
-	s.static = newStatic(d.Config.ClientDir, d.Log)
+	s.static = newStatic(d.Config.ClientDir, d.Log, s.firstPage)
 	s.routes()
 
 	s.srv = &fasthttp.Server{
@@ -195,6 +195,7 @@ func (s *Server) routes() {
 	s.pushRoutes()
 	s.adminRoutes()
 	s.ssoRoutes()
+	s.firstPageRoutes()
 }
 
 // Serve answers requests on ln until Shutdown.
@@ -343,13 +344,14 @@ func validRequestID(id string) bool {
 	return true
 }
 
-// contentSecurityPolicy is strict: only our own origin, no inline script
-// (index.html's responses allow its own by hash: static.go). connect-src
+// contentSecurityPolicy is strict: only our own origin, no inline script or
+// style (index.html's responses allow its own by hash: static.go). connect-src
 // names ws:/wss: of self because CSP 'self' does not cover them in every
 // browser.
 const (
 	cspScriptSrc          = "script-src 'self'"
-	contentSecurityPolicy = "default-src 'self'; " + cspScriptSrc + "; style-src 'self'; img-src 'self' data: blob:; " +
+	cspStyleSrc           = "style-src 'self'"
+	contentSecurityPolicy = "default-src 'self'; " + cspScriptSrc + "; " + cspStyleSrc + "; img-src 'self' data: blob:; " +
 		"font-src 'self'; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 )
 

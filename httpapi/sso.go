@@ -71,7 +71,11 @@ func (s *Server) ssoRoutes() {
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.Exchange(requestContext(ctx), in, bindingCookie(ctx), s.clientIP(ctx).String())
+		res, err := a.Exchange(requestContext(ctx), in, bindingCookie(ctx), s.clientIP(ctx).String())
+		if err == nil {
+			s.signedIn(ctx, res.Token)
+		}
+		return res, err
 	}))
 	r.POST("/api/auth/sso/link/send-code", s.public(func(ctx *fasthttp.RequestCtx) (any, error) {
 		var in app.SSOTicketInput
@@ -85,7 +89,11 @@ func (s *Server) ssoRoutes() {
 		if err := decodeJSON(ctx, &in); err != nil {
 			return nil, err
 		}
-		return a.Link(requestContext(ctx), in, bindingCookie(ctx))
+		res, err := a.Link(requestContext(ctx), in, bindingCookie(ctx))
+		if err == nil {
+			s.signedIn(ctx, res.Token)
+		}
+		return res, err
 	}))
 	r.GET("/api/users/me/sign-ins", s.authed(func(ctx *fasthttp.RequestCtx, p app.Principal) (any, error) {
 		return a.SignIns(requestContext(ctx), p)

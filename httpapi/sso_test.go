@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -204,6 +205,14 @@ func exchange(t *testing.T, b *ssotest.Browser, frag url.Values) map[string]any 
 	status, env, err := b.JSON("POST", "/api/auth/sso/exchange", "", map[string]any{"ticket": frag.Get("ticket")})
 	if err != nil || status != 200 {
 		t.Fatalf("exchange: %d %v %v", status, env, err)
+	}
+	// A university sign-in sets the first-page cookie beside its token, as a login does.
+	site, err := url.Parse(b.Origin + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(b.Client.Jar.Cookies(site), func(c *http.Cookie) bool { return c.Name == app.FirstPageCookie && c.Value != "" }) {
+		t.Fatalf("the exchange set no %s cookie", app.FirstPageCookie)
 	}
 	return env["data"].(map[string]any)
 }

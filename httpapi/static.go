@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"fmt"
+	"io/fs"
 	"mime"
 	"os"
 	"path"
@@ -46,7 +48,11 @@ var revalidated = map[string]bool{"/sw.js": true, "/manifest.webmanifest": true}
 // Assets are sent in the best encoding the browser accepts of those the build
 // pre-compressed, so nothing is compressed per request and the first load
 // moves a fraction of the bytes.
-func newStatic(dir string, log zerolog.Logger) fasthttp.RequestHandler {
+//
+// first, when not nil, answers the feed's first page for a first-page pass
+// (firstpage.go): the document of the feed's paths then carries it, built
+// from the build's first-page template. Nil serves the plain page always.
+func newStatic(dir string, log zerolog.Logger, first firstPageFunc) fasthttp.RequestHandler {
 	index := filepath.Join(dir, "index.html")
 	if _, err := os.Stat(index); err != nil {
 		log.Warn().Str("client_dir", dir).Msg("client not built; / answers a notice (run make run)")
@@ -56,9 +62,9 @@ func newStatic(dir string, log zerolog.Logger) fasthttp.RequestHandler {
 			ctx.SetBodyString("The Campus client is not built. Run `make run` (or `make client`).\n")
 		}
 	}
-	page := &indexPage{path: index}
+	page := &indexPage{path: index, templatePath: filepath.Join(dir, firstPageTemplate), log: log}
 	serveIndex := func(ctx *fasthttp.RequestCtx) {
-		body, policy, err := page.current()
+		files, err := page.current()
 		if err != nil {
 			log.Error().Err(err).Msg("index.html")
 			ctx.SetStatusCode(fasthttp.StatusServiceUnavailable)
@@ -66,10 +72,22 @@ func newStatic(dir string, log zerolog.Logger) fasthttp.RequestHandler {
 			ctx.SetBodyString("The Campus client could not be read. Run `make client`.\n")
 			return
 		}
-		ctx.Response.Header.Set("Cache-Control", "no-cache")
-		ctx.Response.Header.Set("Content-Security-Policy", policy)
 		ctx.SetContentType("text/html; charset=utf-8")
-		ctx.SetBody(body)
+		if feedDocument(ctx.Path()) {
+			// Who asks (the first-page cookie) decides what the feed's
+			// document carries, for every cache on the way.
+			ctx.Response.Header.Add(fasthttp.HeaderVary, "Cookie")
+			if doc, ok := files.firstPage(ctx, first); ok {
+				// The viewer's posts: never stored, by the browser or anyone between.
+				ctx.Response.Header.Set("Cache-Control", "private, no-store")
+				ctx.Response.Header.Set("Content-Security-Policy", files.template.policy)
+				sendCompressed(ctx, doc)
+				return
+			}
+		}
+		ctx.Response.Header.Set("Cache-Control", "no-cache")
+		ctx.Response.Header.Set("Content-Security-Policy", files.policy)
+		files.sendPlain(ctx)
 	}
 	fs := &fasthttp.FS{
 		Root:               dir,
@@ -88,10 +106,11 @@ func newStatic(dir string, log zerolog.Logger) fasthttp.RequestHandler {
 			return
 		}
 		// Only existing regular files go to the file server; everything else
-		// is a client route and gets index.html.
+		// is a client route and gets index.html. The first-page template is
+		// the server's, not a page of its own.
 		clean := path.Clean(string(p))
 		name := filepath.Join(dir, filepath.FromSlash(clean))
-		if !isRegularFile(name) {
+		if clean == "/"+firstPageTemplate || !isRegularFile(name) {
 			serveIndex(ctx)
 			return
 		}
@@ -119,70 +138,149 @@ func newStatic(dir string, log zerolog.Logger) fasthttp.RequestHandler {
 }
 
 // inlineScript is a <script> element of index.html: its attributes and its
-// text. A regexp is enough: the page is our build's, not anyone's HTML.
+// text; inlineStyle a <style> element's. A regexp is enough: the page is
+// our build's, not anyone's HTML.
 var (
-	inlineScript = regexp.MustCompile(`(?is)<script\b([^>]*)>(.*?)</script\s*>`)
-	srcAttribute = regexp.MustCompile(`(?i)(^|\s)src\s*=`)
+	inlineScript  = regexp.MustCompile(`(?is)<script\b([^>]*)>(.*?)</script\s*>`)
+	inlineStyle   = regexp.MustCompile(`(?is)<style\b[^>]*>(.*?)</style\s*>`)
+	srcAttribute  = regexp.MustCompile(`(?i)(^|\s)src\s*=`)
+	dataBlockType = regexp.MustCompile(`(?i)(^|\s)type\s*=\s*["']?application/json`)
 )
 
 // scriptHashes returns the CSP source of each inline script of page
 // ('sha256-…'): base64 of the SHA-256 of the text between its tags exactly
 // as written, which is what a browser hashes. Scripts with a src are not
-// inline and are left out.
+// inline, and JSON data blocks never run: both are left out.
 func scriptHashes(page []byte) []string {
 	var hashes []string
 	for _, m := range inlineScript.FindAllSubmatch(page, -1) {
-		if srcAttribute.Match(m[1]) {
+		if srcAttribute.Match(m[1]) || dataBlockType.Match(m[1]) {
 			continue
 		}
-		sum := sha256.Sum256(m[2])
-		hashes = append(hashes, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'")
+		hashes = append(hashes, cspSource(m[2]))
 	}
 	return hashes
 }
 
-// policyAllowing is contentSecurityPolicy with script-src also allowing the
-// given sources (hashes): the page's own inline scripts and nothing else, so
-// no 'unsafe-inline'.
-func policyAllowing(sources []string) string {
-	if len(sources) == 0 {
-		return contentSecurityPolicy
+// styleHashes is scriptHashes for the page's <style> elements.
+func styleHashes(page []byte) []string {
+	var hashes []string
+	for _, m := range inlineStyle.FindAllSubmatch(page, -1) {
+		hashes = append(hashes, cspSource(m[1]))
 	}
-	return strings.Replace(contentSecurityPolicy, cspScriptSrc, cspScriptSrc+" "+strings.Join(sources, " "), 1)
+	return hashes
 }
 
-// indexPage is index.html with the CSP of its responses: the build writes a
-// bootstrap script into it (client/src/api/boot.ts), allowed by its hash.
-// The page and its policy are read together, again whenever the file
-// changes (a client rebuilt under a running server), so a response's policy
-// always allows the page it comes with. Safe for concurrent use.
+func cspSource(text []byte) string {
+	sum := sha256.Sum256(text)
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
+
+// policyAllowing is contentSecurityPolicy with script-src also allowing the
+// given script sources (hashes) and style-src the given style sources: the
+// page's own inline scripts and styles and nothing else, so no
+// 'unsafe-inline'.
+func policyAllowing(scripts, styles []string) string {
+	policy := contentSecurityPolicy
+	if len(scripts) > 0 {
+		policy = strings.Replace(policy, cspScriptSrc, cspScriptSrc+" "+strings.Join(scripts, " "), 1)
+	}
+	if len(styles) > 0 {
+		policy = strings.Replace(policy, cspStyleSrc, cspStyleSrc+" "+strings.Join(styles, " "), 1)
+	}
+	return policy
+}
+
+// indexPage is index.html with the CSP of its responses (the build writes a
+// bootstrap script into it, client/src/api/boot.ts, allowed by its hash),
+// and the build's first-page template beside it. The files and their
+// policies are read together, again whenever index.html changes (a client
+// rebuilt under a running server), so a response's policy always allows the
+// page it comes with. Safe for concurrent use.
 type indexPage struct {
-	path string
+	path, templatePath string
+	log                zerolog.Logger
 
-	mu     sync.Mutex
-	mod    time.Time
-	size   int64
-	body   []byte
-	policy string
+	mu    sync.Mutex
+	mod   time.Time
+	size  int64
+	files *indexFiles
 }
 
-// current answers the page and its policy, read again if the file changed.
-func (p *indexPage) current() ([]byte, string, error) {
+// indexFiles is one build's index.html, compressed, and its first-page
+// template; never changed once made.
+type indexFiles struct {
+	body     []byte
+	br, gz   []byte
+	policy   string
+	template *firstPageDoc // nil: the build has none
+}
+
+// current answers the build's files, read again if index.html changed.
+func (p *indexPage) current() (*indexFiles, error) {
 	st, err := os.Stat(p.path)
 	if err != nil {
-		return nil, "", fmt.Errorf("httpapi: index page: %w", err)
+		return nil, fmt.Errorf("httpapi: index page: %w", err)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.body != nil && st.ModTime().Equal(p.mod) && st.Size() == p.size {
-		return p.body, p.policy, nil
+	if p.files != nil && st.ModTime().Equal(p.mod) && st.Size() == p.size {
+		return p.files, nil
 	}
 	body, err := os.ReadFile(p.path)
 	if err != nil {
-		return nil, "", fmt.Errorf("httpapi: index page: %w", err)
+		return nil, fmt.Errorf("httpapi: index page: %w", err)
 	}
-	p.body, p.policy, p.mod, p.size = body, policyAllowing(scriptHashes(body)), st.ModTime(), st.Size()
-	return p.body, p.policy, nil
+	f := &indexFiles{
+		body:   body,
+		br:     fasthttp.AppendBrotliBytesLevel(nil, body, fasthttp.CompressBrotliBestCompression),
+		gz:     fasthttp.AppendGzipBytesLevel(nil, body, fasthttp.CompressBestCompression),
+		policy: policyAllowing(scriptHashes(body), styleHashes(body)),
+	}
+	// A build without a usable template still serves its pages: the feed's
+	// goes out plain, as before there was one.
+	switch raw, err := os.ReadFile(p.templatePath); {
+	case err == nil:
+		if f.template, err = parseFirstPageDoc(raw); err != nil {
+			p.log.Error().Err(err).Msg("first-page template: the feed's document goes out plain")
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		p.log.Error().Err(err).Msg("first-page template: the feed's document goes out plain")
+	}
+	p.files, p.mod, p.size = f, st.ModTime(), st.Size()
+	return f, nil
+}
+
+// sendPlain answers index.html in the best encoding the request accepts.
+func (f *indexFiles) sendPlain(ctx *fasthttp.RequestCtx) {
+	ctx.Response.Header.Add(fasthttp.HeaderVary, fasthttp.HeaderAcceptEncoding)
+	switch {
+	case ctx.Request.Header.HasAcceptEncoding("br"):
+		ctx.Response.Header.Set(fasthttp.HeaderContentEncoding, "br")
+		ctx.SetBody(f.br)
+	case ctx.Request.Header.HasAcceptEncoding("gzip"):
+		ctx.Response.Header.Set(fasthttp.HeaderContentEncoding, "gzip")
+		ctx.SetBody(f.gz)
+	default:
+		ctx.SetBody(f.body)
+	}
+}
+
+// sendCompressed answers body (a document made for this request)
+// compressed in the best encoding the request accepts: on a slow phone its
+// bytes are the first post's wait.
+func sendCompressed(ctx *fasthttp.RequestCtx, body []byte) {
+	ctx.Response.Header.Add(fasthttp.HeaderVary, fasthttp.HeaderAcceptEncoding)
+	switch {
+	case ctx.Request.Header.HasAcceptEncoding("br"):
+		ctx.Response.Header.Set(fasthttp.HeaderContentEncoding, "br")
+		ctx.SetBody(fasthttp.AppendBrotliBytesLevel(nil, body, documentBrotliLevel))
+	case ctx.Request.Header.HasAcceptEncoding("gzip"):
+		ctx.Response.Header.Set(fasthttp.HeaderContentEncoding, "gzip")
+		ctx.SetBody(fasthttp.AppendGzipBytesLevel(nil, body, fasthttp.CompressDefaultCompression))
+	default:
+		ctx.SetBody(body)
+	}
 }
 
 // pickEncoding chooses the pre-compressed variant of name to send: the first

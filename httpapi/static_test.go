@@ -40,7 +40,7 @@ func TestStaticPrecompressed(t *testing.T) {
 	write("favicon.svg", []byte("<svg/>"))
 	write("favicon.svg.gz", gz.Bytes())
 
-	h := newStatic(dir, zerolog.Nop())
+	h := newStatic(dir, zerolog.Nop(), nil)
 	tests := []struct {
 		name, path, accept string
 		wantEncoding       string
@@ -133,7 +133,7 @@ func TestStaticPWAFiles(t *testing.T) {
 		"assets/index-abc123.css": "body{}",
 		"favicon.svg":             "<svg/>",
 	})
-	h := newStatic(dir, zerolog.Nop())
+	h := newStatic(dir, zerolog.Nop(), nil)
 	tests := []struct {
 		path, accept, wantType, wantCache, wantEncoding string
 	}{
@@ -210,7 +210,7 @@ func TestIndexPolicyAllowsItsScripts(t *testing.T) {
 	page := "<!doctype html><head><script>alert('Hello, world.');</script>" +
 		`<script type="module" src="/assets/index-abc.js"></script><title>Campus</title></head>`
 	writeFiles(t, dir, map[string]string{"index.html": page, "assets/index-abc.js": "console.log(1)"})
-	h := newStatic(dir, zerolog.Nop())
+	h := newStatic(dir, zerolog.Nop(), nil)
 	want := "script-src 'self' 'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng=';"
 	for _, tc := range []struct {
 		path    string
@@ -261,7 +261,7 @@ func TestIndexPolicyFollowsARebuild(t *testing.T) {
 	var h fasthttp.RequestHandler
 	serve := func() (body, csp string) {
 		if h == nil {
-			h = newStatic(dir, zerolog.Nop()) // one server across the rebuild
+			h = newStatic(dir, zerolog.Nop(), nil) // one server across the rebuild
 		}
 		var ctx fasthttp.RequestCtx
 		ctx.Request.SetRequestURI("/")

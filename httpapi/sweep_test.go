@@ -120,6 +120,9 @@ var sweepRoutes = map[string]sweepRoute{
 			"newPassword": "Another-pass-99", "confirmPassword": "Another-pass-99"}
 	}},
 	"POST /api/auth/logout": {},
+	// The first-page cookie, set for the caller's token or dropped.
+	"POST /api/auth/first-page":   {},
+	"DELETE /api/auth/first-page": {},
 	// University sign-in: the protocol callbacks answer redirects (raw),
 	// the metadata XML.
 	"POST /api/auth/sso/start": {body: func(*sweepFixtures) any {

@@ -110,6 +110,22 @@ func LatestFor(dir, recipient string) (string, error) {
 	return filepath.Join(dir, latest), nil
 }
 
+// SentAt is the time a message written by Dir was sent, read from its file
+// name. Tests compare it rather than the file's mtime: the kernel stamps
+// files with a coarse clock that can lag time.Now by a tick, so a message
+// sent just after a moment can carry an mtime just before it.
+func SentAt(path string) (time.Time, error) {
+	name := filepath.Base(path)
+	if len(name) < len(stampLayout) {
+		return time.Time{}, fmt.Errorf("mail: sent at: %q is not a message name", name)
+	}
+	t, err := time.Parse(stampLayout, name[:len(stampLayout)])
+	if err != nil {
+		return time.Time{}, fmt.Errorf("mail: sent at: %w", err)
+	}
+	return t, nil
+}
+
 // maxKey keeps file names well under the usual 255-byte limit.
 const maxKey = 200
 

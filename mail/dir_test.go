@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"campus/domain"
 )
@@ -104,6 +105,29 @@ func TestLatestFor(t *testing.T) {
 		})
 	}
 
+	t.Run("SentAt reads the stamp the message was named with", func(t *testing.T) {
+		before := time.Now()
+		send("late@uni.edu", "555555")
+		path, err := LatestFor(dir, "late@uni.edu")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sent, err := SentAt(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sent.Before(before) || sent.After(time.Now()) {
+			t.Errorf("SentAt = %v, want between %v and now", sent, before)
+		}
+		for _, bad := range []string{"x.eml", "2026-11-28-a@b.co.eml", ""} {
+			if _, err := SentAt(filepath.Join(dir, bad)); err == nil {
+				t.Errorf("SentAt(%q) took a name that holds no stamp", bad)
+			}
+		}
+		if err := os.Remove(path); err != nil {
+			t.Fatal(err)
+		}
+	})
 	t.Run("nobody", func(t *testing.T) {
 		_, err := LatestFor(dir, "nobody@uni.edu")
 		if !errors.Is(err, fs.ErrNotExist) {

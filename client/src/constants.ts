@@ -36,6 +36,8 @@ export const SHARE_PREVIEW_CHARS = 100;
 export const COPIED_CONFIRMATION_MS = 2_000;
 export const SINGLE_IMAGE_MAX_HEIGHT_PX = 500;
 export const GALLERY_CAROUSEL_HEIGHT_PX = 400;
+/** A post's several images in the feed: the carousel's height (px; at most 90 % of the screen's width). */
+export const POST_CAROUSEL_HEIGHT_PX = 480;
 
 /** Feed (docs/product.md §9). Page size is ours: the spec leaves it open. */
 export const FEED_SUGGESTIONS = 3;

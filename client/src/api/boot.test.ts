@@ -7,14 +7,30 @@ const plan: BootPlan = {
   feed: { path: '/posts/feed?limit=10', url: '/api/posts/feed?limit=10', routes: ['/', '/feed'] },
   keys: { token: 'campus.token', auth: 'campus.auth', onboarding: 'campus.onboarding' },
   fullDate: { dateStyle: 'medium', timeStyle: 'short' },
+  firstPage: { id: 'campus-first-page', forget: '/api/auth/first-page' },
 };
 
 const savedUser = JSON.stringify({ isAuthenticated: true, user: { id: 'u1', name: 'Asha' } });
 
-/** A window with this storage and path; fetch answers with answer (or rejects when it is an Error). */
-function fakeWindow(storage: Record<string, string>, pathname = '/', answer: { status: number; body: string } | Error = { status: 200, body: '{}' }) {
+/** The document's first-page data block: its data-user and text. */
+interface Block {
+  user: string;
+  text: string;
+}
+
+/**
+ * A window with this storage and path; fetch answers with answer (or
+ * rejects when it is an Error); the document has the first-page block when
+ * given one.
+ */
+function fakeWindow(
+  storage: Record<string, string>,
+  pathname = '/',
+  answer: { status: number; body: string } | Error = { status: 200, body: '{}' },
+  block: Block | null = null,
+) {
   const links: { rel: string; as: string; href: string; crossOrigin: string | null }[] = [];
-  const fetch = vi.fn((_url: string, _init: { headers: Record<string, string>; credentials: 'same-origin' }) =>
+  const fetch = vi.fn((_url: string, _init: { headers: Record<string, string>; credentials: 'same-origin'; method?: string }) =>
     answer instanceof Error
       ? Promise.reject(answer)
       : Promise.resolve({
@@ -29,6 +45,10 @@ function fakeWindow(storage: Record<string, string>, pathname = '/', answer: { s
     document: {
       createElement: () => ({ rel: '', as: '', href: '', crossOrigin: null }),
       head: { appendChild: (l) => links.push(l) },
+      getElementById: (id) =>
+        block && id === 'campus-first-page'
+          ? { textContent: block.text, getAttribute: (name: string) => (name === 'data-user' ? block.user : null) }
+          : null,
     },
     fetch,
     crypto: { randomUUID: () => 'req-1' },
@@ -91,6 +111,56 @@ describe('boot', () => {
     boot(w, plan);
     expect(links).toEqual([]);
     expect(fetch).not.toHaveBeenCalled();
+  });
+
+  describe('the first page in the document', () => {
+    const signedIn = { 'campus.token': 'tok', 'campus.auth': savedUser };
+    const posts = [{ id: 'p1', content: 'Hello' }];
+    const page = JSON.stringify({ status: 'success', data: { posts, nextCursor: 'c1' } });
+
+    it("this session's: the early answer, with no request, and the painter's page", async () => {
+      const { w, links, fetch } = fakeWindow(signedIn, '/', undefined, { user: 'u1', text: page });
+      boot(w, plan);
+      expect(fetch).not.toHaveBeenCalled();
+      const feed = w.__campusBoot?.feed;
+      expect(feed).toMatchObject({ path: '/posts/feed?limit=10', token: 'tok' });
+      await expect(feed?.answer).resolves.toEqual({ status: 200, text: page, retryAfter: null });
+      expect(w.__campusBoot?.firstPage).toEqual({ posts, more: true, me: { id: 'u1', name: 'Asha' } });
+      // The shell's files still come early.
+      expect(links.map((l) => l.href)).toEqual(['/assets/Shell-a.js', '/assets/common-b.js', '/assets/Shell-c.css']);
+    });
+
+    it.each([
+      ["another user's", { user: 'u2', text: page }],
+      ['not a success', { user: 'u1', text: JSON.stringify({ status: 'error', message: 'x' }) }],
+      ['not JSON', { user: 'u1', text: '{"status":' }],
+      ['without posts', { user: 'u1', text: JSON.stringify({ status: 'success', data: {} }) }],
+    ])('%s: not used; the feed is asked for as usual', (_, block: Block) => {
+      const { w, fetch } = fakeWindow(signedIn, '/', undefined, block);
+      boot(w, plan);
+      expect(fetch).toHaveBeenCalledTimes(1);
+      expect(fetch.mock.calls[0]![0]).toBe('/api/posts/feed?limit=10');
+      expect(w.__campusBoot?.firstPage).toBeUndefined();
+    });
+
+    it('away from the feed: not used', () => {
+      const { w, fetch } = fakeWindow(signedIn, '/profile/u2', undefined, { user: 'u1', text: page });
+      boot(w, plan);
+      expect(fetch).not.toHaveBeenCalled();
+      expect(w.__campusBoot).toBeUndefined();
+    });
+
+    it('with no session here: its cookie is dropped', () => {
+      const { w, fetch } = fakeWindow({}, '/', undefined, { user: 'u1', text: page });
+      boot(w, plan);
+      expect(fetch).toHaveBeenCalledTimes(1);
+      expect(fetch).toHaveBeenCalledWith('/api/auth/first-page', {
+        method: 'DELETE',
+        headers: { Accept: 'application/json' },
+        credentials: 'same-origin',
+      });
+      expect(w.__campusBoot).toBeUndefined();
+    });
   });
 
   it('blocked storage: the sign-in screen', () => {

@@ -7,6 +7,14 @@
 // early) and the feed's first page, or, signed out, the sign-in screen's
 // chunks.
 //
+// The feed's document may carry its first page already (issue 27: a data
+// block the server writes for the holder of the first-page cookie,
+// httpapi/firstpage.go). When it is this session's, the bootstrap hands it
+// over as the early answer — no request at all — and to the painter
+// (api/paint.ts), which paints it before the app's code arrives. Another
+// session's page is left unused; one the browser has no session for has
+// its cookie dropped.
+//
 // vite.config.ts writes `(boot)(window, plan)` into index.html at build,
 // with the plan's hashed file names; the server allows that one script by
 // its hash (httpapi/static.go). It runs before any module, so it must be
@@ -34,9 +42,23 @@ export interface EarlyFetch {
   answer: Promise<EarlyAnswer | null>;
 }
 
+/** The feed's first page the document carried, for the painter. */
+export interface FirstPageHandoff {
+  /** The page's posts, as the API sends them. */
+  posts: unknown[];
+  /** Whether a next page follows (the page has a cursor). */
+  more: boolean;
+  /** The signed-in user, as saved (the composer's name and avatar). */
+  me: unknown;
+}
+
 /** What the bootstrap hands the app (window.__campusBoot). */
 export interface BootHandoff {
   feed?: EarlyFetch;
+  /** Set when the document's first page is this session's: feed's answer is it. */
+  firstPage?: FirstPageHandoff;
+  /** Set by the painter once the first page is on screen (the app then replaces it). */
+  painted?: boolean;
 }
 
 /** The files of one screen: module chunks and stylesheets, as site paths. */
@@ -56,6 +78,8 @@ export interface BootPlan {
   keys: { token: string; auth: string; onboarding: string };
   /** The options of the posts' full dates (lib/time's fullDate). */
   fullDate: Intl.DateTimeFormatOptions;
+  /** The document's first-page data block (its element id), and where to drop its cookie. */
+  firstPage: { id: string; forget: string };
 }
 
 interface BootLink {
@@ -71,12 +95,22 @@ interface BootResponse {
   headers: { get(name: string): string | null };
 }
 
+/** The data block of the document's first page. */
+interface BootDataBlock {
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+}
+
 /** The part of window the bootstrap uses. */
 export interface BootWindow {
   localStorage: { getItem(key: string): string | null };
   location: { pathname: string };
-  document: { createElement(tag: 'link'): BootLink; head: { appendChild(node: BootLink): unknown } };
-  fetch(url: string, init: { headers: Record<string, string>; credentials: 'same-origin' }): Promise<BootResponse>;
+  document: {
+    createElement(tag: 'link'): BootLink;
+    head: { appendChild(node: BootLink): unknown };
+    getElementById(id: string): BootDataBlock | null;
+  };
+  fetch(url: string, init: { headers: Record<string, string>; credentials: 'same-origin'; method?: string }): Promise<BootResponse>;
   crypto?: { randomUUID?: () => string };
   setTimeout(callback: () => void, ms: number): unknown;
   __campusBoot?: BootHandoff;
@@ -94,20 +128,51 @@ export function boot(w: BootWindow, plan: BootPlan): void {
   let token: string | null = null;
   let signedIn = false;
   let onboarding = false;
+  let userId = '';
+  let user: unknown = null;
+  const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   try {
-    const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-    const hasId = (v: unknown) => isRecord(v) && ((typeof v.id === 'string' && v.id !== '') || (typeof v._id === 'string' && v._id !== ''));
     token = w.localStorage.getItem(plan.keys.token);
     const saved: unknown = JSON.parse(w.localStorage.getItem(plan.keys.auth) ?? 'null');
-    signedIn = token !== null && token.trim() !== '' && isRecord(saved) && hasId(saved.user);
+    user = isRecord(saved) ? saved.user : null;
+    if (isRecord(user)) userId = typeof user.id === 'string' && user.id !== '' ? user.id : typeof user._id === 'string' ? user._id : '';
+    signedIn = token !== null && token.trim() !== '' && userId !== '';
     onboarding = isRecord(JSON.parse(w.localStorage.getItem(plan.keys.onboarding) ?? 'null'));
   } catch {
     // Blocked storage or a corrupt record: the app signs out, as this assumes.
     signedIn = false;
   }
+
+  // The document's first page: the server puts its data block above this script.
+  const block = w.document.getElementById(plan.firstPage.id);
+  if (block && !signedIn) {
+    // A page with no session here (signed out where the server did not
+    // hear of it): its cookie goes, so the next document carries none.
+    w.fetch(plan.firstPage.forget, { method: 'DELETE', headers: { Accept: 'application/json' }, credentials: 'same-origin' }).catch(() => null);
+  }
   if (signedIn && onboarding) return;
 
-  if (signedIn && plan.feed.routes.indexOf(w.location.pathname) >= 0 && token !== null) {
+  const onFeed = signedIn && plan.feed.routes.indexOf(w.location.pathname) >= 0;
+  let page: FirstPageHandoff | null = null;
+  let text = '';
+  if (onFeed && block && block.getAttribute('data-user') === userId) {
+    try {
+      text = block.textContent ?? '';
+      const env: unknown = JSON.parse(text);
+      const data = isRecord(env) && env.status === 'success' && isRecord(env.data) ? env.data : null;
+      if (data && Array.isArray(data.posts)) page = { posts: data.posts, more: typeof data.nextCursor === 'string' && data.nextCursor !== '', me: user };
+    } catch {
+      // Not a page: asked for as usual below.
+    }
+  }
+
+  if (onFeed && page && token !== null) {
+    // This session's page, in the document: it is the early answer.
+    w.__campusBoot = {
+      feed: { path: plan.feed.path, token, at: Date.now(), answer: Promise.resolve({ status: 200, text, retryAfter: null }) },
+      firstPage: page,
+    };
+  } else if (onFeed && token !== null) {
     // First: of the requests below it waits longest (the server's work and a
     // round trip), and HTTP/1.1's six connections make the last ones queue.
     // The headers request() in api/http.ts sends.
@@ -134,11 +199,12 @@ export function boot(w: BootWindow, plan: BootPlan): void {
   for (const href of assets.scripts) link('modulepreload', '', href);
   for (const href of assets.styles) link('preload', 'style', href);
 
-  if (signedIn) {
+  if (signedIn && !page) {
     // The first date format costs the engine's locale data (~25 ms, four
     // times that on a slow phone) in the feed's first render; paid here
     // instead, while the chunks download (the formatter is kept by the
-    // engine's cache, not by us).
+    // engine's cache, not by us). Over a first page the painter pays it,
+    // once the page is on screen.
     w.setTimeout(() => {
       try {
         new Intl.DateTimeFormat(undefined, plan.fullDate).format(0);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setRedirect } from '../lib/redirect';
 import { installFakeFetch, json } from '../test/fakeFetch';
 import type { EarlyAnswer, EarlyFetch } from './boot';
-import { adoptBootFetches, takePrefetched } from './prefetch';
+import { adoptBootFetches, bootHandoff, keepFirstPageCookie, takePrefetched } from './prefetch';
 
 const PATH = '/posts/feed?limit=10';
 const page = { posts: [{ id: 'p1' }], nextCursor: null };
@@ -89,5 +89,27 @@ describe('the bootstrap hand-over', () => {
     const w: { __campusBoot?: undefined } = {};
     adoptBootFetches(w);
     expect(takePrefetched(PATH)).toBeUndefined();
+  });
+});
+
+describe('the first-page cookie (issue 27)', () => {
+  it('is asked for with the session token, and a failure is only a missed first page', async () => {
+    const calls: { method: string | undefined; auth: string | null }[] = [];
+    installFakeFetch({
+      '/api/auth/first-page': (init) => {
+        calls.push({ method: init?.method, auth: new Headers(init?.headers).get('Authorization') });
+        return json({ status: 'error', message: 'Service unavailable' }, 500);
+      },
+    });
+    keepFirstPageCookie();
+    await vi.waitFor(() => expect(calls).toEqual([{ method: 'POST', auth: 'Bearer tok' }]));
+    expect(redirects).toEqual([]);
+  });
+
+  it("what the bootstrap left is read before it is taken", () => {
+    const w = { __campusBoot: { painted: true, firstPage: { posts: [], more: false, me: null } } };
+    expect(bootHandoff(w)).toEqual({ painted: true, firstPage: { posts: [], more: false, me: null } });
+    adoptBootFetches(w);
+    expect(w.__campusBoot).toBeUndefined();
   });
 });

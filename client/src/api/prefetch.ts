@@ -6,7 +6,7 @@
 // feed's first load takes the answer instead of asking again.
 
 import type { BootHandoff, EarlyFetch } from './boot';
-import { apiGet, getToken, parseEnvelope } from './http';
+import { apiGet, apiPost, getToken, parseEnvelope } from './http';
 import { HTTP_TIMEOUT_MS } from '../constants';
 
 export { feedFirstPagePath } from './boot';
@@ -23,6 +23,20 @@ export function prefetch(path: string): void {
   // Whoever takes it handles a failure; one nobody takes must not be an unhandled rejection.
   promise.catch(() => {});
   pending.set(path, { at: Date.now(), take: () => promise });
+}
+
+/** What the bootstrap and the painter left (read before adoptBootFetches takes it). */
+export function bootHandoff(w: { __campusBoot?: BootHandoff } = window as { __campusBoot?: BootHandoff }): BootHandoff {
+  return { ...w.__campusBoot };
+}
+
+/**
+ * Asks the server for the first-page cookie of the session's token, so the
+ * next document of the feed carries its first page (issue 27). Best effort:
+ * without it the feed loads as before.
+ */
+export function keepFirstPageCookie(): void {
+  apiPost<unknown>('/auth/first-page').catch(() => {});
 }
 
 /**

@@ -5,7 +5,8 @@ import { refreshCurrentUserAtom } from '../features/auth/authAtoms';
 import { FeedPage } from '../features/feed/FeedPage';
 // After FeedPage: imported before it, the build split the posts' modules
 // out of this chunk into one of their own (a request more on the first load).
-import { primeFeedAtom } from '../features/feed/feedAtoms';
+import { feedHasMoreAtom, feedPostIdsAtom, loadMoreFeedAtom, primeFeedAtom } from '../features/feed/feedAtoms';
+import { FEED_PAGE_SIZE } from '../constants';
 import { refreshPendingRequestsAtom } from '../features/friends/friendsAtoms';
 import { NotificationsPanel } from '../features/notifications/NotificationsPanel';
 import { LazyComments, preloadPostParts } from '../features/posts/lazyParts';
@@ -93,7 +94,15 @@ function Page({ route }: { route: Route }) {
  * the posts come in that render rather than in one more after it.
  */
 export function prepareShell(store: ReturnType<typeof createStore>): Promise<void> {
-  return initialRoute().page === 'feed' ? store.set(primeFeedAtom) : Promise.resolve();
+  if (initialRoute().page !== 'feed') return Promise.resolve();
+  return store.set(primeFeedAtom).then(() => {
+    // A first page shorter than the feed's own — the one the document
+    // carried, only what fills a first screen (issue 27) — is followed by
+    // the next page once the app is on screen, as if the reader had scrolled.
+    if (store.get(feedHasMoreAtom) && store.get(feedPostIdsAtom).length < FEED_PAGE_SIZE) {
+      afterPaint(() => void store.set(loadMoreFeedAtom));
+    }
+  });
 }
 
 /** The signed-in application: top bar, the current page, the mobile bar, overlays. */

@@ -1,4 +1,5 @@
 import { Suspense, useState } from 'react';
+import { POST_CAROUSEL_HEIGHT_PX } from '../../constants';
 import { lazyScreen } from '../../ui/lazyScreen';
 import { srcOf, srcSetOf } from '../../lib/srcset';
 import { Carousel } from '../../ui/Carousel';
@@ -62,7 +63,7 @@ export function PostImages({ images, authorName }: { images: PostImage[]; author
             height: img.height,
             alt: viewerImages[n]!.alt,
           }))}
-          height={480}
+          height={POST_CAROUSEL_HEIGHT_PX}
           label={label}
           onOpen={setOpen}
         />
