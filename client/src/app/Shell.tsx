@@ -1,6 +1,6 @@
 import { focusLandingWhenReady, takeLandingFocus } from '../lib/landingFocus';
-import { useAtomValue, useSetAtom, type createStore } from 'jotai';
-import { Suspense, useEffect, useLayoutEffect, useState } from 'react';
+import { useAtomValue, useSetAtom, type Atom, type createStore } from 'jotai';
+import { Suspense, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { refreshCurrentUserAtom } from '../features/auth/authAtoms';
 import { FeedPage } from '../features/feed/FeedPage';
 // After FeedPage: imported before it, the build split the posts' modules
@@ -8,12 +8,11 @@ import { FeedPage } from '../features/feed/FeedPage';
 import { feedHasMoreAtom, feedPostIdsAtom, loadMoreFeedAtom, primeFeedAtom } from '../features/feed/feedAtoms';
 import { FEED_PAGE_SIZE } from '../constants';
 import { refreshPendingRequestsAtom } from '../features/friends/friendsAtoms';
-import { NotificationsPanel } from '../features/notifications/NotificationsPanel';
-import { LazyComments, preloadPostParts } from '../features/posts/lazyParts';
+import { notificationsPanelOpenAtom } from '../features/notifications/notificationsAtoms';
+import { LazyComments, preloadPostParts, preloadWhenIdle } from '../features/posts/lazyParts';
 import { useOwnAuthorSync } from '../features/posts/useOwnAuthorSync';
 import { socketStatusAtom } from '../features/realtime/realtimeAtoms';
-import { SearchPanel } from '../features/search/SearchPanel';
-import { openSearchWithAtom, setSearchOpenAtom } from '../features/search/searchAtoms';
+import { openSearchWithAtom, searchOpenAtom, setSearchOpenAtom } from '../features/search/searchAtoms';
 import { afterPaint } from '../lib/afterPaint';
 import { ChunkBoundary } from '../ui/ChunkBoundary';
 import { CrashBoundary } from '../ui/CrashBoundary';
@@ -21,6 +20,7 @@ import { Loading } from '../ui/Loading';
 import { MobileBar } from './MobileBar';
 import { lazyScreen } from '../ui/lazyScreen';
 import { initialRoute, initNavigationAtom, restoreRouteAtom, routeAtom, type Route } from '../lib/navigation';
+import type { SearchIdle } from '../features/search/SearchPanel';
 import { TopBar } from './TopBar';
 import { useRealtime } from './useRealtime';
 import './Shell.css';
@@ -50,6 +50,28 @@ const TrendingInSearch = lazyScreen(() => import('../features/tags/TrendingList'
 const GroupInvitationActions = lazyScreen(() =>
   import('../features/groups/GroupInvitationActions').then((m) => m.GroupInvitationActions),
 ).Component;
+
+// The search overlay and the notifications panel: only a click (or a
+// /search?q= link) opens them, so each is a chunk of its own out of the
+// feed's first load (issue 27's budget), fetched when the browser is first
+// idle after paint.
+const LazySearchPanel = lazyScreen<{ Idle?: SearchIdle }>(() => import('../features/search/SearchPanel').then((m) => m.SearchPanel));
+const LazyNotificationsPanel = lazyScreen(() => import('../features/notifications/NotificationsPanel').then((m) => m.NotificationsPanel));
+
+/**
+ * An overlay while its atom says it is open. Each renders nothing closed and
+ * keeps its state in its feature's atoms, so nothing is lost by unmounting
+ * it. A component of its own, so that opening one re-renders this and not
+ * the shell's page.
+ */
+function Overlay({ open, children }: { open: Atom<boolean>; children: ReactNode }) {
+  if (!useAtomValue(open)) return null;
+  return (
+    <ChunkBoundary className="chunk-error--inline">
+      <Suspense fallback={null}>{children}</Suspense>
+    </ChunkBoundary>
+  );
+}
 
 /** What a page shows while its chunk loads. */
 export function PageLoading() {
@@ -135,6 +157,7 @@ export function Shell() {
         void refreshUser();
         void refreshPending();
         preloadPostParts();
+        preloadWhenIdle(LazySearchPanel, LazyNotificationsPanel);
       }),
     [refreshUser, refreshPending],
   );
@@ -205,8 +228,12 @@ export function Shell() {
         )}
       </main>
       <MobileBar />
-      <SearchPanel Idle={TrendingInSearch} />
-      <NotificationsPanel InvitationActions={GroupInvitationActions} />
+      <Overlay open={searchOpenAtom}>
+        <LazySearchPanel.Component Idle={TrendingInSearch} />
+      </Overlay>
+      <Overlay open={notificationsPanelOpenAtom}>
+        <LazyNotificationsPanel.Component InvitationActions={GroupInvitationActions} />
+      </Overlay>
     </div>
   );
 }

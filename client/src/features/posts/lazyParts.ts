@@ -21,10 +21,15 @@ const IDLE_TIMEOUT_MS = 3000;
  * preloaded: each part loads at its first click.
  */
 export function preloadPostParts(): void {
+  preloadWhenIdle(LazyComments, LazyCreatePostDialog, LazyEditPostDialog, LazyReportDialog, LazyRepostDialog);
+}
+
+/** Loads these parts' chunks when the browser is next idle, as preloadPostParts does. */
+export function preloadWhenIdle(...parts: { preload: () => Promise<void> }[]): void {
   if (typeof requestIdleCallback !== 'function') return;
   requestIdleCallback(
     () => {
-      for (const part of [LazyComments, LazyCreatePostDialog, LazyEditPostDialog, LazyReportDialog, LazyRepostDialog]) {
+      for (const part of parts) {
         // A failure here is retried by the click that needs the part.
         part.preload().catch(() => undefined);
       }
