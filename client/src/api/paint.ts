@@ -173,8 +173,41 @@ export function paint(w: PaintWindow, plan: PaintPlan): void {
     // No session saved, or not JSON: nobody to compare with.
   }
 
-  /** As features/posts/PostCard, on the feed. */
+  /** As features/posts/PostCard, on the feed: a repost entry wraps its original. */
   const card = (post: Rec) => {
+    const original = rec(post.repostOf);
+    return idOf(original) ? repostEntry(post, original) : ownCard(post, false);
+  };
+
+  /** As PostCard's RepostEntry: "X reposted · when", the comment, the original embedded. */
+  const repostEntry = (entry: Rec, original: Rec) => {
+    const id = idOf(entry);
+    const author = rec(entry.author ?? entry.user);
+    const created = str(entry.createdAt);
+    const comment = str(entry.content);
+    const line = el(
+      'p',
+      'post-card__reposted',
+      icon('repost', 14),
+      attrs(button('post-card__author', str(author.name)), { id: `post-${id}-author` }),
+      ' ',
+      el('span', '', 'reposted'),
+      created ? attrs(el('time', '', ' · ', ago(created)), { datetime: created }) : null,
+    );
+    return attrs(
+      el(
+        'article',
+        'card post-card post-card--repost',
+        line,
+        comment ? el('div', 'post-card__content post-card__repost-comment', el('p', '', comment)) : null,
+        ownCard(original, true),
+      ),
+      { 'aria-labelledby': `post-${id}-author`, 'data-post-id': id },
+    );
+  };
+
+  /** As PostCard's OwnPostCard; embedded inside a repost entry, without a card frame. */
+  const ownCard = (post: Rec, embedded: boolean) => {
     const id = idOf(post);
     const author = rec(post.author ?? post.user);
     const name = str(author.name).trim() || 'User';
@@ -204,7 +237,10 @@ export function paint(w: PaintWindow, plan: PaintPlan): void {
     if (created) sub.append(' · ', button('post-card__time', attrs(el('time', '', ago(created)), { datetime: created })));
     if (edited) sub.append(' · ', el('span', 'post-card__edited', 'edited'));
 
-    const article = attrs(el('article', 'card post-card'), { 'aria-labelledby': `post-${id}-author`, 'data-post-id': id });
+    const article = attrs(el('article', embedded ? 'post-card post-card--embedded' : 'card post-card'), {
+      'aria-labelledby': `post-${id}-author`,
+      'data-post-id': id,
+    });
     article.append(
       el(
         'header',

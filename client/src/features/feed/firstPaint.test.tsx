@@ -69,6 +69,30 @@ const posts = [
     createdAt: ago(20_000),
     group: null,
   },
+  {
+    // A repost entry with a comment: "Ravi reposted", the original inside.
+    id: 'p4',
+    content: 'Worth a read',
+    images: [],
+    likesCount: 0,
+    commentsCount: 0,
+    author: { id: 'u2', name: 'Ravi Kumar Sen', role: 'faculty', universityId: '', avatar: { url: '' } },
+    createdAt: ago(30 * 60_000),
+    group: null,
+    repostOf: {
+      id: 'p5',
+      content: 'The library opens at 8 tomorrow',
+      images: [{ url: '/media/d.jpg', width: 1200, height: 800 }],
+      likesCount: 3,
+      isLiked: false,
+      commentsCount: 1,
+      repostsCount: 1,
+      saved: true,
+      author: { id: 'u3', name: 'mononym', role: 'student', universityId: '', avatar: { url: '' } },
+      createdAt: ago(5 * HOUR),
+      group: null,
+    },
+  },
 ];
 
 /** Puts the document's data block in the head, as the server writes it. */
@@ -189,7 +213,7 @@ describe('the painted first page', () => {
       </Provider>,
       { container: app },
     );
-    await waitFor(() => expect(app.querySelectorAll('article.post-card')).toHaveLength(posts.length));
+    await waitFor(() => expect(app.querySelectorAll('article.post-card:not(.post-card--embedded)')).toHaveLength(posts.length));
     await act(async () => {});
 
     const paintedCenter = painted!.querySelector('.feed-layout__center')!;
