@@ -109,6 +109,15 @@ class Person {
   framesOf(event: string, from = 0): Frame[] {
     return this.received.slice(from).filter((f) => f.event === event);
   }
+
+  /**
+   * Waits for the server's `ready` on a socket opened after `from` frames:
+   * from then on what is sent reaches this page live (before it, only by
+   * `ready`'s counts and the thread's own read).
+   */
+  async live(from: number): Promise<void> {
+    await expect.poll(() => this.framesOf('ready', from).length, { timeout: 30_000 }).toBeGreaterThan(0);
+  }
 }
 
 /** What the focused element is called: its label, its text, or its placeholder. */
@@ -227,9 +236,12 @@ describe('messages (issue 29)', () => {
     directId = a.page.url().split('/').pop() ?? '';
     await a.page.getByRole('heading', { name: bikram.name, level: 2 }).waitFor();
 
-    // B is on the feed: the badge and the title count A's message.
+    // B is on the feed, its socket live: the badge and the title count A's
+    // message, which comes as a frame.
+    const bFrom = b.received.length;
     await b.page.goto('/');
     await b.page.getByRole('button', { name: /What's on your mind/ }).waitFor();
+    await b.live(bFrom);
     await send(a.page, `Hello Bikram ${n}`);
     await messagesEntry(b.page).getByText('1').waitFor();
     await b.page.waitForFunction(() => /^\(1\) /.test(document.title));
