@@ -161,6 +161,18 @@ async function load(page: Page, path: string, selector: string): Promise<Loaded>
       timer = setTimeout(() => reject(new Error(`${selector} did not appear on ${path} within 90 s`)), 90_000);
     }),
   ]).finally(() => clearTimeout(timer));
+  // A painted page: the first load lasts until the app has taken it over.
+  // On a busy machine the load event can come before the app has even asked
+  // for its shell (cc28 read 79.9 KB in 5 files, the shell's chunk not yet
+  // requested), so wait for the hand-over itself.
+  await page.waitForFunction(
+    () => {
+      const h = (window as unknown as { __handOver?: HandOver }).__handOver;
+      return !h?.painted || h.appAtMs !== undefined;
+    },
+    undefined,
+    { timeout: 90_000 },
+  );
   // Every request in the waterfall.
   await page.waitForLoadState('load');
   return page.evaluate((readyMs) => readLoaded(readyMs), readyMs);
