@@ -232,13 +232,14 @@ export function TagPage({ tag }: { tag: string }) {
       </div>
 
       <div id="tag-tabpanel" role="tabpanel" aria-labelledby={`tag-tab-${sort}`} className="tag-page__panel">
+        {/* The feed's pill and its 0 px tall box (features/feed/Feed.css, in the shell's stylesheet). */}
         {sort === 'new' && (
-          <div className="tag-page__new">
+          <div className="feed__new-posts">
             <div className="visually-hidden" role="status" aria-live="polite">
               {pending > 0 ? newPostsText(pending) : ''}
             </div>
             {pending > 0 && (
-              <button type="button" className="tag-page__pill" onClick={showWaiting}>
+              <button type="button" className="new-posts-pill" onClick={showWaiting}>
                 <span aria-hidden="true">↑</span> {newPostsText(pending)}
               </button>
             )}
